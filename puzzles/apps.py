@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class PuzzlesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "puzzles"
+    verbose_name = "Puzzles"

@@ -1,0 +1,1 @@
+"""The Sudoku engine: pure Python, standard library only."""

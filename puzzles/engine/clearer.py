@@ -1,0 +1,134 @@
+"""Clearing a full grid down to a minimal puzzle with one solution (document 003's second step).
+
+Clues leave in a random order; a removal stands only if the puzzle keeps exactly one solution.
+One pass is enough for minimality: a clue that had to stay when it was tried must stay in every
+later, smaller puzzle too, since taking clues away never removes a solution.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .grid import (
+    ALL,
+    BIT,
+    CELL_BIT,
+    CELLS,
+    COL_OF,
+    PEER_BITS,
+    ROW_OF,
+    UNIT_BITS,
+    UNITS_OF,
+    Grid,
+    InvalidGrid,
+    as_grid,
+    is_complete_solution,
+)
+from .solver import Boards, boards_of, has_other_solution
+
+SYMMETRIES = ("none", "rotational", "mirror")
+
+
+def _partner(cell: int, symmetry: str) -> int:
+    """The cell that must match `cell` under a symmetry (itself on the axis or centre)."""
+    if symmetry == "rotational":
+        return 80 - cell
+    if symmetry == "mirror":
+        return ROW_OF[cell] * 9 + 8 - COL_OF[cell]
+    return cell
+
+
+def symmetry_groups(symmetry: str) -> list[tuple[int, ...]]:
+    """The cells grouped so that each group is kept or cleared together."""
+    if symmetry not in SYMMETRIES:
+        raise ValueError(f"unknown symmetry {symmetry!r}; choose one of {', '.join(SYMMETRIES)}")
+    groups = []
+    for cell in CELLS:
+        other = _partner(cell, symmetry)
+        if other >= cell:
+            groups.append((cell,) if other == cell else (cell, other))
+    return groups
+
+
+def _forced(placed: Boards, cell: int, digit: int) -> bool:
+    """Whether the givens alone force `digit` into the empty `cell` (a naked or hidden single).
+
+    A cheap test that settles most removals while the puzzle still has many clues, before any
+    search is needed.
+    """
+    seen_digits = 0
+    peers = PEER_BITS[cell]
+    for d in range(9):
+        if placed[d] & peers:
+            seen_digits |= 1 << d
+    if seen_digits | BIT[digit] == ALL:
+        return True
+    filled = 0
+    for board in placed:
+        filled |= board
+    blocked = filled
+    rest = placed[digit - 1]
+    while rest:
+        low = rest & -rest
+        blocked |= PEER_BITS[low.bit_length() - 1]
+        rest ^= low
+    open_cells = ~blocked
+    bit = CELL_BIT[cell]
+    return any(open_cells & UNIT_BITS[u] == bit for u in UNITS_OF[cell])
+
+
+def _stays_unique(placed: Boards, group: tuple[int, ...], solution: Grid) -> bool:
+    """Whether the puzzle, with the group's clues already taken out of `placed`, is still unique.
+
+    Any second solution must differ from the known one in a removed cell, so for each removed
+    cell in turn we ask for a solution that differs there while agreeing on the earlier ones.
+    """
+    if all(_forced(placed, c, solution[c]) for c in group):
+        return True
+    trial = placed[:]
+    for cell in group:
+        digit = solution[cell]
+        if has_other_solution(trial, cell, digit):
+            return False
+        trial[digit - 1] |= CELL_BIT[cell]
+    return True
+
+
+def clear(solution: "Grid | str", rng: random.Random, symmetry: str = "none") -> Grid:
+    """clear(solution, rng, symmetry='none') -> the givens of a minimal puzzle with that solution.
+
+    With a symmetry, clues leave in symmetric groups and the result is minimal among such
+    removals (a single clue of a pair might still go on its own).
+    """
+    grid = as_grid(solution)
+    if not is_complete_solution(grid):
+        raise InvalidGrid("clearing starts from a complete, valid grid")
+    groups = symmetry_groups(symmetry)
+    rng.shuffle(groups)
+    placed = boards_of(grid)
+    for group in groups:
+        for cell in group:
+            placed[grid[cell] - 1] &= ~CELL_BIT[cell]
+        if not _stays_unique(placed, group, grid):
+            for cell in group:
+                placed[grid[cell] - 1] |= CELL_BIT[cell]
+    givens = [0] * 81
+    for d, board in enumerate(placed):
+        while board:
+            low = board & -board
+            givens[low.bit_length() - 1] = d + 1
+            board ^= low
+    return givens
+
+
+def is_minimal(givens: Grid) -> bool:
+    """Whether every single clue is needed: removing any one gives more than one solution."""
+    from .solver import count_solutions
+
+    for cell in CELLS:
+        if givens[cell]:
+            trial = givens[:]
+            trial[cell] = 0
+            if count_solutions(trial, 2) < 2:
+                return False
+    return True

@@ -1,0 +1,258 @@
+"""Exact solving and counting: per-digit bitboards, singles propagation, fewest-candidates search.
+
+The state of a search is nine 81-bit integers, one per digit, each holding the unsolved cells
+where that digit is still possible, plus the cells already placed for each digit. One Python
+integer operation then acts on the whole board at once, which is what makes this fast enough
+in pure Python: naked singles, empty cells and bivalue cells all fall out of a few passes over
+the nine boards.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .grid import BOXES, CELL_BIT, COLS, FULL_BOARD, PEER_BITS, ROWS, UNIT_BITS, Grid, as_grid
+
+Boards = list[int]  # nine bitboards, index d - 1 for digit d
+
+# A state is [cand_1..cand_9, placed_1..placed_9, unsolved]: one flat list so a branch copies it
+# with a single slice.
+State = list[int]
+_UNSOLVED = 18
+
+
+def _locked_table() -> dict[int, int]:
+    """Map each set of 2-3 cells lying in one box-line intersection to the cells it clears.
+
+    When a digit's only places in a box (or in a row or column) are such a set, the digit can
+    be removed from the rest of the line (or of the box): pointing and claiming. A set that is
+    the whole of a digit's places in either unit makes both removals safe, so one table serves
+    both, and one dictionary probe per unit finds them.
+    """
+    table: dict[int, int] = {}
+    for box in BOXES:
+        box_bits = sum(1 << c for c in box)
+        for line in ROWS + COLS:
+            line_bits = sum(1 << c for c in line)
+            shared = [c for c in box if line_bits >> c & 1]
+            if len(shared) != 3:
+                continue
+            clears = (box_bits | line_bits) & ~(box_bits & line_bits)
+            for subset in range(1, 8):
+                bits = [shared[i] for i in range(3) if subset >> i & 1]
+                if len(bits) >= 2:
+                    table[sum(1 << c for c in bits)] = clears
+    return table
+
+
+_LOCKED = _locked_table()
+
+
+def _place(state: State, d: int, cells: int) -> bool:
+    """Place digit index d in every cell of `cells`; False when two of them see each other."""
+    cand = state[d]
+    if cells & ~cand:
+        return False  # a cell that can no longer take this digit
+    seen = 0
+    rest = cells
+    while rest:
+        low = rest & -rest
+        peers = PEER_BITS[low.bit_length() - 1]
+        if peers & cells:
+            return False
+        seen |= peers
+        rest ^= low
+    keep = ~cells
+    state[:9] = [b & keep for b in state[:9]]
+    state[d] = cand & ~seen & keep
+    state[9 + d] |= cells
+    state[_UNSOLVED] &= keep
+    return True
+
+
+def _propagate(state: State) -> bool:
+    """Apply naked and hidden singles and locked candidates until nothing changes; False on a contradiction."""
+    units = UNIT_BITS
+    locked = _LOCKED.get
+    while True:
+        unsolved = state[_UNSOLVED]
+        if not unsolved:
+            return True
+        ones = twos = 0
+        for b in state[:9]:
+            twos |= ones & b
+            ones |= b
+        if unsolved & ~ones:
+            return False  # an empty cell with no candidate left
+        singles = ones & ~twos
+        if singles:
+            for d in range(9):
+                s = singles & state[d]
+                if s and not _place(state, d, s):
+                    return False
+            continue
+        progress = False
+        for d in range(9):
+            b = state[d]
+            placed = state[9 + d]
+            if not b:
+                if placed.bit_count() != 9:
+                    return False  # a digit with nowhere left to go
+                continue
+            hidden = 0
+            for unit in units:
+                x = b & unit
+                if x:
+                    if not x & (x - 1):
+                        hidden |= x
+                    else:
+                        clears = locked(x)
+                        if clears and b & clears:
+                            b &= ~clears
+                            progress = True
+                elif not placed & unit:
+                    return False  # a unit with nowhere left for this digit
+            state[d] = b
+            if hidden:
+                if not _place(state, d, hidden):
+                    return False
+                progress = True
+        if not progress:
+            return True
+
+
+def _branch_cell(state: State) -> int:
+    """A cell to guess in: the fewest candidates, then the most unsolved peers.
+
+    Among bivalue cells, the one that sees the most open cells prunes the most when its guess
+    is placed; on top-1465 that choice alone visits about a third fewer nodes than the first
+    bivalue cell.
+    """
+    ones = twos = threes = fours = 0
+    for b in state[:9]:
+        fours |= threes & b
+        threes |= twos & b
+        twos |= ones & b
+        ones |= b
+    unsolved = state[_UNSOLVED]
+    pool = twos & ~threes or threes & ~fours or unsolved
+    best = -1
+    best_cell = 0
+    while pool:
+        low = pool & -pool
+        cell = low.bit_length() - 1
+        seen = (PEER_BITS[cell] & unsolved).bit_count()
+        if seen > best:
+            best = seen
+            best_cell = cell
+        pool ^= low
+    return best_cell
+
+
+def _search(state: State, limit: int, found: list[State]) -> None:
+    """Append solved states to `found` until it holds `limit` of them."""
+    if not _propagate(state):
+        return
+    if not state[_UNSOLVED]:
+        found.append(state)
+        return
+    cell = _branch_cell(state)
+    bit = CELL_BIT[cell]
+    for d in range(9):
+        if state[d] & bit:
+            child = state[:]
+            if _place(child, d, bit):
+                _search(child, limit, found)
+                if len(found) >= limit:
+                    return
+
+
+def state_from_boards(placed: Boards) -> Optional[State]:
+    """The search state for givens held as nine per-digit bitboards, or None on a clash."""
+    filled = 0
+    for board in placed:
+        filled |= board
+    state = [0] * 19
+    empty = FULL_BOARD & ~filled
+    for d, board in enumerate(placed):
+        seen = 0
+        rest = board
+        while rest:
+            low = rest & -rest
+            seen |= PEER_BITS[low.bit_length() - 1]
+            rest ^= low
+        if seen & board:
+            return None  # the same digit twice in one unit
+        state[d] = empty & ~seen
+        state[9 + d] = board
+    state[_UNSOLVED] = empty
+    return state
+
+
+def boards_of(grid: Grid) -> Boards:
+    """Nine bitboards, one per digit, of the cells holding it."""
+    placed = [0] * 9
+    for cell, d in enumerate(grid):
+        if d:
+            placed[d - 1] |= CELL_BIT[cell]
+    return placed
+
+
+def initial_state(grid: Grid) -> Optional[State]:
+    """The search state for a grid's givens, or None when the givens contradict each other."""
+    return state_from_boards(boards_of(grid))
+
+
+def to_grid(state: State) -> Grid:
+    """The digits of a state's placed cells (0 elsewhere)."""
+    grid = [0] * 81
+    for d in range(9):
+        b = state[9 + d]
+        while b:
+            low = b & -b
+            grid[low.bit_length() - 1] = d + 1
+            b ^= low
+    return grid
+
+
+def solutions(grid: Grid, limit: int = 2) -> list[Grid]:
+    """Up to `limit` solutions of a grid (a checked list of 81 ints)."""
+    state = initial_state(grid)
+    if state is None:
+        return []
+    found: list[State] = []
+    _search(state, limit, found)
+    return [to_grid(s) for s in found]
+
+
+def count_solutions(grid: "Grid | str", limit: int = 2) -> int:
+    """count_solutions(grid, limit=2) -> int: how many solutions, stopping once `limit` are found."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    state = initial_state(as_grid(grid))
+    if state is None:
+        return 0
+    found: list[State] = []
+    _search(state, limit, found)
+    return len(found)
+
+
+def solve(grid: "Grid | str") -> Optional[Grid]:
+    """solve(grid) -> the first solution found, or None when the grid has none."""
+    found = solutions(as_grid(grid), limit=1)
+    return found[0] if found else None
+
+
+def has_other_solution(placed: Boards, cell: int, digit: int) -> bool:
+    """Whether the givens (as bitboards) allow a solution with something other than `digit` in `cell`.
+
+    This is the clearer's uniqueness test: a clue may go exactly when, without it, no solution
+    puts another digit in its cell.
+    """
+    state = state_from_boards(placed)
+    if state is None:
+        return False
+    state[digit - 1] &= ~CELL_BIT[cell]
+    found: list[State] = []
+    _search(state, 1, found)
+    return bool(found)

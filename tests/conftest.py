@@ -1,0 +1,38 @@
+"""Shared fixtures. Integration tests ask for the services they need through these fixtures:
+under CI a missing service fails the test; elsewhere it is skipped with the reason."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def _missing(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"CI needs this service: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def postgres(settings) -> None:
+    """Require the default database to be PostgreSQL."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        _missing("PostgreSQL is not configured: set DATABASE_URL=postgres://...")
+
+
+@pytest.fixture
+def redis_url(settings) -> str:
+    """The URL of a Redis server that answers PING."""
+    url = settings.REDIS_URL
+    if not url:
+        _missing("Redis is not configured: set REDIS_URL=redis://...")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        _missing(f"Redis at {url} does not answer: {exc}")
+    return url
