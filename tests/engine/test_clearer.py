@@ -1,0 +1,61 @@
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzles.engine.clearer import clear, symmetry_groups
+from puzzles.engine.grid import InvalidGrid
+from puzzles.engine.solver import solve
+
+from . import independent
+
+SOLUTION = solve("003020600900305001001806400008102900700000008006708200002609500800203009005010300")
+
+
+def relabelled(rng: random.Random) -> list[int]:
+    """The known solution with its digits permuted: a different full grid for each seed."""
+    perm = list(range(1, 10))
+    rng.shuffle(perm)
+    return [perm[d - 1] for d in SOLUTION]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_every_cleared_puzzle_is_unique_minimal_and_keeps_its_solution(seed):
+    rng = random.Random(seed)
+    full = relabelled(rng)
+    givens = clear(full, rng)
+    assert all(g in (0, s) for g, s in zip(givens, full))
+    assert independent.count(givens, 2) == 1
+    assert independent.is_minimal(givens)
+
+
+@pytest.mark.parametrize("symmetry", ["rotational", "mirror"])
+def test_symmetric_puzzles_are_unique_symmetric_and_minimal_among_symmetric_removals(symmetry):
+    for seed in range(6):
+        rng = random.Random(seed)
+        givens = clear(relabelled(rng), rng, symmetry=symmetry)
+        assert independent.count(givens, 2) == 1
+        groups = symmetry_groups(symmetry)
+        for group in groups:
+            kept = [bool(givens[c]) for c in group]
+            assert all(kept) or not any(kept), f"{symmetry} symmetry broken at {group}"
+        for group in groups:
+            if givens[group[0]]:
+                trial = list(givens)
+                for c in group:
+                    trial[c] = 0
+                assert independent.count(trial, 2) == 2, f"group {group} could have gone"
+
+
+def test_the_same_seed_clears_the_same_puzzle():
+    full = relabelled(random.Random(3))
+    assert clear(full, random.Random(11)) == clear(full, random.Random(11))
+
+
+def test_it_refuses_an_incomplete_grid_and_an_unknown_symmetry():
+    with pytest.raises(InvalidGrid):
+        clear([0] * 81, random.Random(1))
+    with pytest.raises(ValueError, match="unknown symmetry"):
+        clear(SOLUTION, random.Random(1), symmetry="diagonal")

@@ -1,0 +1,102 @@
+from pathlib import Path
+
+import pytest
+
+from puzzles.engine.grid import InvalidGrid, format_grid, parse
+from puzzles.engine.solver import count_solutions, solve
+
+from . import independent
+
+TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+# A 17-clue puzzle (the minimum possible number of clues for a unique Sudoku).
+SEVENTEEN = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+
+
+def hardest(n: int) -> list[str]:
+    lines = [line.strip() for line in TOP1465.read_text().splitlines() if line.strip()]
+    return lines[:n]
+
+
+def test_it_solves_an_easy_puzzle_keeping_the_givens():
+    grid = parse(EASY)
+    solution = solve(grid)
+    assert independent.is_valid_solution(solution)
+    assert all(g in (0, s) for g, s in zip(grid, solution))
+
+
+def test_it_solves_a_seventeen_clue_puzzle():
+    solution = solve(SEVENTEEN)
+    assert independent.is_valid_solution(solution)
+    assert count_solutions(SEVENTEEN) == 1
+
+
+@pytest.mark.parametrize("text", hardest(40))
+def test_it_solves_top1465_puzzles_and_finds_them_unique(text):
+    grid = parse(text)
+    solution = solve(grid)
+    assert independent.is_valid_solution(solution)
+    assert all(g in (0, s) for g, s in zip(grid, solution))
+    assert count_solutions(grid, limit=2) == 1
+
+
+def test_the_empty_grid_has_many_solutions_and_counting_stops_at_the_limit():
+    assert count_solutions([0] * 81, limit=2) == 2
+    assert count_solutions([0] * 81, limit=25) == 25
+    assert independent.is_valid_solution(solve([0] * 81))
+
+
+def test_it_counts_the_solutions_of_a_grid_with_a_known_number():
+    # Clearing two cells that form a swappable rectangle in a solved grid gives exactly two.
+    grid = list(solve(EASY))
+    # Find a "deadly pattern": cells (r1,c1),(r1,c2),(r2,c1),(r2,c2) in two boxes holding x,y,y,x.
+    found = None
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            if r1 // 3 != r2 // 3:
+                continue
+            for c1 in range(9):
+                for c2 in range(c1 + 1, 9):
+                    x, y = grid[r1 * 9 + c1], grid[r1 * 9 + c2]
+                    if grid[r2 * 9 + c1] == y and grid[r2 * 9 + c2] == x:
+                        found = (r1, r2, c1, c2)
+    if found is None:
+        pytest.skip("this solution has no swappable rectangle")
+    r1, r2, c1, c2 = found
+    for r in (r1, r2):
+        for c in (c1, c2):
+            grid[r * 9 + c] = 0
+    assert count_solutions(grid, limit=5) == independent.count(grid, limit=5) == 2
+
+
+def test_a_grid_with_no_solution_counts_zero_and_solves_to_none():
+    # Valid givens, but r1c9 can hold nothing: row 1 has 1-8 and column 9 has the 9.
+    grid = [0] * 81
+    for i in range(8):
+        grid[i] = i + 1
+    grid[9 * 4 + 8] = 9
+    assert count_solutions(grid) == 0
+    assert solve(grid) is None
+
+
+def test_it_agrees_with_the_independent_counter_on_partly_cleared_grids():
+    import random
+
+    rng = random.Random(7)
+    solution = solve(EASY)
+    for _ in range(30):
+        grid = list(solution)
+        for cell in rng.sample(range(81), rng.randint(45, 60)):
+            grid[cell] = 0
+        assert count_solutions(grid, limit=3) == independent.count(grid, limit=3)
+
+
+def test_it_rejects_bad_input_with_the_parsers_error():
+    with pytest.raises(InvalidGrid):
+        count_solutions("12")
+    with pytest.raises(InvalidGrid):
+        solve("11" + "0" * 79)
+
+
+def test_the_solution_round_trips_through_text():
+    assert len(format_grid(solve(EASY))) == 81
