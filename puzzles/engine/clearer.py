@@ -28,6 +28,16 @@ from .solver import Boards, boards_of, has_other_solution
 
 SYMMETRIES = ("none", "rotational", "mirror")
 
+# For each cell, the cells of its band (three rows of boxes) and its stack (three columns).
+_NEAR: tuple[int, ...] = tuple(
+    sum(
+        CELL_BIT[x]
+        for x in CELLS
+        if ROW_OF[x] // 3 == ROW_OF[c] // 3 or COL_OF[x] // 3 == COL_OF[c] // 3
+    )
+    for c in CELLS
+)
+
 
 def _partner(cell: int, symmetry: str) -> int:
     """The cell that must match `cell` under a symmetry (itself on the axis or centre)."""
@@ -77,21 +87,41 @@ def _forced(placed: Boards, cell: int, digit: int) -> bool:
     return any(open_cells & UNIT_BITS[u] == bit for u in UNITS_OF[cell])
 
 
-def _stays_unique(placed: Boards, group: tuple[int, ...], solution: Grid) -> bool:
-    """Whether the puzzle, with the group's clues already taken out of `placed`, is still unique.
+def _differs_somewhere(placed: Boards, group: tuple[int, ...], solution: Grid) -> bool:
+    """Whether the givens allow a solution that differs from `solution` in a cell of the group.
 
     Any second solution must differ from the known one in a removed cell, so for each removed
     cell in turn we ask for a solution that differs there while agreeing on the earlier ones.
     """
-    if all(_forced(placed, c, solution[c]) for c in group):
-        return True
     trial = placed[:]
     for cell in group:
         digit = solution[cell]
         if has_other_solution(trial, cell, digit):
-            return False
+            return True
         trial[digit - 1] |= CELL_BIT[cell]
-    return True
+    return False
+
+
+def _stays_unique(
+    placed: Boards, group: tuple[int, ...], solution: Grid, solution_boards: Boards
+) -> bool:
+    """Whether the puzzle, with the group's clues already taken out of `placed`, is still unique.
+
+    Two shortcuts come before the full search. A removed clue that the other givens force back
+    (a naked or hidden single) is safe. And most second solutions differ from the first only
+    near the removed cell, so we first look for one with every cell outside the removed cells'
+    bands and stacks pinned to the known solution: a small search that, on random grids,
+    settles about half the clues that must stay.
+    """
+    if all(_forced(placed, c, solution[c]) for c in group):
+        return True
+    near = 0
+    for cell in group:
+        near |= _NEAR[cell]
+    pinned = [p | (s & ~near) for p, s in zip(placed, solution_boards)]
+    if _differs_somewhere(pinned, group, solution):
+        return False
+    return not _differs_somewhere(placed, group, solution)
 
 
 def clear(solution: "Grid | str", rng: random.Random, symmetry: str = "none") -> Grid:
@@ -105,11 +135,12 @@ def clear(solution: "Grid | str", rng: random.Random, symmetry: str = "none") ->
         raise InvalidGrid("clearing starts from a complete, valid grid")
     groups = symmetry_groups(symmetry)
     rng.shuffle(groups)
-    placed = boards_of(grid)
+    solution_boards = boards_of(grid)
+    placed = solution_boards[:]
     for group in groups:
         for cell in group:
             placed[grid[cell] - 1] &= ~CELL_BIT[cell]
-        if not _stays_unique(placed, group, grid):
+        if not _stays_unique(placed, group, grid, solution_boards):
             for cell in group:
                 placed[grid[cell] - 1] |= CELL_BIT[cell]
     givens = [0] * 81
