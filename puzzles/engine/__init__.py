@@ -1,1 +1,36 @@
-"""The Sudoku engine: pure Python, standard library only."""
+"""The Sudoku engine: pure Python, standard library only.
+
+The names below are the engine's public interface; the site, the tasks and the benchmarks use
+only these.
+"""
+
+from .clearer import SYMMETRIES, clear
+from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
+from .generator import Generated, GenerationGaveUp, generate
+from .grid import InvalidGrid, as_grid, format_grid, parse
+from .rater import TIERS, Rating, next_step, rate
+from .solver import count_solutions, solve
+from .techniques import Step
+
+__all__ = [
+    "DEFAULT_FILLER",
+    "FILLERS",
+    "SYMMETRIES",
+    "TIERS",
+    "FillStats",
+    "Generated",
+    "GenerationGaveUp",
+    "InvalidGrid",
+    "Rating",
+    "Step",
+    "as_grid",
+    "clear",
+    "count_solutions",
+    "fill",
+    "format_grid",
+    "generate",
+    "next_step",
+    "parse",
+    "rate",
+    "solve",
+]

@@ -1,0 +1,140 @@
+"""Engine benchmark: prints a table of fill, clear, count, rate and generation figures.
+
+    python bench/engine.py [--seconds-per-tier 20] [--samples 300]
+
+Everything runs in this one process, so on one core. Figures are medians unless a column says
+otherwise; they vary a little between runs and machines, so compare runs made on one machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from puzzles.engine import (  # noqa: E402
+    DEFAULT_FILLER,
+    FILLERS,
+    TIERS,
+    clear,
+    count_solutions,
+    fill,
+    generate,
+    parse,
+    rate,
+)
+
+TOP1465 = Path(__file__).resolve().parent / "top1465.txt"
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, object]:
+    start = time.perf_counter()
+    value = fn()
+    return (time.perf_counter() - start) * 1000, value
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def row(*cells: object) -> None:
+    print("  ".join(f"{c:<34}" if i == 0 else f"{c:>12}" for i, c in enumerate(cells)))
+
+
+def bench_fillers(samples: int) -> None:
+    print(f"\nFill a complete grid ({samples} seeds each)")
+    row("filler", "median ms", "p90 ms", "restarts/grid", "rollbacks/grid")
+    for name in FILLERS:
+        times, restarts, rollbacks = [], 0, 0
+        for seed in range(samples):
+            ms, (_, stats) = timed(lambda: fill(random.Random(seed), filler=name))
+            times.append(ms)
+            restarts += stats.restarts
+            rollbacks += stats.rollbacks
+        row(name, f"{statistics.median(times):.2f}", f"{pct(times, 0.9):.2f}",
+            f"{restarts / samples:.2f}", f"{rollbacks / samples:.2f}")
+
+
+def bench_minimal(samples: int) -> list[list[int]]:
+    print(f"\nMinimal unique puzzle, fill ({DEFAULT_FILLER}) plus clear ({samples} seeds)")
+    row("symmetry", "median ms", "p90 ms", "clear only ms", "mean clues")
+    puzzles = []
+    for symmetry in ("none", "rotational"):
+        totals, clears, clues = [], [], []
+        for seed in range(samples):
+            rng = random.Random(seed)
+            fill_ms, (solution, _) = timed(lambda: fill(rng))
+            clear_ms, givens = timed(lambda: clear(solution, rng, symmetry=symmetry))
+            totals.append(fill_ms + clear_ms)
+            clears.append(clear_ms)
+            clues.append(sum(1 for d in givens if d))
+            if symmetry == "none":
+                puzzles.append(givens)
+        row(symmetry, f"{statistics.median(totals):.2f}", f"{pct(totals, 0.9):.2f}",
+            f"{statistics.median(clears):.2f}", f"{statistics.mean(clues):.1f}")
+    return puzzles
+
+
+def bench_count() -> list[list[int]]:
+    grids = [parse(line) for line in TOP1465.read_text().split() if line.strip()]
+    start = time.perf_counter()
+    for grid in grids:
+        count_solutions(grid, limit=2)
+    seconds = time.perf_counter() - start
+    print(f"\ncount_solutions(limit=2) over top-1465: {len(grids)} puzzles in {seconds:.2f} s, "
+          f"{len(grids) / seconds:.0f} puzzles/s")
+    return grids
+
+
+def bench_rate(minimal: list[list[int]], top: list[list[int]]) -> None:
+    print("\nRating (full, no early stop)")
+    row("set", "median ms", "p90 ms", "max ms", "tiers seen")
+    for label, grids in (("random minimal puzzles", minimal), ("top-1465, first 200", top[:200])):
+        times, tiers = [], {}
+        for grid in grids:
+            ms, rating = timed(lambda: rate(grid))
+            times.append(ms)
+            tiers[rating.tier] = tiers.get(rating.tier, 0) + 1
+        seen = " ".join(f"{t}:{tiers[t]}" for t in TIERS if t in tiers)
+        row(label, f"{statistics.median(times):.2f}", f"{pct(times, 0.9):.2f}",
+            f"{max(times):.1f}", seen)
+
+
+def bench_generate(seconds: float) -> None:
+    print(f"\nGenerated per minute, one core ({seconds:.0f} s per tier, filler {DEFAULT_FILLER})")
+    row("tier", "puzzles", "per minute", "tries/puzzle", "median ms")
+    for tier in TIERS:
+        rng = random.Random(2026)
+        made, tries, times = 0, 0, []
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            ms, puzzle = timed(lambda: generate(tier, rng))
+            made += 1
+            tries += puzzle.tries
+            times.append(ms)
+        elapsed = time.perf_counter() - start
+        row(tier, made, f"{made * 60 / elapsed:.0f}", f"{tries / made:.1f}",
+            f"{statistics.median(times):.0f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--seconds-per-tier", type=float, default=20.0)
+    args = parser.parse_args()
+    bench_fillers(args.samples)
+    minimal = bench_minimal(args.samples)
+    top = bench_count()
+    bench_rate(minimal, top)
+    bench_generate(args.seconds_per_tier)
+
+
+if __name__ == "__main__":
+    main()

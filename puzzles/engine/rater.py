@@ -1,0 +1,252 @@
+"""Rating a puzzle by the human techniques it needs, and hints from a player's position.
+
+rate() solves like a person with full pencil marks: after every step it starts again from the
+easiest technique, so the hardest technique needed, and with it the tier, does not depend on
+the order techniques are searched in. When nothing applies it records a trial-and-error step
+that places the solution's digit and carries on. next_step() gives the one step a player should
+take next, after first checking their digits and notes against the solution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence, Union
+
+from .grid import (
+    BIT,
+    CELLS,
+    PEERS,
+    UNITS_OF,
+    Grid,
+    InvalidGrid,
+    Mask,
+    as_grid,
+    candidates,
+    cell_name,
+    unit_name,
+)
+from .techniques import (
+    LOGICAL,
+    TECHNIQUE_BY_NAME,
+    TECHNIQUES,
+    TIER_RANK,
+    TIERS,
+    Step,
+    apply,
+    find_step,
+    tier_of,
+    trial_and_error,
+)
+
+__all__ = ["Rating", "TIERS", "Step", "next_step", "rate", "tier_of"]
+
+Notes = Sequence[Union[int, Iterable[int], str]]
+
+
+@dataclass
+class Rating:
+    """How hard a puzzle is: its tier, a score to sort puzzles within a tier, and the steps.
+
+    complete is False when rate() stopped at the first step above its max_tier; tier and score
+    are then lower bounds.
+    """
+
+    tier: str
+    score: int
+    hardest: Optional[str]
+    techniques: dict[str, int]
+    steps: list[Step] = field(default_factory=list)
+    complete: bool = True
+
+    def to_dict(self, steps: bool = True) -> dict:
+        """A JSON-ready form; steps=False leaves out the step list."""
+        out = {
+            "tier": self.tier,
+            "score": self.score,
+            "hardest": self.hardest,
+            "techniques": dict(self.techniques),
+            "complete": self.complete,
+        }
+        if steps:
+            out["steps"] = [s.to_dict() for s in self.steps]
+        return out
+
+
+def _unique_solution(grid: Grid) -> Grid:
+    """The grid's only solution; InvalidGrid when it has none or several."""
+    from .solver import count_solutions, solve
+
+    count = count_solutions(grid, limit=2)
+    if count == 0:
+        raise InvalidGrid("this puzzle has no solution")
+    if count > 1:
+        raise InvalidGrid("this puzzle has more than one solution")
+    solution = solve(grid)
+    assert solution is not None
+    return solution
+
+
+def rate(givens: Union[str, Sequence[int]], max_tier: Optional[str] = None) -> Rating:
+    """rate(givens, max_tier=None) -> Rating; InvalidGrid unless the puzzle has exactly one solution.
+
+    score = weight of the hardest technique + the sum of the weights of every step that is not
+    a single (weights are in techniques.TECHNIQUES: pointing 4 ... trial-and-error 50). Within
+    a tier, a puzzle needing more or harder advanced steps scores higher; across tiers compare
+    the tier first. With max_tier, rating stops at the first step that needs a harder tier and
+    returns that step's tier with complete=False.
+
+    A grid that logic fills needs no solver call: every technique here is sound for every
+    solution, so reaching a full grid proves it is the one solution. Only when logic is stuck,
+    or stops early, is the solver asked to confirm uniqueness.
+    """
+    if max_tier is not None and max_tier not in TIER_RANK:
+        raise ValueError(f"max_tier must be one of {', '.join(TIERS)}")
+    grid = as_grid(givens)
+    limit = TIER_RANK[max_tier] if max_tier else len(TIERS) - 1
+    usable = tuple(t for t in LOGICAL if TIER_RANK[t.tier] <= limit)
+    beyond = tuple(t for t in LOGICAL if TIER_RANK[t.tier] > limit)
+    digits = grid[:]
+    cands = candidates(grid)
+    steps: list[Step] = []
+    solution: Optional[Grid] = None
+    complete = True
+    while 0 in digits:
+        step = find_step(digits, cands, usable)
+        if step is None:
+            if solution is None:
+                solution = _unique_solution(grid)
+            step = find_step(digits, cands, beyond) or trial_and_error(digits, cands, solution)
+            assert step is not None
+            if TIER_RANK[tier_of(step.technique)] > limit:
+                steps.append(step)
+                complete = False
+                break
+        steps.append(step)
+        apply(step, digits, cands)
+    return _summarise(steps, complete)
+
+
+def _summarise(steps: list[Step], complete: bool) -> Rating:
+    """A Rating from a list of steps (see rate() for the score)."""
+    counts: dict[str, int] = {}
+    for step in steps:
+        counts[step.technique] = counts.get(step.technique, 0) + 1
+    ordered = {t.name: counts[t.name] for t in TECHNIQUES if t.name in counts}
+    if not ordered:
+        return Rating("easy", 0, None, {}, steps, complete)
+    hardest = TECHNIQUE_BY_NAME[list(ordered)[-1]]
+    score = hardest.weight + sum(
+        TECHNIQUE_BY_NAME[name].weight * n for name, n in ordered.items() if TECHNIQUE_BY_NAME[name].tier != "easy"
+    )
+    return Rating(hardest.tier, score, hardest.name, ordered, steps, complete)
+
+
+# --- hints ------------------------------------------------------------------------------------
+
+
+def next_step(
+    givens: Union[str, Sequence[int]],
+    digits: Optional[Sequence[int]] = None,
+    notes: Optional[Notes] = None,
+) -> Optional[Step]:
+    """next_step(givens, digits=None, notes=None) -> the easiest step from the player's position.
+
+    A wrong digit comes first ('wrong-digit'), then notes that rule out a cell's own digit
+    ('missing-candidate'), then the easiest technique; None when the board is full and right.
+    """
+    grid = as_grid(givens)
+    solution = _unique_solution(grid)
+    board = _player_board(grid, digits)
+    wrong = [c for c in CELLS if board[c] and board[c] != solution[c]]
+    if wrong:
+        return _wrong_digit(board, wrong)
+    cands = candidates(board)
+    if notes is not None:
+        marks = _note_masks(notes)
+        for cell in CELLS:
+            if not board[cell] and marks[cell]:
+                narrowed = marks[cell] & cands[cell]
+                if not narrowed & BIT[solution[cell]]:
+                    return _missing_candidate(cell, solution[cell])
+                cands[cell] = narrowed
+    if 0 not in board:
+        return None
+    return find_step(board, cands) or trial_and_error(board, cands, solution)
+
+
+def _player_board(grid: Grid, digits: Optional[Sequence[int]]) -> Grid:
+    """The givens with the player's digits in the other cells; InvalidGrid for a malformed board."""
+    if digits is None:
+        return grid[:]
+    if isinstance(digits, str):
+        digits = ["0" if ch == "." else ch for ch in "".join(digits.split())]
+    try:
+        values = [int(d) for d in digits]
+    except (TypeError, ValueError):
+        raise InvalidGrid("the player's board must be 81 digits") from None
+    if len(values) != 81 or any(not 0 <= d <= 9 for d in values):
+        raise InvalidGrid("the player's board must be 81 digits from 0 to 9")
+    return [g or d for g, d in zip(grid, values)]
+
+
+def _note_masks(notes: Notes) -> list[Mask]:
+    """81 candidate masks from masks, iterables of digits, or strings such as '459'."""
+    if len(notes) != 81:
+        raise InvalidGrid("notes must have an entry for each of the 81 cells")
+    masks = []
+    for entry in notes:
+        if isinstance(entry, int):
+            if not 0 <= entry <= 0x1FF:
+                raise InvalidGrid(f"a note mask must be 0-511, not {entry}")
+            masks.append(entry)
+            continue
+        mask = 0
+        for d in entry:
+            d = int(d)
+            if not 1 <= d <= 9:
+                raise InvalidGrid(f"a note must be a digit 1-9, not {d}")
+            mask |= BIT[d]
+        masks.append(mask)
+    return masks
+
+
+def _wrong_digit(board: Grid, wrong: list[int]) -> Step:
+    """A step pointing at a wrong digit, preferring one that visibly breaks a rule."""
+    clashes = {c: [p for p in PEERS[c] if board[p] == board[c]] for c in wrong}
+    cell = next((c for c in wrong if clashes[c]), wrong[0])
+    digit = board[cell]
+    row, col, box = UNITS_OF[cell]
+    if clashes[cell]:
+        other = clashes[cell][0]
+        unit = next(u for u in UNITS_OF[cell] if u in UNITS_OF[other])
+        houses = (unit,) + tuple(u for u in (box, row, col) if u != unit)
+        why = f"it repeats the {digit} in {cell_name(other)} in {unit_name(unit)}"
+    else:
+        houses = (box, row, col)
+        why = "it breaks no rule yet, but it isn't the digit that belongs there"
+    others = len(wrong) - 1
+    more = f" ({others} other digit{'s are' if others > 1 else ' is'} wrong too)" if others else ""
+    ordered = [cell] + [c for c in wrong if c != cell]
+    return Step(
+        "wrong-digit",
+        houses,
+        tuple(ordered),
+        (digit,),
+        eliminations=tuple((c, board[c]) for c in ordered),
+        explanation=f"The {digit} in {cell_name(cell)} is wrong: {why}{more}.",
+    )
+
+
+def _missing_candidate(cell: int, digit: int) -> Step:
+    """A step saying the player's notes for a cell leave out the digit it needs."""
+    row, col, box = UNITS_OF[cell]
+    return Step(
+        "missing-candidate",
+        (box, row, col),
+        (cell,),
+        (digit,),
+        explanation=(
+            f"Your notes for {cell_name(cell)} leave out {digit}, but nothing rules it out there: "
+            f"put {digit} back."
+        ),
+    )

@@ -1,0 +1,969 @@
+"""Human solving techniques: each one finds a single step in a pencil-marked position, or None.
+
+A position is two lists of 81 ints: the digits placed (0 for an empty cell) and each cell's
+candidate mask (bit d - 1 for digit d, 0 for a filled cell), as a player with full pencil marks
+would keep them. A finder only reads a position; apply() carries a step out. TECHNIQUES lists
+them easiest first, each with the tier it belongs to and the weight it adds to a puzzle's score.
+
+Every finder is sound for every solution of the position: it never removes a digit that some
+solution puts in that cell. None of them rely on the puzzle having a single solution, which is
+what lets the rater treat "logic filled the grid" as a proof of uniqueness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator, Optional, Sequence
+
+from .grid import (
+    BIT,
+    CELL_BIT,
+    CELLS,
+    COL_OF,
+    DIGIT_OF_BIT,
+    DIGITS_OF,
+    PEER_BITS,
+    PEERS,
+    POPCOUNT,
+    ROW_OF,
+    UNIT_BITS,
+    UNITS,
+    UNITS_OF,
+    Cell,
+    Digit,
+    Grid,
+    Mask,
+    cell_name,
+    unit_name,
+)
+
+Candidates = list[Mask]  # 81 masks, 0 for a filled cell
+Pair = tuple[Cell, Digit]  # a placement or an elimination
+Finder = Callable[[Grid, Candidates], "Optional[Step]"]
+
+TIERS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
+TIER_RANK: dict[str, int] = {tier: rank for rank, tier in enumerate(TIERS)}
+
+# People scan boxes before lines, so every search visits boxes first, then rows, then columns.
+HOUSE_ORDER: tuple[int, ...] = tuple(range(18, 27)) + tuple(range(18))
+
+# The masks holding exactly one digit: a set lookup is the cheapest naked-single test.
+_ONE_DIGIT: frozenset[Mask] = frozenset(BIT[1:])
+
+
+def _intersections() -> list[tuple[int, int, tuple[Cell, ...], tuple[int, int], tuple[int, int]]]:
+    """The 54 box-line crossings: (box unit, line unit, its 3 cells, the line's other two
+    crossings, the box's other two crossings along the same direction)."""
+    found = []
+    for box in range(18, 27):
+        for line in range(18):
+            cells = tuple(c for c in UNITS[box] if c in UNITS[line])
+            if cells:
+                found.append((box, line, cells))
+    index = {(box, line): i for i, (box, line, _) in enumerate(found)}
+    table = []
+    for box, line, cells in found:
+        along_line = tuple(i for (b, l), i in index.items() if l == line and b != box)
+        same_way = range(9) if line < 9 else range(9, 18)
+        in_box = tuple(i for (b, l), i in index.items() if b == box and l != line and l in same_way)
+        table.append((box, line, cells, along_line, in_box))
+    return table
+
+
+_CROSSINGS = _intersections()
+
+
+# --- steps ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of a solver: what it used, what it placed or removed, and why, in one sentence.
+
+    houses[0] is where to look first, for a staged hint; placements and eliminations are
+    (cell, digit) pairs.
+    """
+
+    technique: str
+    houses: tuple[int, ...]
+    cells: tuple[Cell, ...]
+    digits: tuple[Digit, ...]
+    placements: tuple[Pair, ...] = ()
+    eliminations: tuple[Pair, ...] = ()
+    explanation: str = ""
+
+    @property
+    def tier(self) -> Optional[str]:
+        """The technique's tier, or None for a check such as 'wrong-digit'."""
+        technique = TECHNIQUE_BY_NAME.get(self.technique)
+        return technique.tier if technique else None
+
+    def to_dict(self) -> dict:
+        """A JSON-ready form: houses and cells carry both their index and their name."""
+        return {
+            "technique": self.technique,
+            "tier": self.tier,
+            "houses": [{"index": u, "name": unit_name(u)} for u in self.houses],
+            "cells": [{"index": c, "name": cell_name(c)} for c in self.cells],
+            "digits": list(self.digits),
+            "placements": [_pair_dict(c, d) for c, d in self.placements],
+            "eliminations": [_pair_dict(c, d) for c, d in self.eliminations],
+            "explanation": self.explanation,
+        }
+
+
+def _pair_dict(cell: Cell, digit: Digit) -> dict:
+    """{'cell': index, 'name': 'r1c1', 'digit': d} for one placement or elimination."""
+    return {"cell": cell, "name": cell_name(cell), "digit": digit}
+
+
+def place(digits: Grid, cands: Candidates, cell: Cell, digit: Digit) -> None:
+    """Write a digit and strike it from the candidates of the cell's peers."""
+    digits[cell] = digit
+    cands[cell] = 0
+    keep = ~BIT[digit]
+    for p in PEERS[cell]:
+        cands[p] &= keep
+
+
+def apply(step: Step, digits: Grid, cands: Candidates) -> None:
+    """Carry out a step's placements and eliminations on a position, in place."""
+    for cell, digit in step.placements:
+        place(digits, cands, cell, digit)
+    for cell, digit in step.eliminations:
+        cands[cell] &= ~BIT[digit]
+
+
+# --- wording ----------------------------------------------------------------------------------
+
+
+def _join(words: Sequence[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def _cells_text(cells: Sequence[Cell], last: str = "and") -> str:
+    """Cell names joined for a sentence."""
+    return _join([cell_name(c) for c in cells], last)
+
+
+def _digits_text(digits: Sequence[Digit], last: str = "and") -> str:
+    """Digits joined for a sentence."""
+    return _join([str(d) for d in digits], last)
+
+
+def _houses_text(houses: Sequence[int], last: str = "or") -> str:
+    """House names joined for a sentence."""
+    return _join([unit_name(u) for u in houses], last)
+
+
+def _removals_text(eliminations: Sequence[Pair]) -> str:
+    """'remove 4 and 9 from r2c1 and r2c5; 9 from r2c8': cells that lose the same digits go together."""
+    by_cell: dict[Cell, list[Digit]] = {}
+    for cell, digit in eliminations:
+        by_cell.setdefault(cell, []).append(digit)
+    groups: dict[tuple[Digit, ...], list[Cell]] = {}
+    for cell, lost in by_cell.items():
+        groups.setdefault(tuple(lost), []).append(cell)
+    parts = [f"{_digits_text(lost)} from {_cells_text(cells)}" for lost, cells in groups.items()]
+    # Semicolons keep the groups apart when a group's own digits or cells already use commas.
+    return "remove " + "; ".join(parts)
+
+
+def _group_text(cells: Sequence[Cell], digit: Digit) -> str:
+    """'r1c1 is 4', 'r1c1 and r2c2 are both 4', 'r1c1, r2c2 and r3c3 are all 4'."""
+    verb = {1: "is", 2: "are both"}.get(len(cells), "are all")
+    return f"{_cells_text(cells)} {verb} {digit}"
+
+
+def _pencil(mask: Mask) -> str:
+    """A cell's candidates for a sentence: '3 or 6'."""
+    return _digits_text(DIGITS_OF[mask], "or")
+
+
+# --- small helpers ----------------------------------------------------------------------------
+
+
+def _bits(board: int) -> Iterator[Cell]:
+    """The cells of an 81-bit set, lowest first."""
+    while board:
+        low = board & -board
+        yield low.bit_length() - 1
+        board ^= low
+
+
+def _digit_boards(cands: Candidates) -> list[int]:
+    """For each digit (index d), the 81-bit set of cells where it is still a candidate."""
+    boards = [0] * 10
+    for cell, mask in enumerate(cands):
+        if mask:
+            bit = CELL_BIT[cell]
+            for d in DIGITS_OF[mask]:
+                boards[d] |= bit
+    return boards
+
+
+def _unions(masks: Sequence[Mask], size: int) -> Iterator[tuple[tuple[int, ...], Mask]]:
+    """Each choice of `size` indexes whose 9-bit masks join to exactly `size` bits, in order.
+
+    Pruning on the union's size as it grows keeps quads cheap: most branches die at the
+    second or third mask.
+    """
+    last = len(masks)
+
+    def extend(start: int, chosen: tuple[int, ...], union: Mask) -> Iterator[tuple[tuple[int, ...], Mask]]:
+        need = size - len(chosen)
+        for i in range(start, last - need + 1):
+            joined = union | masks[i]
+            if POPCOUNT[joined] > size:
+                continue
+            if need == 1:
+                yield chosen + (i,), joined
+            else:
+                yield from extend(i + 1, chosen + (i,), joined)
+
+    return extend(0, (), 0)
+
+
+def _common_houses(cells: Sequence[Cell], first: int) -> tuple[int, ...]:
+    """The houses holding every one of `cells`, starting with `first`."""
+    shared = set(UNITS_OF[cells[0]])
+    for c in cells[1:]:
+        shared &= set(UNITS_OF[c])
+    return (first,) + tuple(u for u in HOUSE_ORDER if u in shared and u != first)
+
+
+def _cell_houses(cell: Cell) -> tuple[int, ...]:
+    """A cell's box, row and column, box first."""
+    row, col, box = UNITS_OF[cell]
+    return (box, row, col)
+
+
+# --- singles ----------------------------------------------------------------------------------
+
+
+def naked_single(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """The first empty cell with one candidate left."""
+    for cell, mask in enumerate(cands):
+        if mask in _ONE_DIGIT:
+            digit = DIGIT_OF_BIT[mask]
+            seen = {digits[p] for p in PEERS[cell]}
+            if len(seen - {0}) == 8:
+                why = f"{cell_name(cell)} sees every digit but {digit} in its row, column and box"
+            else:
+                why = f"The only candidate left in {cell_name(cell)} is {digit}"
+            return Step(
+                "naked-single",
+                _cell_houses(cell),
+                (cell,),
+                (digit,),
+                placements=((cell, digit),),
+                explanation=f"{why}, so it goes there.",
+            )
+    return None
+
+
+def hidden_single(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """The first house (boxes first) where a digit has one place left."""
+    for unit in HOUSE_ORDER:
+        cells = UNITS[unit]
+        once = twice = 0
+        for c in cells:
+            mask = cands[c]
+            twice |= once & mask
+            once |= mask
+        only = once & ~twice
+        if only:
+            bit = only & -only
+            digit = DIGIT_OF_BIT[bit]
+            cell = next(c for c in cells if cands[c] & bit)
+            return Step(
+                "hidden-single",
+                (unit,),
+                (cell,),
+                (digit,),
+                placements=((cell, digit),),
+                explanation=f"In {unit_name(unit)}, {digit} can only go in {cell_name(cell)}, so it goes there.",
+            )
+    return None
+
+
+# --- locked candidates ------------------------------------------------------------------------
+
+
+def _crossing_masks(cands: Candidates) -> list[Mask]:
+    """The candidates of each box-line crossing's three cells together."""
+    return [cands[a] | cands[b] | cands[c] for _, _, (a, b, c), _, _ in _CROSSINGS]
+
+
+def _locked(cands: Candidates, pointing: bool) -> Optional[Step]:
+    """Pointing (a box's digit confined to one line) or claiming (a line's digit confined to one box)."""
+    seg = _crossing_masks(cands)
+    for i, (box, line, cells, along_line, in_box) in enumerate(_CROSSINGS):
+        here = seg[i]
+        if not here:
+            continue
+        line_rest = seg[along_line[0]] | seg[along_line[1]]
+        box_rest = seg[in_box[0]] | seg[in_box[1]]
+        confined = here & ~box_rest & line_rest if pointing else here & ~line_rest & box_rest
+        if not confined:
+            continue
+        bit = confined & -confined
+        digit = DIGIT_OF_BIT[bit]
+        home, other = (box, line) if pointing else (line, box)
+        used = tuple(c for c in cells if cands[c] & bit)
+        elims = tuple((c, digit) for c in UNITS[other] if c not in cells and cands[c] & bit)
+        if pointing:
+            text = (
+                f"In {unit_name(box)}, {digit} can only go in {unit_name(line)} "
+                f"({_cells_text(used, 'or')}), so no other cell in {unit_name(line)} can hold {digit}: "
+            )
+        else:
+            text = (
+                f"In {unit_name(line)}, {digit} can only go in {unit_name(box)} "
+                f"({_cells_text(used, 'or')}), so no other cell in {unit_name(box)} can hold {digit}: "
+            )
+        return Step(
+            "pointing" if pointing else "claiming",
+            (home, other),
+            used,
+            (digit,),
+            eliminations=elims,
+            explanation=text + _removals_text(elims) + ".",
+        )
+    return None
+
+
+def pointing(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """A digit whose places in a box all lie in one row or column leaves the rest of that line."""
+    return _locked(cands, pointing=True)
+
+
+def claiming(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """A digit whose places in a row or column all lie in one box leaves the rest of that box."""
+    return _locked(cands, pointing=False)
+
+
+# --- naked and hidden subsets -----------------------------------------------------------------
+
+_SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def _naked_subset(cands: Candidates, size: int) -> Optional[Step]:
+    """`size` cells of a house holding only `size` digits between them: those digits leave the rest."""
+    for unit in HOUSE_ORDER:
+        open_cells = [c for c in UNITS[unit] if cands[c]]
+        if len(open_cells) <= size:
+            continue
+        pool = [c for c in open_cells if 2 <= POPCOUNT[cands[c]] <= size]
+        if len(pool) < size:
+            continue
+        for chosen, union in _unions([cands[c] for c in pool], size):
+            subset = tuple(pool[i] for i in chosen)
+            houses = _common_houses(subset, unit)
+            touched = sorted({c for h in houses for c in UNITS[h] if c not in subset and cands[c] & union})
+            if not touched:
+                continue
+            elims = tuple((c, d) for c in touched for d in DIGITS_OF[cands[c] & union])
+            held = DIGITS_OF[union]
+            between = "" if size == 2 else " between them"
+            return Step(
+                f"naked-{_SUBSET_NAMES[size]}",
+                houses,
+                subset,
+                held,
+                eliminations=elims,
+                explanation=(
+                    f"{_cells_text(subset)} can only hold {_digits_text(held)}{between}, so no other "
+                    f"cell in {_houses_text(houses)} can hold {_digits_text(held, 'or')}: "
+                    f"{_removals_text(elims)}."
+                ),
+            )
+    return None
+
+
+def _hidden_subset(cands: Candidates, size: int) -> Optional[Step]:
+    """`size` digits of a house confined to `size` cells: those cells hold nothing else."""
+    for unit in HOUSE_ORDER:
+        cells = UNITS[unit]
+        places = [0] * 10
+        open_count = 0
+        for i, c in enumerate(cells):
+            mask = cands[c]
+            if mask:
+                open_count += 1
+                for d in DIGITS_OF[mask]:
+                    places[d] |= 1 << i
+        if open_count <= size:
+            continue
+        pool = [d for d in range(1, 10) if 2 <= POPCOUNT[places[d]] <= size]
+        if len(pool) < size:
+            continue
+        for chosen, spots in _unions([places[d] for d in pool], size):
+            held = tuple(pool[i] for i in chosen)
+            keep = 0
+            for d in held:
+                keep |= BIT[d]
+            subset = tuple(cells[i] for i in range(9) if spots >> i & 1)
+            elims = tuple((c, d) for c in subset for d in DIGITS_OF[cands[c] & ~keep])
+            if not elims:
+                continue
+            return Step(
+                f"hidden-{_SUBSET_NAMES[size]}",
+                (unit,),
+                subset,
+                held,
+                eliminations=elims,
+                explanation=(
+                    f"In {unit_name(unit)}, {_digits_text(held)} can only go in {_cells_text(subset)}, "
+                    f"so those cells hold nothing else: {_removals_text(elims)}."
+                ),
+            )
+    return None
+
+
+def naked_pair(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """Two cells of a house with the same two candidates."""
+    return _naked_subset(cands, 2)
+
+
+def hidden_pair(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """Two digits of a house with the same two places."""
+    return _hidden_subset(cands, 2)
+
+
+def naked_triple(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """Three cells of a house holding three digits between them."""
+    return _naked_subset(cands, 3)
+
+
+def hidden_triple(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """Three digits of a house confined to three cells."""
+    return _hidden_subset(cands, 3)
+
+
+def naked_quad(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """Four cells of a house holding four digits between them."""
+    return _naked_subset(cands, 4)
+
+
+def hidden_quad(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """Four digits of a house confined to four cells."""
+    return _hidden_subset(cands, 4)
+
+
+# --- fish -------------------------------------------------------------------------------------
+
+_FISH_NAMES = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
+
+
+def _line_places(cands: Candidates) -> tuple[list[list[Mask]], list[list[Mask]]]:
+    """For each digit, each row's columns and each column's rows where it is still possible."""
+    by_row = [[0] * 9 for _ in range(10)]
+    by_col = [[0] * 9 for _ in range(10)]
+    for cell, mask in enumerate(cands):
+        if mask:
+            r, c = ROW_OF[cell], COL_OF[cell]
+            for d in DIGITS_OF[mask]:
+                by_row[d][r] |= 1 << c
+                by_col[d][c] |= 1 << r
+    return by_row, by_col
+
+
+def _fish(cands: Candidates, size: int) -> Optional[Step]:
+    """`size` rows whose places for a digit fall in `size` columns (or the other way round):
+    the digit fills those columns from these rows, so it leaves the rest of the columns."""
+    by_row, by_col = _line_places(cands)
+    for digit in range(1, 10):
+        for rows_first in (True, False):
+            base, cover = (by_row[digit], by_col[digit]) if rows_first else (by_col[digit], by_row[digit])
+            pool = [line for line in range(9) if 2 <= POPCOUNT[base[line]] <= size]
+            if len(pool) < size:
+                continue
+            for chosen, spots in _unions([base[line] for line in pool], size):
+                lines = tuple(pool[i] for i in chosen)
+                inside = 0
+                for line in lines:
+                    inside |= 1 << line
+                covers = tuple(x for x in range(9) if spots >> x & 1)
+                elims = []
+                for x in covers:
+                    for y in range(9):
+                        if cover[x] >> y & 1 and not inside >> y & 1:
+                            elims.append(((y * 9 + x) if rows_first else (x * 9 + y), digit))
+                if not elims:
+                    continue
+                elims.sort()
+                used = tuple(
+                    sorted((l * 9 + x) if rows_first else (x * 9 + l) for l in lines for x in covers
+                           if base[l] >> x & 1)
+                )
+                base_units = tuple(l if rows_first else 9 + l for l in lines)
+                cover_units = tuple(9 + x if rows_first else x for x in covers)
+                kind, other = ("rows", "columns") if rows_first else ("columns", "rows")
+                return Step(
+                    _FISH_NAMES[size],
+                    base_units + cover_units,
+                    used,
+                    (digit,),
+                    eliminations=tuple(elims),
+                    explanation=(
+                        f"In {kind} {_join([str(l + 1) for l in lines])}, {digit} can only go in "
+                        f"{other} {_join([str(x + 1) for x in covers])}, so those {other} get their "
+                        f"{digit}s from these {kind}: {_removals_text(elims)}."
+                    ),
+                )
+    return None
+
+
+def x_wing(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """A fish on two lines."""
+    return _fish(cands, 2)
+
+
+def swordfish(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """A fish on three lines."""
+    return _fish(cands, 3)
+
+
+def jellyfish(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """A fish on four lines."""
+    return _fish(cands, 4)
+
+
+# --- wings ------------------------------------------------------------------------------------
+
+
+def _seen_by_all(cells: Sequence[Cell], board: int) -> tuple[Cell, ...]:
+    """The cells of `board` that see every one of `cells` (never those cells themselves)."""
+    for c in cells:
+        board &= PEER_BITS[c]
+    return tuple(_bits(board))
+
+
+def xy_wing(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """A two-candidate pivot {x,y} seeing pincers {x,z} and {y,z}: one pincer is z, so cells
+    seeing both pincers can't be."""
+    bivalue = [c for c in CELLS if POPCOUNT[cands[c]] == 2]
+    boards: Optional[list[int]] = None
+    for pivot in bivalue:
+        held = cands[pivot]
+        seen = PEER_BITS[pivot]
+        wings = [c for c in bivalue if seen >> c & 1 and POPCOUNT[cands[c] & held] == 1]
+        for i, a in enumerate(wings):
+            for b in wings[i + 1:]:
+                ma, mb = cands[a], cands[b]
+                z = ma & mb & ~held
+                if not z or ma & held == mb & held:
+                    continue
+                if boards is None:
+                    boards = _digit_boards(cands)
+                digit = DIGIT_OF_BIT[z]
+                targets = _seen_by_all((a, b), boards[digit])
+                if not targets:
+                    continue
+                elims = tuple((c, digit) for c in targets)
+                x = DIGIT_OF_BIT[ma & held]
+                y = DIGIT_OF_BIT[mb & held]
+                return Step(
+                    "xy-wing",
+                    _cell_houses(pivot),
+                    (pivot, a, b),
+                    tuple(sorted((x, y, digit))),
+                    eliminations=elims,
+                    explanation=(
+                        f"{cell_name(pivot)} is {x} or {y}: if {x}, {cell_name(a)} ({_pencil(ma)}) is "
+                        f"{digit}, and if {y}, {cell_name(b)} ({_pencil(mb)}) is {digit}, so a cell "
+                        f"that sees both of them can't be {digit}: {_removals_text(elims)}."
+                    ),
+                )
+    return None
+
+
+def xyz_wing(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """A pivot {x,y,z} seeing pincers {x,z} and {y,z}: one of the three is z, so cells seeing
+    all three can't be."""
+    bivalue = [c for c in CELLS if POPCOUNT[cands[c]] == 2]
+    boards: Optional[list[int]] = None
+    for pivot in CELLS:
+        held = cands[pivot]
+        if POPCOUNT[held] != 3:
+            continue
+        seen = PEER_BITS[pivot]
+        wings = [c for c in bivalue if seen >> c & 1 and not cands[c] & ~held]
+        for i, a in enumerate(wings):
+            for b in wings[i + 1:]:
+                ma, mb = cands[a], cands[b]
+                if ma == mb:
+                    continue
+                z = ma & mb
+                if boards is None:
+                    boards = _digit_boards(cands)
+                digit = DIGIT_OF_BIT[z]
+                targets = _seen_by_all((pivot, a, b), boards[digit])
+                if not targets:
+                    continue
+                elims = tuple((c, digit) for c in targets)
+                x = DIGIT_OF_BIT[ma & ~z]
+                y = DIGIT_OF_BIT[mb & ~z]
+                return Step(
+                    "xyz-wing",
+                    _cell_houses(pivot),
+                    (pivot, a, b),
+                    DIGITS_OF[held],
+                    eliminations=elims,
+                    explanation=(
+                        f"{cell_name(pivot)} is {_pencil(held)}: if {x}, {cell_name(a)} ({_pencil(ma)}) "
+                        f"is {digit}; if {y}, {cell_name(b)} ({_pencil(mb)}) is {digit}; otherwise it is "
+                        f"{digit} itself, so a cell that sees all three can't be {digit}: "
+                        f"{_removals_text(elims)}."
+                    ),
+                )
+    return None
+
+
+# --- single-digit chains ----------------------------------------------------------------------
+
+
+def _strong_links(board: int) -> dict[Cell, list[tuple[Cell, int]]]:
+    """For one digit's cells, each cell's conjugate partners: the other place in a house that
+    has exactly two places for the digit, with that house."""
+    links: dict[Cell, list[tuple[Cell, int]]] = {}
+    for unit in HOUSE_ORDER:
+        both = board & UNIT_BITS[unit]
+        if both.bit_count() == 2:
+            a, b = _bits(both)
+            links.setdefault(a, []).append((b, unit))
+            links.setdefault(b, []).append((a, unit))
+    return links
+
+
+def simple_colouring(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """Two-colour a digit's chain of conjugate pairs: a colour seen twice in a house is false,
+    and a cell seeing both colours can't hold the digit."""
+    boards = _digit_boards(cands)
+    for digit in range(1, 10):
+        board = boards[digit]
+        links = _strong_links(board)
+        coloured: set[Cell] = set()
+        for start in sorted(links):
+            if start in coloured:
+                continue
+            colour = {start: 0}
+            order = [start]
+            houses: list[int] = []
+            for cell in order:  # grows as the walk finds new cells
+                for other, unit in links[cell]:
+                    if unit not in houses:
+                        houses.append(unit)
+                    if other not in colour:
+                        colour[other] = 1 - colour[cell]
+                        order.append(other)
+            coloured.update(order)
+            groups = (
+                tuple(sorted(c for c in order if colour[c] == 0)),
+                tuple(sorted(c for c in order if colour[c] == 1)),
+            )
+            sides = [0, 0]
+            for c in order:
+                sides[colour[c]] |= CELL_BIT[c]
+            step = _colour_wrap(digit, groups, sides, houses) or _colour_trap(digit, board, groups, sides, houses)
+            if step:
+                return step
+    return None
+
+
+def _colour_wrap(digit: Digit, groups: tuple[tuple[Cell, ...], ...], sides: list[int],
+                 houses: list[int]) -> Optional[Step]:
+    """Two cells of one colour in a house: that colour can't be the digit."""
+    for side in (0, 1):
+        for c in groups[side]:
+            clash = PEER_BITS[c] & sides[side]
+            if clash:
+                a, b = sorted((c, (clash & -clash).bit_length() - 1))
+                unit = next(u for u in UNITS_OF[a] if u in UNITS_OF[b])
+                elims = tuple((x, digit) for x in sorted(groups[side]))
+                return Step(
+                    "simple-colouring",
+                    (unit,) + tuple(h for h in houses if h != unit),
+                    groups[0] + groups[1],
+                    (digit,),
+                    eliminations=elims,
+                    explanation=(
+                        f"Linking the only two places for {digit} in houses, either "
+                        f"{_group_text(groups[side], digit)} or {_group_text(groups[1 - side], digit)}, "
+                        f"but {cell_name(a)} and {cell_name(b)} share {unit_name(unit)}, so the first "
+                        f"group can't be: {_removals_text(elims)}."
+                    ),
+                )
+    return None
+
+
+def _colour_trap(digit: Digit, board: int, groups: tuple[tuple[Cell, ...], ...], sides: list[int],
+                 houses: list[int]) -> Optional[Step]:
+    """A cell outside the chain that sees both colours can't be the digit."""
+    seen = [0, 0]
+    for side in (0, 1):
+        for c in groups[side]:
+            seen[side] |= PEER_BITS[c]
+    targets = tuple(_bits(board & seen[0] & seen[1] & ~(sides[0] | sides[1])))
+    if not targets:
+        return None
+    elims = tuple((c, digit) for c in targets)
+    first = targets[0]
+    a = next(c for c in groups[0] if PEER_BITS[first] >> c & 1)
+    b = next(c for c in groups[1] if PEER_BITS[first] >> c & 1)
+    return Step(
+        "simple-colouring",
+        tuple(houses),
+        groups[0] + groups[1],
+        (digit,),
+        eliminations=elims,
+        explanation=(
+            f"Linking the only two places for {digit} in houses, either {_group_text(groups[0], digit)} "
+            f"or {_group_text(groups[1], digit)}; {cell_name(first)} sees {cell_name(a)} and "
+            f"{cell_name(b)}, one from each group, so it can't be {digit}: {_removals_text(elims)}."
+        ),
+    )
+
+
+def x_chain(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """The shortest chain on one digit that alternates conjugate pairs (=) and cells that see
+    each other (-), from a strong link to a strong link: one end holds the digit, so cells
+    seeing both ends can't."""
+    boards = _digit_boards(cands)
+    best: Optional[tuple[int, Digit, list[Cell], tuple[Cell, ...]]] = None
+    for digit in range(1, 10):
+        board = boards[digit]
+        links = _strong_links(board)
+        if len(links) < 4:
+            continue
+        linked = 0
+        for c in links:
+            linked |= CELL_BIT[c]
+        for start in sorted(links):
+            limit = best[0] if best else 99
+            found = _x_chain_from(start, board, links, linked, limit)
+            if found and (best is None or len(found[0]) < best[0]):
+                best = (len(found[0]), digit, found[0], found[1])
+    if best is None:
+        return None
+    _, digit, path, targets = best
+    elims = tuple((c, digit) for c in targets)
+    words = [cell_name(path[0])]
+    for i in range(1, len(path)):
+        words.append(("= " if i % 2 else "- ") + cell_name(path[i]))
+    houses = tuple(
+        next(u for u in UNITS_OF[path[i]] if u in UNITS_OF[path[i + 1]]) for i in range(len(path) - 1)
+    )
+    return Step(
+        "x-chain",
+        houses,
+        tuple(path),
+        (digit,),
+        eliminations=elims,
+        explanation=(
+            f"Along {' '.join(words)}, where = joins the only two places for {digit} in a house and - "
+            f"joins cells that see each other, if {cell_name(path[0])} isn't {digit} then "
+            f"{cell_name(path[-1])} is, so a cell that sees both ends can't be {digit}: "
+            f"{_removals_text(elims)}."
+        ),
+    )
+
+
+def _x_chain_from(start: Cell, board: int, links: dict[Cell, list[tuple[Cell, int]]], linked: int,
+                  limit: int) -> Optional[tuple[list[Cell], tuple[Cell, ...]]]:
+    """A shortest x-chain (as a path of cells, under `limit` cells) from `start` with eliminations."""
+    # Breadth first over cells that would hold the digit if `start` did not; each hop is a weak
+    # link to a linked cell followed by its strong link, so a path always ends on a strong link.
+    parent: dict[Cell, Optional[tuple[Cell, Cell]]] = {}  # on-cell -> (previous on-cell, off-cell)
+    layer = []
+    for other, _ in links[start]:
+        if other not in parent:
+            parent[other] = None
+            layer.append(other)
+    length = 2
+    while layer and length < limit:
+        for end in layer:
+            targets = board & PEER_BITS[start] & PEER_BITS[end]
+            if targets and end != start:
+                return _x_path(start, end, parent), tuple(_bits(targets))
+        if length + 2 >= limit:
+            return None
+        length += 2
+        nxt = []
+        for on in layer:
+            for off in _bits(PEER_BITS[on] & linked):
+                for other, _ in links[off]:
+                    if other not in parent and other != start:
+                        parent[other] = (on, off)
+                        nxt.append(other)
+        layer = nxt
+    return None
+
+
+def _x_path(start: Cell, end: Cell, parent: dict[Cell, Optional[tuple[Cell, Cell]]]) -> list[Cell]:
+    """The cells of an x-chain from `start` to `end`, rebuilt from the walk's parents."""
+    path = [end]
+    hop = parent[end]
+    while hop is not None:
+        on, off = hop
+        path += [off, on]
+        hop = parent[on]
+    path.append(start)
+    return path[::-1]
+
+
+def xy_chain(digits: Grid, cands: Candidates) -> Optional[Step]:
+    """The shortest chain of two-candidate cells, each seeing the next and sharing a digit with
+    it: if the first cell isn't x the last one is, so cells seeing both ends can't be x."""
+    bivalue = [c for c in CELLS if POPCOUNT[cands[c]] == 2]
+    if len(bivalue) < 3:
+        return None
+    bivalue_bits = 0
+    for c in bivalue:
+        bivalue_bits |= CELL_BIT[c]
+    boards = _digit_boards(cands)
+    best: Optional[list[tuple[Cell, Digit]]] = None
+    for start in bivalue:
+        for x in DIGITS_OF[cands[start]]:
+            limit = len(best) if best else 99
+            path = _xy_chain_from(start, x, cands, bivalue_bits, boards[x], limit)
+            if path and (best is None or len(path) < len(best)):
+                best = path
+    if best is None:
+        return None
+    start, end = best[0][0], best[-1][0]
+    x = DIGIT_OF_BIT[cands[start] & ~BIT[best[0][1]]]
+    targets = _seen_by_all((start, end), boards[x])
+    elims = tuple((c, x) for c in targets)
+    cells = tuple(c for c, _ in best)
+    chain = " - ".join(f"{cell_name(c)} ({_pencil(cands[c])})" for c in cells)
+    houses = tuple(
+        next(u for u in UNITS_OF[cells[i]] if u in UNITS_OF[cells[i + 1]]) for i in range(len(cells) - 1)
+    )
+    return Step(
+        "xy-chain",
+        houses,
+        cells,
+        (x,),
+        eliminations=elims,
+        explanation=(
+            f"In the chain {chain}, each cell sees the next, so if {cell_name(start)} isn't {x}, "
+            f"each following cell is forced and {cell_name(end)} is {x}; a cell that sees both ends "
+            f"can't be {x}: {_removals_text(elims)}."
+        ),
+    )
+
+
+def _xy_chain_from(start: Cell, x: Digit, cands: Candidates, bivalue_bits: int, x_board: int,
+                   limit: int) -> Optional[list[tuple[Cell, Digit]]]:
+    """A shortest xy-chain (cells with the digit each would hold) from `start` assumed not x."""
+    first = (start, DIGIT_OF_BIT[cands[start] & ~BIT[x]])
+    parent: dict[tuple[Cell, Digit], Optional[tuple[Cell, Digit]]] = {first: None}
+    layer = [first]
+    length = 1
+    while layer and length + 1 < limit:
+        length += 1
+        nxt = []
+        for state in layer:
+            cell, value = state
+            bit = BIT[value]
+            for other in _bits(PEER_BITS[cell] & bivalue_bits):
+                mask = cands[other]
+                if not mask & bit or other == start:
+                    continue
+                now = (other, DIGIT_OF_BIT[mask & ~bit])
+                if now in parent:
+                    continue
+                parent[now] = state
+                if now[1] == x and x_board & PEER_BITS[start] & PEER_BITS[other]:
+                    path = [now]
+                    while parent[path[-1]] is not None:
+                        path.append(parent[path[-1]])
+                    return path[::-1]
+                nxt.append(now)
+        layer = nxt
+    return None
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Technique:
+    """A technique's name, tier, score weight and finder (None for trial-and-error, which needs
+    the solution and lives in the rater's loop)."""
+
+    name: str
+    tier: str
+    weight: int
+    find: Optional[Finder]
+
+
+TECHNIQUES: tuple[Technique, ...] = (
+    Technique("naked-single", "easy", 1, naked_single),
+    Technique("hidden-single", "easy", 1, hidden_single),
+    Technique("pointing", "medium", 4, pointing),
+    Technique("claiming", "medium", 5, claiming),
+    Technique("naked-pair", "medium", 6, naked_pair),
+    Technique("hidden-pair", "medium", 7, hidden_pair),
+    Technique("naked-triple", "hard", 10, naked_triple),
+    Technique("hidden-triple", "hard", 11, hidden_triple),
+    Technique("x-wing", "hard", 12, x_wing),
+    Technique("xy-wing", "hard", 13, xy_wing),
+    Technique("naked-quad", "hard", 15, naked_quad),
+    Technique("hidden-quad", "hard", 16, hidden_quad),
+    Technique("swordfish", "expert", 20, swordfish),
+    Technique("xyz-wing", "expert", 21, xyz_wing),
+    Technique("simple-colouring", "expert", 23, simple_colouring),
+    Technique("x-chain", "expert", 26, x_chain),
+    Technique("xy-chain", "expert", 28, xy_chain),
+    Technique("jellyfish", "expert", 30, jellyfish),
+    Technique("trial-and-error", "extreme", 50, None),
+)
+TECHNIQUE_BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}
+LOGICAL: tuple[Technique, ...] = tuple(t for t in TECHNIQUES if t.find is not None)
+
+
+def tier_of(technique: str) -> str:
+    """tier_of('x-wing') -> 'hard'; ValueError for a name that isn't a technique."""
+    try:
+        return TECHNIQUE_BY_NAME[technique].tier
+    except KeyError:
+        raise ValueError(f"unknown technique {technique!r}") from None
+
+
+def find_step(digits: Grid, cands: Candidates, techniques: Sequence[Technique] = LOGICAL) -> Optional[Step]:
+    """The first step found by the easiest technique that applies, or None."""
+    for technique in techniques:
+        step = technique.find(digits, cands)  # type: ignore[misc]
+        if step is not None:
+            return step
+    return None
+
+
+def trial_and_error(digits: Grid, cands: Candidates, solution: Grid) -> Optional[Step]:
+    """Place the solution's digit in the first empty cell with the fewest candidates; None when full."""
+    best_cell, best_count = -1, 10
+    for cell, mask in enumerate(cands):
+        if mask and POPCOUNT[mask] < best_count:
+            best_cell, best_count = cell, POPCOUNT[mask]
+    if best_cell < 0:
+        return None
+    digit = solution[best_cell]
+    options = DIGITS_OF[cands[best_cell]]
+    return Step(
+        "trial-and-error",
+        _cell_houses(best_cell),
+        (best_cell,),
+        options,
+        placements=((best_cell, digit),),
+        explanation=(
+            f"No technique here applies; {cell_name(best_cell)} has the fewest candidates "
+            f"({_pencil(cands[best_cell])}), and trying them shows only {digit} leads to a solution, "
+            f"so it goes there."
+        ),
+    )

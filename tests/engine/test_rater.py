@@ -1,0 +1,292 @@
+"""rate() and next_step(): tiers, scores, early stops, hints, and soundness over many puzzles."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzles.engine.grid import BIT, CELLS, DIGITS_OF, InvalidGrid, as_grid, candidates, format_grid
+from puzzles.engine.rater import TIERS, Rating, next_step, rate, tier_of
+from puzzles.engine.solver import count_solutions, solve
+from puzzles.engine.techniques import TECHNIQUE_BY_NAME, apply
+
+TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
+# Solved by naked and hidden singles alone.
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+
+def top1465(n: int) -> list[str]:
+    return [line for line in TOP1465.read_text().split() if line][:n]
+
+
+GUESSER = top1465(1)[0]  # the first of top-1465 needs trial and error here
+
+
+def dug_puzzle(rng: random.Random) -> list[int]:
+    """A random puzzle: a shuffled solution with clues taken out at random while it stays unique."""
+    first_row = list(range(1, 10))
+    rng.shuffle(first_row)
+    solution = solve(first_row + [0] * 72)
+    bands = rng.sample(range(3), 3)
+    rows = [b * 3 + r for b in bands for r in rng.sample(range(3), 3)]
+    stacks = rng.sample(range(3), 3)
+    cols = [s * 3 + c for s in stacks for c in rng.sample(range(3), 3)]
+    grid = [solution[r * 9 + c] for r in rows for c in cols]
+    order = list(CELLS)
+    rng.shuffle(order)
+    for cell in order:
+        keep, grid[cell] = grid[cell], 0
+        if count_solutions(grid, limit=2) != 1:
+            grid[cell] = keep
+    return grid
+
+
+def assert_sound_rating(puzzle, rating: Rating) -> None:
+    """Every step agrees with the solution, and carrying them all out gives the solution."""
+    solution = solve(puzzle)
+    digits = as_grid(puzzle)
+    cands = candidates(digits)
+    for step in rating.steps:
+        for cell, digit in step.placements:
+            assert solution[cell] == digit, step.explanation
+        for cell, digit in step.eliminations:
+            assert solution[cell] != digit, step.explanation
+        apply(step, digits, cands)
+    assert digits == solution
+
+
+# --- rate -------------------------------------------------------------------------------------
+
+
+def test_it_rates_a_singles_only_puzzle_easy():
+    rating = rate(EASY)
+    assert rating.tier == "easy" and rating.complete
+    assert set(rating.techniques) <= {"naked-single", "hidden-single"}
+    assert rating.score == 1
+    assert sum(rating.techniques.values()) == len(rating.steps) == EASY.count("0")
+
+
+def test_it_rates_a_puzzle_that_needs_trial_and_error_extreme():
+    rating = rate(GUESSER)
+    assert rating.tier == "extreme" and rating.hardest == "trial-and-error"
+    assert rating.techniques["trial-and-error"] >= 1
+    assert_sound_rating(GUESSER, rating)
+
+
+def test_its_tier_is_the_tier_of_the_hardest_step():
+    for puzzle in top1465(30):
+        rating = rate(puzzle)
+        hardest = max(rating.steps, key=lambda s: list(TECHNIQUE_BY_NAME).index(s.technique))
+        assert rating.hardest == hardest.technique
+        assert rating.tier == tier_of(hardest.technique)
+
+
+def test_its_score_is_the_hardest_weight_plus_the_weights_of_the_steps_beyond_singles():
+    rating = rate(GUESSER)
+    weight = {name: t.weight for name, t in TECHNIQUE_BY_NAME.items()}
+    beyond_singles = sum(weight[s.technique] for s in rating.steps if s.tier != "easy")
+    assert rating.score == weight[rating.hardest] + beyond_singles
+
+
+def test_it_counts_techniques_easiest_first():
+    rating = rate(GUESSER)
+    order = list(TECHNIQUE_BY_NAME)
+    assert list(rating.techniques) == sorted(rating.techniques, key=order.index)
+    assert sum(rating.techniques.values()) == len(rating.steps)
+
+
+def test_it_takes_text_or_a_list():
+    assert rate(EASY).to_dict() == rate([int(ch) for ch in EASY]).to_dict()
+
+
+def test_its_rating_turns_into_json():
+    data = json.loads(json.dumps(rate(GUESSER).to_dict()))
+    assert data["tier"] == "extreme" and data["complete"] is True
+    assert data["steps"][0]["technique"] in ("naked-single", "hidden-single")
+    assert "steps" not in rate(EASY).to_dict(steps=False)
+
+
+def test_a_full_grid_rates_easy_with_no_steps():
+    rating = rate(solve(EASY))
+    assert rating.tier == "easy" and rating.steps == [] and rating.hardest is None
+
+
+def test_with_max_tier_it_stops_at_the_first_harder_step():
+    rating = rate(GUESSER, max_tier="medium")
+    assert not rating.complete
+    assert TIERS.index(rating.tier) > TIERS.index("medium")
+    last = rating.steps[-1]
+    assert rating.tier == tier_of(last.technique)
+    assert all(TIERS.index(s.tier) <= TIERS.index("medium") for s in rating.steps[:-1])
+    assert rating.steps[:-1] == rate(GUESSER).steps[: len(rating.steps) - 1]
+
+
+def test_with_max_tier_it_finishes_a_puzzle_within_that_tier():
+    rating = rate(EASY, max_tier="easy")
+    assert rating.complete and rating.tier == "easy"
+    assert rate(GUESSER, max_tier="extreme").complete
+
+
+def test_it_refuses_an_unknown_max_tier():
+    with pytest.raises(ValueError):
+        rate(EASY, max_tier="fiendish")
+
+
+def test_it_rejects_a_grid_with_two_solutions():
+    with pytest.raises(InvalidGrid, match="more than one"):
+        rate("0" * 81)
+    grid = as_grid(EASY)
+    for cell in CELLS:  # take clues out until a second solution appears
+        grid[cell] = 0
+        if count_solutions(grid) > 1:
+            break
+    with pytest.raises(InvalidGrid, match="more than one"):
+        rate(grid)
+
+
+def test_it_rejects_a_grid_with_no_solution():
+    # No two equal digits see each other, yet r1c1 has no digit left: 1-8 in its row, 9 in its column.
+    grid = "012345678" + "900000000" + "0" * 63
+    with pytest.raises(InvalidGrid, match="no solution"):
+        rate(grid)
+    with pytest.raises(InvalidGrid, match="no solution"):
+        rate(grid, max_tier="easy")
+
+
+def test_it_rejects_a_malformed_grid():
+    with pytest.raises(InvalidGrid):
+        rate("12345")
+    with pytest.raises(InvalidGrid):
+        rate("11" + "0" * 79)
+
+
+def test_every_step_is_sound_over_many_hard_puzzles():
+    for puzzle in top1465(200):
+        assert_sound_rating(puzzle, rate(puzzle))
+
+
+def test_every_step_is_sound_over_random_puzzles():
+    rng = random.Random(2024)
+    tiers = set()
+    for _ in range(25):
+        puzzle = dug_puzzle(rng)
+        rating = rate(puzzle)
+        tiers.add(rating.tier)
+        assert_sound_rating(puzzle, rating)
+    assert len(tiers) >= 2
+
+
+# --- next_step --------------------------------------------------------------------------------
+
+
+def test_its_first_hint_is_the_ratings_first_step():
+    assert next_step(GUESSER) == rate(GUESSER).steps[0]
+    assert next_step(GUESSER, [0] * 81) == rate(GUESSER).steps[0]
+
+
+def test_it_ignores_givens_repeated_on_the_players_board():
+    assert next_step(EASY, EASY) == next_step(EASY, "0" * 81) == next_step(EASY)
+
+
+def test_it_reports_a_wrong_digit_that_breaks_a_rule():
+    solution = solve(EASY)
+    board = [0] * 81
+    # r1c1 is empty in EASY; put a digit there that repeats the 3 given in r1c3.
+    assert EASY[0] == "0" and EASY[2] == "3" and solution[0] != 3
+    board[0] = 3
+    step = next_step(EASY, board)
+    assert step.technique == "wrong-digit" and step.cells[0] == 0
+    assert step.eliminations[0] == (0, 3)
+    assert "r1c3" in step.explanation and "row 1" in step.explanation
+    assert step.houses[0] == 0
+
+
+def test_it_reports_a_wrong_digit_that_breaks_no_rule_yet():
+    grid = as_grid(EASY)
+    solution = solve(grid)
+    cands = candidates(grid)
+    cell = next(c for c in CELLS if len(DIGITS_OF[cands[c]]) >= 2)
+    wrong = next(d for d in DIGITS_OF[cands[cell]] if d != solution[cell])
+    board = [0] * 81
+    board[cell] = wrong
+    step = next_step(EASY, board)
+    assert step.technique == "wrong-digit" and step.cells == (cell,)
+    assert "breaks no rule" in step.explanation
+
+
+def test_it_reports_a_wrong_digit_even_on_a_full_board():
+    board = solve(EASY)
+    a, b = next((a, b) for a in range(9) for b in range(a + 1, 9)
+                if EASY[a] == "0" and EASY[b] == "0" and board[a] != board[b])
+    board[a], board[b] = board[b], board[a]
+    step = next_step(EASY, board)
+    assert step.technique == "wrong-digit" and set(step.cells) == {a, b}
+    assert "1 other digit is wrong too" in step.explanation
+
+
+def test_it_reports_notes_that_rule_out_a_cells_digit():
+    solution = solve(EASY)
+    notes = [[] for _ in CELLS]
+    cell = EASY.index("0")
+    notes[cell] = [d for d in range(1, 10) if d != solution[cell]]
+    step = next_step(EASY, None, notes)
+    assert step.technique == "missing-candidate"
+    assert step.cells == (cell,) and step.digits == (solution[cell],)
+
+
+def test_it_reads_notes_as_masks_or_as_digits():
+    solution = solve(GUESSER)
+    grid = as_grid(GUESSER)
+    cands = candidates(grid)
+    cell = next(c for c in CELLS if len(DIGITS_OF[cands[c]]) > 1)
+    mask = BIT[solution[cell]]
+    as_masks = [0] * 81
+    as_masks[cell] = mask
+    as_digits = [[] for _ in CELLS]
+    as_digits[cell] = [solution[cell]]
+    step = next_step(GUESSER, None, as_masks)
+    assert step == next_step(GUESSER, None, as_digits)
+    assert step.technique == "naked-single" and step.placements == ((cell, solution[cell]),)
+
+
+def test_it_gives_no_hint_on_a_complete_correct_board():
+    assert next_step(EASY, solve(EASY)) is None
+
+
+def test_it_rejects_givens_without_a_unique_solution():
+    with pytest.raises(InvalidGrid):
+        next_step("0" * 81)
+
+
+def test_it_rejects_a_malformed_player_board():
+    with pytest.raises(InvalidGrid):
+        next_step(EASY, [0] * 80)
+    with pytest.raises(InvalidGrid):
+        next_step(EASY, [10] + [0] * 80)
+    with pytest.raises(InvalidGrid):
+        next_step(EASY, None, [0] * 80)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 99), st.floats(0, 1))
+def test_a_hint_from_any_position_along_the_way_is_sound(index, fraction):
+    puzzle = top1465(100)[index]
+    rating = rate(puzzle)
+    solution = solve(puzzle)
+    digits = as_grid(puzzle)
+    cands = candidates(digits)
+    for step in rating.steps[: int(fraction * len(rating.steps))]:
+        apply(step, digits, cands)
+    notes = [0 if d else m for d, m in zip(digits, cands)]
+    step = next_step(puzzle, format_grid(digits), notes)
+    if 0 not in digits:
+        assert step is None
+        return
+    assert all(solution[c] == d for c, d in step.placements)
+    assert all(solution[c] != d for c, d in step.eliminations)
+    assert step.placements or step.eliminations
