@@ -57,14 +57,21 @@ def _toggle_digit(row_used: Masks, col_used: Masks, box_used: Masks, cell: int, 
 # --- potential-array (documents 000 and 001) --------------------------------------------------
 
 
-def potential_array(rng: random.Random) -> tuple[Grid, FillStats]:
-    """Place forced singles, else a random candidate in a random cell; restart on an empty list."""
-    stats = FillStats("potential-array")
+def _until_complete(
+    name: str, attempt: Callable[[random.Random, FillStats], Optional[Grid]], rng: random.Random
+) -> tuple[Grid, FillStats]:
+    """Repeat a from-scratch attempt until one completes, counting each failure as a restart."""
+    stats = FillStats(name)
     while True:
-        grid = _potential_array_attempt(rng, stats)
+        grid = attempt(rng, stats)
         if grid is not None:
             return grid, stats
         stats.restarts += 1
+
+
+def potential_array(rng: random.Random) -> tuple[Grid, FillStats]:
+    """Place forced singles, else a random candidate in a random cell; restart on an empty list."""
+    return _until_complete("potential-array", _potential_array_attempt, rng)
 
 
 def _potential_array_attempt(rng: random.Random, stats: FillStats) -> Optional[Grid]:
@@ -268,12 +275,7 @@ _DIAGONAL = (BOXES[0], BOXES[4], BOXES[8])  # three boxes that share no row or c
 
 def diagonal_boxes(rng: random.Random) -> tuple[Grid, FillStats]:
     """Seed the diagonal boxes, then fewest-candidates-first; discard a board left unfinished."""
-    stats = FillStats("diagonal-boxes")
-    while True:
-        grid = _diagonal_boxes_attempt(rng, stats)
-        if grid is not None:
-            return grid, stats
-        stats.restarts += 1
+    return _until_complete("diagonal-boxes", _diagonal_boxes_attempt, rng)
 
 
 def _diagonal_boxes_attempt(rng: random.Random, stats: FillStats) -> Optional[Grid]:
