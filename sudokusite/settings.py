@@ -98,14 +98,61 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 REDIS_URL = env("REDIS_URL")
 
-# Celery: JSON only, a task is acknowledged after it ran and given back if its worker dies,
-# one task prefetched at a time so long generation jobs do not queue behind each other.
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Celery. Without REDIS_URL the broker is a folder on the local disk (kombu's filesystem
+# transport), so `make run` has real workers and beat with nothing else installed.
+VAR_DIR = Path(env("VAR_DIR", str(BASE_DIR / "var")))
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    # The visibility timeout must outlast the longest task, or Redis hands a running task to a
+    # second worker; socket timeouts keep a vanished Redis from hanging a web request.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(env("CELERY_VISIBILITY_TIMEOUT", "900")),
+        "socket_timeout": 5,
+        "socket_connect_timeout": 5,
+    }
+else:
+    CELERY_BROKER_URL = "filesystem://"
+    _broker_dir = VAR_DIR / "broker"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir),
+        "data_folder_out": str(_broker_dir),
+        "processed_folder": str(VAR_DIR / "broker-processed"),
+        "store_processed": False,
+    }
+CELERY_BROKER_CONNECTION_TIMEOUT = 5
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A request that enqueues work gives up quickly instead of hanging when the broker is away.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
+# Acknowledge a task only after it ran, and give it back if its worker dies mid-task.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A generation task works to a budget well inside its soft limit; the limits catch the rest.
+GENERATION_BUDGET_SECONDS = float(env("GENERATION_BUDGET_SECONDS", "60"))
+CELERY_TASK_SOFT_TIME_LIMIT = int(env("CELERY_SOFT_TIME_LIMIT", "240"))
+CELERY_TASK_TIME_LIMIT = int(env("CELERY_HARD_TIME_LIMIT", "300"))
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "puzzles.tasks.fill_pool": {"queue": "generation"},
+    "puzzles.tasks.work_seed_batch": {"queue": "generation"},
+}
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE = {
+    "refill-pools": {"task": "puzzles.tasks.refill_pools", "schedule": float(env("REFILL_EVERY_SECONDS", "120"))},
+    "publish-dailies": {"task": "puzzles.tasks.publish_dailies", "schedule": float(env("PUBLISH_EVERY_SECONDS", "600"))},
+}
+
+# The puzzle pipeline: how many unpublished puzzles each tier keeps ready, how far ahead the
+# dailies are published.
+PUZZLE_POOL_TARGETS = {
+    "easy": int(env("POOL_TARGET_EASY", "20")),
+    "medium": int(env("POOL_TARGET_MEDIUM", "20")),
+    "hard": int(env("POOL_TARGET_HARD", "20")),
+    "expert": int(env("POOL_TARGET_EXPERT", "10")),
+    "extreme": int(env("POOL_TARGET_EXTREME", "5")),
+}
+PUBLISH_DAYS_AHEAD = int(env("PUBLISH_DAYS_AHEAD", "2"))

@@ -1,0 +1,154 @@
+"""Puzzles in the pools and the daily puzzles published from them.
+
+Rules live here as constraints and querysets; workflows that change them are in services.py.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Tier(models.TextChoices):
+    EASY = "easy", "Easy"
+    MEDIUM = "medium", "Medium"
+    HARD = "hard", "Hard"
+    EXPERT = "expert", "Expert"
+    EXTREME = "extreme", "Extreme"
+
+
+TIER_ORDER: tuple[str, ...] = tuple(Tier.values)
+
+
+def nearest_tiers(tier: str) -> list[str]:
+    """The other tiers, nearest first, the easier one first on a tie: a substitute's order."""
+    here = TIER_ORDER.index(tier)
+    others = [t for t in TIER_ORDER if t != tier]
+    return sorted(others, key=lambda t: (abs(TIER_ORDER.index(t) - here), TIER_ORDER.index(t)))
+
+
+def site_today() -> datetime.date:
+    """Today's date in the site's time zone (settings.TIME_ZONE): the same day for every player."""
+    return timezone.localdate()
+
+
+class PuzzleQuerySet(models.QuerySet["Puzzle"]):
+    def available(self, tier: str | None = None) -> "PuzzleQuerySet":
+        """Puzzles never published, optionally of one tier."""
+        qs = self.filter(used=False)
+        return qs.filter(tier=tier) if tier else qs
+
+
+class Puzzle(models.Model):
+    givens = models.CharField(max_length=81, unique=True)
+    solution = models.CharField(max_length=81)
+    tier = models.CharField(max_length=16, choices=Tier.choices)
+    score = models.IntegerField()
+    hardest = models.CharField("hardest technique", max_length=40)
+    techniques = models.JSONField(default=dict, help_text="technique name to count of steps")
+    clues = models.PositiveSmallIntegerField()
+    filler = models.CharField(max_length=32)
+    symmetry = models.CharField(max_length=16, default="none")
+    generation_ms = models.FloatField("time to make (ms)", default=0)
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+    used = models.BooleanField(default=False)
+
+    objects = PuzzleQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["tier", "used"], name="puzzle_tier_used")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(givens__regex=r"^[0-9]{81}$"), name="puzzle_givens_81_digits"
+            ),
+            models.CheckConstraint(
+                condition=Q(solution__regex=r"^[1-9]{81}$"), name="puzzle_solution_81_digits"
+            ),
+            models.CheckConstraint(
+                condition=Q(clues__gte=17, clues__lte=81), name="puzzle_clues_in_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_tier_display()} #{self.pk} ({self.clues} clues)"
+
+
+class DailyPuzzleQuerySet(models.QuerySet["DailyPuzzle"]):
+    def for_date(self, day: datetime.date | None = None) -> "DailyPuzzleQuerySet":
+        """The dailies of one date (today in the site's time zone by default)."""
+        return self.filter(date=day or site_today())
+
+
+class DailyPuzzle(models.Model):
+    date = models.DateField()
+    difficulty = models.CharField(max_length=16, choices=Tier.choices)
+    # One-to-one: a puzzle is published at most once, enforced by the database.
+    puzzle = models.OneToOneField(Puzzle, on_delete=models.PROTECT, related_name="daily")
+    substitute = models.BooleanField(
+        default=False, help_text="the pool of this difficulty was empty; a nearby tier stood in"
+    )
+    published_at = models.DateTimeField(default=timezone.now)
+
+    objects = DailyPuzzleQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "difficulty"]
+        constraints = [
+            models.UniqueConstraint(fields=["date", "difficulty"], name="one_daily_per_slot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date:%Y-%m-%d} {self.difficulty}"
+
+
+class Pool(models.Model):
+    """One row per tier: the number of unpublished puzzles the workers keep ready.
+
+    Its row is also the lock that stores into the pool take, so that two workers refilling
+    the same tier at once cannot overfill it.
+    """
+
+    tier = models.CharField(max_length=16, choices=Tier.choices, unique=True)
+    target = models.PositiveIntegerField(default=20)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_tier_display()} pool (target {self.target})"
+
+    @property
+    def available(self) -> int:
+        return Puzzle.objects.available(self.tier).count()
+
+
+class SeedBatch(models.Model):
+    """An admin's request for N puzzles of a tier; `made` counts what has arrived.
+
+    Stores bump `made` by a conditional update in the same transaction as the insert, so a
+    task that runs twice can never make more than was asked.
+    """
+
+    tier = models.CharField(max_length=16, choices=Tier.choices)
+    filler = models.CharField(max_length=32)
+    symmetry = models.CharField(max_length=16, default="none")
+    requested = models.PositiveIntegerField()
+    made = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.CheckConstraint(condition=Q(made__lte=models.F("requested")), name="seed_made_le_requested"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.requested} {self.tier} ({self.made} made)"
+
+    @property
+    def done(self) -> bool:
+        return self.made >= self.requested

@@ -1,0 +1,266 @@
+"""Workflows of the puzzle pipeline: making puzzles into the pools and publishing the dailies.
+
+Every function here may run twice, or at the same time on several machines, without making a
+duplicate or leaving a gap: unique constraints, one transaction per puzzle, and row locks or
+conditional updates where two workers could race.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from . import engine
+from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, nearest_tiers, site_today
+
+log = logging.getLogger(__name__)
+
+
+def pool_get(tier: str) -> Pool:
+    """The pool row of a tier, created with the configured target when first needed."""
+    default = settings.PUZZLE_POOL_TARGETS.get(tier, 20)
+    pool, _ = Pool.objects.get_or_create(tier=tier, defaults={"target": default})
+    return pool
+
+
+def puzzle_make(
+    tier: str,
+    *,
+    filler: str = engine.DEFAULT_FILLER,
+    symmetry: str = "none",
+    rng: Optional[random.Random] = None,
+) -> engine.Generated:
+    """Run the engine until it produces a puzzle of the tier (no database work)."""
+    return engine.generate(tier, rng or random.Random(), filler=filler, symmetry=symmetry)
+
+
+def _puzzle_row(made: engine.Generated) -> Puzzle:
+    record = made.to_dict()
+    return Puzzle(
+        givens=record["givens"],
+        solution=record["solution"],
+        tier=record["difficulty"],
+        score=record["score"],
+        hardest=record["hardest"] or "",
+        techniques=record["techniques"],
+        clues=record["clues"],
+        filler=record["filler"],
+        symmetry=record["symmetry"],
+        generation_ms=record["milliseconds"],
+    )
+
+
+def puzzle_store(
+    made: engine.Generated, *, batch_id: Optional[int] = None, fill_pool: bool = False
+) -> Optional[Puzzle]:
+    """Store one generated puzzle in its own transaction; None when it was not wanted.
+
+    With `fill_pool`, the tier's pool row is locked and the puzzle stored only while the pool is
+    under target, so concurrent refills cannot overfill it. With `batch_id`, the batch's count
+    is claimed by a conditional update, so a batch never gets more than it asked for. A puzzle
+    already in the database (same givens) is skipped.
+    """
+    row = _puzzle_row(made)
+    pool_pk = pool_get(row.tier).pk if fill_pool else None
+    try:
+        with transaction.atomic():
+            if pool_pk is not None:
+                pool = Pool.objects.select_for_update().get(pk=pool_pk)
+                if Puzzle.objects.available(row.tier).count() >= pool.target:
+                    return None
+            if batch_id is not None:
+                claimed = SeedBatch.objects.filter(pk=batch_id, made__lt=F("requested")).update(
+                    made=F("made") + 1
+                )
+                if not claimed:
+                    return None
+            row.save()
+            return row
+    except IntegrityError:
+        log.info("puzzle %s is already stored; skipped", row.givens)
+        return None
+
+
+@dataclass
+class FillReport:
+    tier: str
+    stored: int = 0
+    discarded: int = 0
+    level: int = 0
+    target: int = 0
+    seconds: float = 0.0
+
+
+def pool_fill(tier: str, *, budget_seconds: float, rng: Optional[random.Random] = None) -> FillReport:
+    """Make puzzles of one tier until its pool reaches target or the time budget is spent.
+
+    A slow tier (extreme puzzles are rare) only ever uses its own budget, so it cannot hold
+    the other pools back.
+    """
+    rng = rng or random.Random()
+    pool = pool_get(tier)
+    report = FillReport(tier=tier, target=pool.target)
+    started = time.monotonic()
+    while time.monotonic() - started < budget_seconds:
+        pool.refresh_from_db()
+        if Puzzle.objects.available(tier).count() >= pool.target:
+            break
+        made = puzzle_make(tier, rng=rng)
+        if puzzle_store(made, fill_pool=True):
+            report.stored += 1
+        else:
+            report.discarded += 1
+    report.level = Puzzle.objects.available(tier).count()
+    report.target = pool.target
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def pools_needing_puzzles() -> list[str]:
+    """The tiers whose pools are below target, easiest first."""
+    return [t for t in TIER_ORDER if Puzzle.objects.available(t).count() < pool_get(t).target]
+
+
+def seed_batch_create(tier: str, count: int, *, filler: str, symmetry: str) -> SeedBatch:
+    """Record an admin's request for `count` puzzles (checked options; nothing made yet)."""
+    engine.generator.check_options(tier, filler, symmetry)
+    if count < 1:
+        raise ValueError("count must be at least 1")
+    return SeedBatch.objects.create(tier=tier, filler=filler, symmetry=symmetry, requested=count)
+
+
+def seed_batch_work(
+    batch_id: int,
+    *,
+    budget_seconds: Optional[float] = None,
+    rng: Optional[random.Random] = None,
+    progress: Optional[Callable[[SeedBatch], None]] = None,
+) -> SeedBatch:
+    """Make puzzles for a batch until it has all it asked for (or the budget is spent).
+
+    Safe to run twice or on several workers at once: each store claims one unit of the batch.
+    """
+    rng = rng or random.Random()
+    started = time.monotonic()
+    batch = SeedBatch.objects.get(pk=batch_id)
+    while not batch.done:
+        if budget_seconds is not None and time.monotonic() - started >= budget_seconds:
+            break
+        made = puzzle_make(batch.tier, filler=batch.filler, symmetry=batch.symmetry, rng=rng)
+        puzzle_store(made, batch_id=batch.pk)
+        batch.refresh_from_db()
+        if progress:
+            progress(batch)
+    return batch
+
+
+@dataclass
+class PublishReport:
+    day: datetime.date
+    published: dict[str, int] = field(default_factory=dict)  # difficulty -> puzzle id
+    existing: list[str] = field(default_factory=list)
+    substitutes: dict[str, str] = field(default_factory=dict)  # difficulty -> tier used
+    missing: list[str] = field(default_factory=list)
+
+
+def _claim_puzzle(tier: str) -> Optional[Puzzle]:
+    """Take the oldest unpublished puzzle of a tier, skipping rows another publisher holds."""
+    candidate = (
+        Puzzle.objects.available(tier)
+        .select_for_update(skip_locked=True, of=("self",))
+        .order_by("created", "pk")
+        .first()
+    )
+    if candidate is None:
+        return None
+    # The conditional update is the claim on databases that cannot lock rows (SQLite).
+    if not Puzzle.objects.filter(pk=candidate.pk, used=False).update(used=True):
+        return None
+    candidate.used = True
+    return candidate
+
+
+def _publish_slot(day: datetime.date, difficulty: str, tiers: list[str]) -> tuple[Optional[Puzzle], str]:
+    """Fill one slot from the first of `tiers` with a puzzle to spare; (None, "") when none has.
+
+    Raises IntegrityError when another publisher filled the slot first.
+    """
+    with transaction.atomic():
+        for tier in tiers:
+            puzzle = _claim_puzzle(tier)
+            if puzzle is not None:
+                DailyPuzzle.objects.create(
+                    date=day, difficulty=difficulty, puzzle=puzzle, substitute=tier != difficulty
+                )
+                return puzzle, tier
+    return None, ""
+
+
+def daily_publish(day: Optional[datetime.date] = None) -> PublishReport:
+    """Publish one puzzle per difficulty for `day` (today by default); slots already filled stay.
+
+    Every slot first takes a puzzle of its own tier; only then do empty pools borrow from the
+    nearest tier, so a substitute never takes the puzzle another slot needed. A substitute is
+    recorded on the daily and logged as an error, so a date never goes without its puzzle.
+    """
+    day = day or site_today()
+    report = PublishReport(day=day)
+    taken = set(DailyPuzzle.objects.filter(date=day).values_list("difficulty", flat=True))
+    report.existing = [d for d in TIER_ORDER if d in taken]
+    waiting = [d for d in TIER_ORDER if d not in taken]
+    for substitutes_allowed in (False, True):
+        for difficulty in list(waiting):
+            tiers = nearest_tiers(difficulty) if substitutes_allowed else [difficulty]
+            try:
+                puzzle, tier = _publish_slot(day, difficulty, tiers)
+            except IntegrityError:
+                # Another publisher filled this slot first; its choice stands and ours rolled back.
+                report.existing.append(difficulty)
+                waiting.remove(difficulty)
+                continue
+            if puzzle is None:
+                continue
+            waiting.remove(difficulty)
+            report.published[difficulty] = puzzle.pk
+            if tier != difficulty:
+                report.substitutes[difficulty] = tier
+                log.error(
+                    "the %s pool was empty: published a %s puzzle as the %s daily of %s",
+                    difficulty, tier, difficulty, day,
+                )
+    for difficulty in waiting:
+        report.missing.append(difficulty)
+        log.critical("no puzzle at all to publish as the %s daily of %s", difficulty, day)
+    return report
+
+
+def dailies_publish_ahead(days: Optional[int] = None) -> list[PublishReport]:
+    """Publish today and the following days, so midnight never finds an empty slot."""
+    days = settings.PUBLISH_DAYS_AHEAD if days is None else days
+    today = site_today()
+    return [daily_publish(today + datetime.timedelta(days=n)) for n in range(days + 1)]
+
+
+class SlotTaken(ValueError):
+    """An admin asked for a slot, or a puzzle, that is already published."""
+
+
+def daily_schedule(puzzle: Puzzle, day: datetime.date, difficulty: str) -> DailyPuzzle:
+    """Publish a chosen puzzle on a date, refused with a clear reason when slot or puzzle is taken."""
+    try:
+        with transaction.atomic():
+            if not Puzzle.objects.filter(pk=puzzle.pk, used=False).update(used=True):
+                raise SlotTaken(f"puzzle #{puzzle.pk} has already been published")
+            return DailyPuzzle.objects.create(
+                date=day, difficulty=difficulty, puzzle=puzzle, substitute=puzzle.tier != difficulty
+            )
+    except IntegrityError:
+        raise SlotTaken(f"{day:%Y-%m-%d} already has a {difficulty} puzzle") from None

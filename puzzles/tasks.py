@@ -1,0 +1,44 @@
+"""Celery tasks: thin interfaces onto services.py (plain values in, one service call)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+
+from . import services
+from .models import TIER_ORDER
+
+
+@shared_task(queue="generation")
+def fill_pool(tier: str) -> dict:
+    """Make puzzles of one tier until its pool is full or this task's time budget is spent."""
+    report = services.pool_fill(tier, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+    return vars(report)
+
+
+@shared_task
+def refill_pools() -> list[str]:
+    """Enqueue one fill task per tier below target; each tier works on its own budget."""
+    tiers = services.pools_needing_puzzles()
+    for tier in tiers:
+        fill_pool.delay(tier)
+    return tiers
+
+
+@shared_task(queue="generation")
+def work_seed_batch(batch_id: int) -> int:
+    """Make puzzles for an admin's seed batch within one task's budget, then hand on the rest."""
+    batch = services.seed_batch_work(batch_id, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+    if not batch.done:
+        work_seed_batch.delay(batch_id)
+    return batch.made
+
+
+@shared_task
+def publish_dailies() -> dict:
+    """Publish today's and the next days' puzzles where a slot is still empty."""
+    reports = services.dailies_publish_ahead()
+    return {str(r.day): {"published": r.published, "substitutes": r.substitutes, "missing": r.missing} for r in reports}
+
+
+__all__ = ["fill_pool", "refill_pools", "work_seed_batch", "publish_dailies", "TIER_ORDER"]

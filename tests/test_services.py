@@ -1,0 +1,95 @@
+import datetime
+import random
+
+import pytest
+
+from puzzles import services
+from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch
+
+pytestmark = pytest.mark.django_db
+
+
+def make_puzzle(tier="easy", seed=0):
+    made = services.puzzle_make(tier, rng=random.Random(seed))
+    return services.puzzle_store(made)
+
+
+def test_a_stored_puzzle_keeps_its_rating_and_how_it_was_made():
+    puzzle = make_puzzle("medium", seed=1)
+    assert puzzle.tier == "medium" and not puzzle.used
+    assert len(puzzle.givens) == 81 and len(puzzle.solution) == 81
+    assert puzzle.clues == sum(1 for ch in puzzle.givens if ch != "0")
+    assert puzzle.techniques and puzzle.hardest
+    assert puzzle.filler == "diagonal-boxes" and puzzle.symmetry == "none"
+
+
+def test_storing_the_same_puzzle_twice_keeps_one_row():
+    made = services.puzzle_make("easy", rng=random.Random(4))
+    assert services.puzzle_store(made) is not None
+    assert services.puzzle_store(made) is None
+    assert Puzzle.objects.count() == 1
+
+
+def test_the_database_refuses_a_grid_that_is_not_81_digits():
+    from django.db import IntegrityError, transaction
+
+    puzzle = make_puzzle()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Puzzle.objects.filter(pk=puzzle.pk).update(givens="12x" + "0" * 78)
+
+
+def test_filling_a_pool_stops_at_its_target():
+    Pool.objects.create(tier="easy", target=3)
+    report = services.pool_fill("easy", budget_seconds=30, rng=random.Random(2))
+    assert report.stored == 3 and report.level == 3
+    assert services.pool_fill("easy", budget_seconds=30).stored == 0
+
+
+def test_a_seed_batch_never_makes_more_than_it_asked_for_even_when_run_twice():
+    batch = services.seed_batch_create("easy", 2, filler="row-by-row", symmetry="rotational")
+    services.seed_batch_work(batch.pk, rng=random.Random(1))
+    services.seed_batch_work(batch.pk, rng=random.Random(2))
+    batch.refresh_from_db()
+    assert batch.made == 2
+    assert Puzzle.objects.filter(filler="row-by-row", symmetry="rotational").count() == 2
+
+
+def test_publishing_fills_each_difficulty_once_and_marks_puzzles_used():
+    for i, tier in enumerate(["easy", "medium", "hard", "expert", "extreme"]):
+        make_puzzle(tier, seed=i)
+    day = datetime.date(2026, 11, 22)
+    report = services.daily_publish(day)
+    assert set(report.published) == {"easy", "medium", "hard", "expert", "extreme"}
+    assert not report.substitutes and not report.missing
+    assert DailyPuzzle.objects.filter(date=day).count() == 5
+    assert not Puzzle.objects.available().exists()
+    again = services.daily_publish(day)
+    assert not again.published and len(again.existing) == 5
+
+
+def test_an_empty_pool_gets_the_nearest_tier_as_a_recorded_substitute(caplog):
+    make_puzzle("easy", seed=1)
+    make_puzzle("easy", seed=5)
+    make_puzzle("hard", seed=2)
+    make_puzzle("extreme", seed=3)
+    day = datetime.date(2026, 11, 23)
+    report = services.daily_publish(day)
+    # Own tiers first: easy, hard and extreme keep theirs; medium borrows the spare easy one.
+    assert report.published.keys() == {"easy", "medium", "hard", "extreme"}
+    assert report.substitutes == {"medium": "easy"}
+    assert report.missing == ["expert"]
+    medium = DailyPuzzle.objects.get(date=day, difficulty="medium")
+    assert medium.substitute and medium.puzzle.tier == "easy"
+    assert "pool was empty" in caplog.text
+
+
+def test_scheduling_a_taken_slot_or_a_used_puzzle_is_refused_with_a_reason():
+    first, second = make_puzzle("easy", 1), make_puzzle("easy", 2)
+    day = datetime.date(2026, 12, 1)
+    services.daily_schedule(first, day, "easy")
+    with pytest.raises(services.SlotTaken, match="already has a easy puzzle"):
+        services.daily_schedule(second, day, "easy")
+    with pytest.raises(services.SlotTaken, match="already been published"):
+        services.daily_schedule(first, day + datetime.timedelta(days=1), "easy")
+    second.refresh_from_db()
+    assert not second.used
