@@ -113,6 +113,8 @@ if REDIS_URL:
 else:
     CELERY_BROKER_URL = "filesystem://"
     _broker_dir = VAR_DIR / "broker"
+    # The filesystem transport needs its folder to exist before any process sends or reads.
+    _broker_dir.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
