@@ -20,11 +20,11 @@ $(STAMP): requirements.txt
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	PORT=$(PORT) HOST=$(HOST) exec $(BIN)/python -m sudokusite.localrun
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/pipeline.py

@@ -204,7 +204,7 @@ def _publish_slot(day: datetime.date, difficulty: str, tiers: list[str]) -> tupl
     return None, ""
 
 
-def daily_publish(day: Optional[datetime.date] = None) -> PublishReport:
+def daily_publish(day: Optional[datetime.date] = None, *, substitutes: bool = True) -> PublishReport:
     """Publish one puzzle per difficulty for `day` (today by default); slots already filled stay.
 
     Every slot first takes a puzzle of its own tier; only then do empty pools borrow from the
@@ -216,7 +216,7 @@ def daily_publish(day: Optional[datetime.date] = None) -> PublishReport:
     taken = set(DailyPuzzle.objects.filter(date=day).values_list("difficulty", flat=True))
     report.existing = [d for d in TIER_ORDER if d in taken]
     waiting = [d for d in TIER_ORDER if d not in taken]
-    for substitutes_allowed in (False, True):
+    for substitutes_allowed in (False, True) if substitutes else (False,):
         for difficulty in list(waiting):
             tiers = nearest_tiers(difficulty) if substitutes_allowed else [difficulty]
             try:
@@ -236,17 +236,30 @@ def daily_publish(day: Optional[datetime.date] = None) -> PublishReport:
                     "the %s pool was empty: published a %s puzzle as the %s daily of %s",
                     difficulty, tier, difficulty, day,
                 )
-    for difficulty in waiting:
-        report.missing.append(difficulty)
-        log.critical("no puzzle at all to publish as the %s daily of %s", difficulty, day)
+    report.missing = waiting
+    if substitutes:
+        for difficulty in waiting:
+            log.critical("no puzzle at all to publish as the %s daily of %s", difficulty, day)
     return report
 
 
-def dailies_publish_ahead(days: Optional[int] = None) -> list[PublishReport]:
+def dailies_publish_ahead(days: Optional[int] = None, *, substitutes: bool = True) -> list[PublishReport]:
     """Publish today and the following days, so midnight never finds an empty slot."""
     days = settings.PUBLISH_DAYS_AHEAD if days is None else days
     today = site_today()
-    return [daily_publish(today + datetime.timedelta(days=n)) for n in range(days + 1)]
+    return [
+        daily_publish(today + datetime.timedelta(days=n), substitutes=substitutes) for n in range(days + 1)
+    ]
+
+
+def dailies_missing(days: Optional[int] = None) -> bool:
+    """Whether any slot from today to the publishing horizon is still empty."""
+    days = settings.PUBLISH_DAYS_AHEAD if days is None else days
+    today = site_today()
+    filled = DailyPuzzle.objects.filter(
+        date__gte=today, date__lte=today + datetime.timedelta(days=days)
+    ).count()
+    return filled < (days + 1) * len(TIER_ORDER)
 
 
 class SlotTaken(ValueError):

@@ -6,13 +6,16 @@ from celery import shared_task
 from django.conf import settings
 
 from . import services
-from .models import TIER_ORDER
 
 
 @shared_task(queue="generation")
 def fill_pool(tier: str) -> dict:
     """Make puzzles of one tier until its pool is full or this task's time budget is spent."""
     report = services.pool_fill(tier, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+    # Fresh puzzles go straight into any empty slot of their own tier; borrowing from another
+    # tier is left to the scheduled publisher.
+    if report.stored and services.dailies_missing():
+        services.dailies_publish_ahead(substitutes=False)
     return vars(report)
 
 
@@ -40,5 +43,3 @@ def publish_dailies() -> dict:
     reports = services.dailies_publish_ahead()
     return {str(r.day): {"published": r.published, "substitutes": r.substitutes, "missing": r.missing} for r in reports}
 
-
-__all__ = ["fill_pool", "refill_pools", "work_seed_batch", "publish_dailies", "TIER_ORDER"]
