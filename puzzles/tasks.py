@@ -8,7 +8,7 @@ from django.conf import settings
 from . import services
 
 
-@shared_task(queue="generation")
+@shared_task
 def fill_pool(tier: str) -> dict:
     """Make puzzles of one tier until its pool is full or this task's time budget is spent."""
     report = services.pool_fill(tier, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
@@ -28,7 +28,7 @@ def refill_pools() -> list[str]:
     return tiers
 
 
-@shared_task(queue="generation")
+@shared_task
 def work_seed_batch(batch_id: int) -> int:
     """Make puzzles for an admin's seed batch within one task's budget, then hand on the rest."""
     batch = services.seed_batch_work(batch_id, budget_seconds=settings.GENERATION_BUDGET_SECONDS)

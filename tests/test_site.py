@@ -10,6 +10,7 @@ def test_the_home_page_serves(client):
 
 
 @pytest.mark.integration
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_the_suite_runs_on_postgresql_when_configured(postgres):
     with connection.cursor() as cursor:

@@ -1,0 +1,93 @@
+"""Concurrent publishers and refillers on PostgreSQL: the locks and claims hold.
+
+SQLite ignores select_for_update, so these run on PostgreSQL only.
+"""
+
+import datetime
+import random
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from puzzles import services
+from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch
+
+pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def run_together(*jobs):
+    """Run the jobs in threads released at the same moment; re-raise the first failure."""
+    barrier = threading.Barrier(len(jobs))
+    results, errors = [None] * len(jobs), []
+
+    def runner(i, job):
+        try:
+            barrier.wait()
+            results[i] = job()
+        except BaseException as exc:  # reported to the test below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=runner, args=(i, job)) for i, job in enumerate(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    if errors:
+        raise errors[0]
+    return results
+
+
+def make_puzzles(tier, n, seed=0):
+    rng = random.Random(seed)
+    for _ in range(n):
+        services.puzzle_store(services.puzzle_make(tier, rng=rng))
+
+
+def test_two_publishers_at_once_give_exactly_one_daily_per_slot(postgres):
+    for tier in ("easy", "medium", "hard", "expert", "extreme"):
+        make_puzzles(tier, 3, seed=len(tier))
+    day = datetime.date(2026, 11, 22)
+    for attempt in range(3):  # several rounds, so the race is really run more than once
+        target = day + datetime.timedelta(days=attempt)
+        reports = run_together(*(lambda d=target: services.daily_publish(d) for _ in range(3)))
+        assert DailyPuzzle.objects.filter(date=target).count() == 5
+        published = [set(r.published) for r in reports]
+        # Every slot was published by exactly one of the publishers.
+        for tier in ("easy", "medium", "hard", "expert", "extreme"):
+            assert sum(tier in p for p in published) == 1
+            assert not DailyPuzzle.objects.get(date=target, difficulty=tier).substitute
+    # No puzzle was published twice and every used puzzle has its daily.
+    assert Puzzle.objects.filter(used=True).count() == DailyPuzzle.objects.count()
+
+
+def test_two_publishers_never_take_the_same_puzzle_for_different_days(postgres):
+    make_puzzles("easy", 4, seed=3)
+    for tier in ("medium", "hard", "expert", "extreme"):
+        make_puzzles(tier, 1, seed=9)
+    a, b = datetime.date(2027, 1, 1), datetime.date(2027, 1, 2)
+    run_together(lambda: services.daily_publish(a), lambda: services.daily_publish(b))
+    easy = DailyPuzzle.objects.filter(difficulty="easy")
+    assert easy.count() == 2
+    assert len({d.puzzle_id for d in easy}) == 2
+
+
+def test_two_refills_at_once_overfill_nothing(postgres):
+    Pool.objects.create(tier="easy", target=12)
+    reports = run_together(
+        *(lambda s=seed: services.pool_fill("easy", budget_seconds=60, rng=random.Random(s)) for seed in range(4))
+    )
+    assert Puzzle.objects.available("easy").count() == 12
+    assert sum(r.stored for r in reports) == 12
+
+
+def test_two_workers_on_one_seed_batch_make_exactly_what_was_asked(postgres):
+    batch = services.seed_batch_create("easy", 7, filler="diagonal-boxes", symmetry="none")
+    run_together(
+        lambda: services.seed_batch_work(batch.pk, rng=random.Random(1)),
+        lambda: services.seed_batch_work(batch.pk, rng=random.Random(2)),
+    )
+    assert SeedBatch.objects.get(pk=batch.pk).made == 7
+    assert Puzzle.objects.count() == 7
