@@ -119,6 +119,7 @@ else:
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(VAR_DIR / "broker-processed"),
+        "control_folder": str(VAR_DIR / "broker-control"),
         "store_processed": False,
     }
 CELERY_BROKER_CONNECTION_TIMEOUT = 5
