@@ -6,11 +6,13 @@ import datetime
 from dataclasses import dataclass
 from typing import Optional
 
-from django.db.models import Avg
+from django.db.models import Avg, QuerySet
 from django.utils import timezone
 
 from .models import TIER_ORDER, DailyPuzzle, Puzzle, site_today
 from .services import pool_get
+
+IMPORTED = "imported"  # the filler recorded for puzzles from an admin's file
 
 
 @dataclass
@@ -43,8 +45,10 @@ def pool_rows() -> list[PoolRow]:
     hour_ago = timezone.now() - datetime.timedelta(hours=1)
     rows = []
     for tier in TIER_ORDER:
-        recent = Puzzle.objects.filter(tier=tier, created__gte=hour_ago)
-        avg_ms = Puzzle.objects.filter(tier=tier).order_by("-created")[:50].aggregate(a=Avg("generation_ms"))["a"]
+        # Imported puzzles were not made here; counting them would flatter the workers.
+        made = Puzzle.objects.filter(tier=tier).exclude(filler=IMPORTED)
+        recent = made.filter(created__gte=hour_ago)
+        avg_ms = made.order_by("-created")[:50].aggregate(a=Avg("generation_ms"))["a"]
         rows.append(
             PoolRow(
                 tier=tier,
@@ -56,3 +60,22 @@ def pool_rows() -> list[PoolRow]:
             )
         )
     return rows
+
+
+def empty_slots(today: datetime.date, days: int) -> list[tuple[datetime.date, list[str]]]:
+    """Each date from today to `days` ahead that still lacks a daily, with the missing difficulties."""
+    last = today + datetime.timedelta(days=days)
+    filled = set(DailyPuzzle.objects.filter(date__range=(today, last)).values_list("date", "difficulty"))
+    gaps = []
+    for n in range(days + 1):
+        day = today + datetime.timedelta(days=n)
+        missing = [tier for tier in TIER_ORDER if (day, tier) not in filled]
+        if missing:
+            gaps.append((day, missing))
+    return gaps
+
+
+def recent_substitutes(today: datetime.date, days: int) -> QuerySet[DailyPuzzle]:
+    """Dailies published from another tier's pool since `days` ago (and any already ahead)."""
+    since = today - datetime.timedelta(days=days)
+    return DailyPuzzle.objects.filter(substitute=True, date__gte=since).select_related("puzzle")

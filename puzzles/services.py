@@ -295,4 +295,4 @@ def daily_schedule(puzzle: Puzzle, day: datetime.date, difficulty: str) -> Daily
                 date=day, difficulty=difficulty, puzzle=puzzle, substitute=puzzle.tier != difficulty
             )
     except IntegrityError:
-        raise SlotTaken(f"{day:%Y-%m-%d} already has a {difficulty} puzzle") from None
+        raise SlotTaken(f"{day:%Y-%m-%d} already has its {difficulty} puzzle") from None

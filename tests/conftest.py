@@ -16,6 +16,12 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def quick_password_hashing(settings) -> None:
+    # Tests make many users; the production hasher is slow on purpose and proves nothing here.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def postgres(settings) -> None:
     """Require the default database to be PostgreSQL."""

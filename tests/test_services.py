@@ -87,7 +87,7 @@ def test_scheduling_a_taken_slot_or_a_used_puzzle_is_refused_with_a_reason():
     first, second = make_puzzle("easy", 1), make_puzzle("easy", 2)
     day = datetime.date(2026, 12, 1)
     services.daily_schedule(first, day, "easy")
-    with pytest.raises(services.SlotTaken, match="already has a easy puzzle"):
+    with pytest.raises(services.SlotTaken, match="already has its easy puzzle"):
         services.daily_schedule(second, day, "easy")
     with pytest.raises(services.SlotTaken, match="already been published"):
         services.daily_schedule(first, day + datetime.timedelta(days=1), "easy")

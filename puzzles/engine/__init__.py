@@ -4,7 +4,7 @@ The names below are the engine's public interface; the site, the tasks and the b
 only these.
 """
 
-from .clearer import SYMMETRIES, clear
+from .clearer import SYMMETRIES, clear, symmetry_of
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .generator import Generated, GenerationGaveUp, generate
 from .grid import InvalidGrid, as_grid, format_grid, parse
@@ -33,4 +33,5 @@ __all__ = [
     "parse",
     "rate",
     "solve",
+    "symmetry_of",
 ]

@@ -16,7 +16,7 @@ import random
 import sys
 from typing import Callable, Iterator, Optional
 
-from .clearer import SYMMETRIES, symmetry_groups
+from .clearer import SYMMETRIES, symmetry_of
 from .fillers import DEFAULT_FILLER, FILLERS
 from .generator import GenerationGaveUp, check_options, generate
 from .grid import Grid, InvalidGrid, format_grid, parse
@@ -57,14 +57,6 @@ def _solve_line(grid: Grid) -> str:
     return f"{format_grid(found[0])} {'unique' if len(found) == 1 else 'multiple'}"
 
 
-def _symmetry_of(grid: Grid) -> str:
-    """The symmetry the clue pattern has, in the clearer's names ('none' when neither)."""
-    for name in ("rotational", "mirror"):
-        if all(bool(grid[c]) == bool(grid[o]) for group in symmetry_groups(name) for c in group for o in group):
-            return name
-    return "none"
-
-
 def _rate_line(as_json: bool) -> Callable[[Grid], str]:
     def answer(grid: Grid) -> str:
         rating = rate(grid)
@@ -78,7 +70,7 @@ def _rate_line(as_json: bool) -> Callable[[Grid], str]:
                 "techniques": dict(rating.techniques),
                 "clues": sum(1 for d in grid if d),
                 "filler": None,
-                "symmetry": _symmetry_of(grid),
+                "symmetry": symmetry_of(grid),
             }
             return json.dumps(record)
         return f"{format_grid(grid)} {rating.tier} {rating.score} {rating.hardest}"

@@ -60,6 +60,14 @@ def symmetry_groups(symmetry: str) -> list[tuple[int, ...]]:
     return groups
 
 
+def symmetry_of(givens: Grid) -> str:
+    """The symmetry of a clue pattern in the clearer's names: 'rotational', 'mirror' or 'none'."""
+    for name in ("rotational", "mirror"):
+        if all(bool(givens[c]) == bool(givens[_partner(c, name)]) for c in CELLS):
+            return name
+    return "none"
+
+
 def _forced(placed: Boards, cell: int, digit: int) -> bool:
     """Whether the givens alone force `digit` into the empty `cell` (a naked or hidden single).
 
