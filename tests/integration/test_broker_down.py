@@ -62,7 +62,7 @@ def app_on(private_redis):
     app.amqp._producer_pool = None
 
 
-def test_with_redis_stopped_pages_serve_and_enqueueing_reports_the_broker_unreachable(app_on, client):
+def test_with_redis_stopped_pages_serve_and_enqueueing_reports_the_broker_unreachable(app_on, client, admin_client):
     from puzzles.tasks import publish_dailies
 
     assert broker_status()[0] is True
@@ -78,3 +78,13 @@ def test_with_redis_stopped_pages_serve_and_enqueueing_reports_the_broker_unreac
     assert not ok and "unreachable" in reason
     assert time.monotonic() - started < 10, "a request must not hang on a dead broker"
     assert client.get("/").status_code == 200
+    dashboard = admin_client.get("/admin/puzzles/pool/dashboard/")
+    assert dashboard.status_code == 200
+    assert b"unreachable" in dashboard.content
+    seeded = admin_client.post(
+        "/admin/puzzles/pool/dashboard/",
+        {"tier": "easy", "count": "3", "filler": "diagonal-boxes", "symmetry": "none"},
+        follow=True,
+    )
+    assert seeded.status_code == 200
+    assert b"unreachable" in seeded.content
