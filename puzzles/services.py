@@ -11,6 +11,7 @@ import datetime
 import logging
 import random
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -72,7 +73,6 @@ def puzzle_store(
     pool_pk = pool_get(row.tier).pk if fill_pool else None
     try:
         with transaction.atomic():
-            _relax_commit_durability()
             if pool_pk is not None:
                 pool = Pool.objects.select_for_update().get(pk=pool_pk)
                 if Puzzle.objects.available(row.tier).count() >= pool.target:
@@ -88,18 +88,6 @@ def puzzle_store(
     except IntegrityError:
         log.info("puzzle %s is already stored; skipped", row.givens)
         return None
-
-
-def _relax_commit_durability() -> None:
-    """On PostgreSQL, let this transaction commit without waiting for its WAL flush.
-
-    A pool puzzle lost to a database crash in the last fraction of a second is simply made
-    again; waiting for the disk on every one of them was most of the workers' overhead. The
-    transaction stays atomic: the puzzle and its batch count still commit together or not at all.
-    """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 @dataclass
@@ -150,6 +138,29 @@ def seed_batch_create(tier: str, count: int, *, filler: str, symmetry: str) -> S
     return SeedBatch.objects.create(tier=tier, filler=filler, symmetry=symmetry, requested=count)
 
 
+class _StoreBehind:
+    """Stores puzzles on a thread of its own while the caller makes the next one.
+
+    A store is a few database round trips during which the engine would sit idle; on its own
+    thread (with its own connection) it overlaps with making the next puzzle, since waiting on
+    a socket releases the GIL. Each puzzle is still stored in its own transaction.
+    """
+
+    def __init__(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="puzzle-store")
+
+    def submit(self, made: engine.Generated, **options: object) -> "Future[Optional[Puzzle]]":
+        return self._pool.submit(puzzle_store, made, **options)
+
+    def close(self) -> None:
+        from django.db import connections
+
+        self._pool.submit(connections.close_all).result()
+        self._pool.shutdown()
+
+
 def seed_batch_work(
     batch_id: int,
     *,
@@ -160,15 +171,16 @@ def seed_batch_work(
     """Make puzzles for a batch until it has all it asked for (or the budget is spent).
 
     Safe to run twice or on several workers at once: each store claims one unit of the batch.
+    Outside a transaction, stores run behind the making of the next puzzle (_StoreBehind);
+    inside one (as in tests), a second connection could not see the batch, so they run inline.
     """
     rng = rng or random.Random()
     started = time.monotonic()
     batch = SeedBatch.objects.get(pk=batch_id)
-    while not batch.done:
-        if budget_seconds is not None and time.monotonic() - started >= budget_seconds:
-            break
-        made = puzzle_make(batch.tier, filler=batch.filler, symmetry=batch.symmetry, rng=rng)
-        stored = puzzle_store(made, batch_id=batch.pk)
+    writer = None if connection.in_atomic_block else _StoreBehind()
+    pending: Optional[Future[Optional[Puzzle]]] = None
+
+    def settle(stored: Optional[Puzzle]) -> None:
         if stored is None or progress:
             # Refused (the batch filled up elsewhere, or a duplicate) or someone is watching:
             # read the count back. Otherwise our own claim is the only change we need to know.
@@ -177,6 +189,32 @@ def seed_batch_work(
             batch.made += 1
         if progress:
             progress(batch)
+
+    try:
+        while True:
+            if batch.made + (pending is not None) >= batch.requested:
+                if pending is None:
+                    break
+                settle(pending.result())
+                pending = None
+                continue
+            if budget_seconds is not None and time.monotonic() - started >= budget_seconds:
+                break
+            made = puzzle_make(batch.tier, filler=batch.filler, symmetry=batch.symmetry, rng=rng)
+            if pending is not None:
+                settle(pending.result())
+                pending = None
+                if batch.done:
+                    break  # filled by another worker meanwhile; this last puzzle is not needed
+            if writer is None:
+                settle(puzzle_store(made, batch_id=batch.pk))
+            else:
+                pending = writer.submit(made, batch_id=batch.pk)
+        if pending is not None:
+            settle(pending.result())
+    finally:
+        if writer is not None:
+            writer.close()
     batch.refresh_from_db()
     return batch
 
