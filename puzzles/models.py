@@ -114,6 +114,9 @@ class Pool(models.Model):
 
     tier = models.CharField(max_length=16, choices=Tier.choices, unique=True)
     target = models.PositiveIntegerField(default=20)
+    # Set when a fill task is queued and cleared when it ends, so the scheduler never stacks
+    # up fill tasks for a tier that takes longer than one refill interval.
+    fill_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["id"]

@@ -17,7 +17,8 @@ from typing import Callable, Optional
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
+from django.utils import timezone
 
 from . import engine
 from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, nearest_tiers, site_today
@@ -123,6 +124,22 @@ def pool_fill(tier: str, *, budget_seconds: float, rng: Optional[random.Random] 
     report.target = pool.target
     report.seconds = time.monotonic() - started
     return report
+
+
+def pool_claim_fill(tier: str) -> bool:
+    """Claim the one queued fill task a tier may have; False while another is queued or running.
+
+    A claim older than a task's hard time limit is stale (its task was lost) and may be taken.
+    """
+    now = timezone.now()
+    stale = now - datetime.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+    unclaimed = Q(fill_queued_at__isnull=True) | Q(fill_queued_at__lt=stale)
+    return Pool.objects.filter(pk=pool_get(tier).pk).filter(unclaimed).update(fill_queued_at=now) == 1
+
+
+def pool_release_fill(tier: str) -> None:
+    """Give up a tier's fill claim (its task finished, or could not be queued)."""
+    Pool.objects.filter(tier=tier).update(fill_queued_at=None)
 
 
 def pools_needing_puzzles() -> list[str]:

@@ -11,7 +11,10 @@ from . import services
 @shared_task
 def fill_pool(tier: str) -> dict:
     """Make puzzles of one tier until its pool is full or this task's time budget is spent."""
-    report = services.pool_fill(tier, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+    try:
+        report = services.pool_fill(tier, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+    finally:
+        services.pool_release_fill(tier)
     # Fresh puzzles go straight into any empty slot of their own tier; borrowing from another
     # tier is left to the scheduled publisher.
     if report.stored and services.dailies_missing():
@@ -21,11 +24,17 @@ def fill_pool(tier: str) -> dict:
 
 @shared_task
 def refill_pools() -> list[str]:
-    """Enqueue one fill task per tier below target; each tier works on its own budget."""
-    tiers = services.pools_needing_puzzles()
-    for tier in tiers:
-        fill_pool.delay(tier)
-    return tiers
+    """Enqueue a fill task for each tier below target that has none queued or running."""
+    queued = []
+    for tier in services.pools_needing_puzzles():
+        if services.pool_claim_fill(tier):
+            try:
+                fill_pool.delay(tier)
+            except Exception:
+                services.pool_release_fill(tier)
+                raise
+            queued.append(tier)
+    return queued
 
 
 @shared_task

@@ -93,3 +93,29 @@ def test_scheduling_a_taken_slot_or_a_used_puzzle_is_refused_with_a_reason():
         services.daily_schedule(first, day + datetime.timedelta(days=1), "easy")
     second.refresh_from_db()
     assert not second.used
+
+
+def test_the_scheduler_queues_one_fill_per_tier_until_that_fill_has_run(monkeypatch):
+    from puzzles import tasks
+
+    queued = []
+    monkeypatch.setattr(tasks.fill_pool, "delay", lambda tier: queued.append(tier))
+    Pool.objects.create(tier="easy", target=2)
+    tasks.refill_pools()
+    tasks.refill_pools()
+    assert queued.count("easy") == 1  # the second refill found a fill already queued
+    tasks.fill_pool("easy")  # runs the fill here, which releases the claim
+    assert Puzzle.objects.filter(tier="easy").count() == 2
+    tasks.refill_pools()  # its fresh puzzles went to empty daily slots, so the pool is low again
+    assert queued.count("easy") == 2
+
+
+def test_a_stale_fill_claim_is_taken_over(settings):
+    from django.utils import timezone
+
+    pool = Pool.objects.create(tier="hard", target=1)
+    assert services.pool_claim_fill("hard") is True
+    assert services.pool_claim_fill("hard") is False
+    long_ago = timezone.now() - datetime.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 120)
+    Pool.objects.filter(pk=pool.pk).update(fill_queued_at=long_ago)
+    assert services.pool_claim_fill("hard") is True
