@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from celery import shared_task
 from django.conf import settings
 
@@ -44,6 +46,13 @@ def work_seed_batch(batch_id: int) -> int:
     if not batch.done:
         work_seed_batch.delay(batch_id)
     return batch.made
+
+
+@shared_task
+def publish_date(day: str) -> dict:
+    """Publish the dailies of one date, given as YYYY-MM-DD."""
+    report = services.daily_publish(datetime.date.fromisoformat(day))
+    return {"published": report.published, "substitutes": report.substitutes, "missing": report.missing}
 
 
 @shared_task

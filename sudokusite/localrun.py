@@ -25,11 +25,15 @@ def main() -> int:
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "--noinput"], cwd=ROOT, check=True)
     celery = [python, "-m", "celery", "-A", "sudokusite"]
+    # Two workers, so a long generation task never delays publishing and other short work.
     commands = {
         "worker": celery + [
-            "worker", "--queues", "default,generation", "--loglevel", "INFO",
-            "--concurrency", os.environ.get("WORKER_CONCURRENCY", "1"),
-            "--hostname", "local@%h",
+            "worker", "--queues", "default", "--loglevel", "INFO", "--concurrency", "1",
+            "--hostname", "default@%h",
+        ],
+        "generator": celery + [
+            "worker", "--queues", "generation", "--loglevel", "INFO",
+            "--concurrency", os.environ.get("WORKER_CONCURRENCY", "1"), "--hostname", "generation@%h",
         ],
         "beat": celery + [
             "beat", "--loglevel", "INFO", "--schedule", str(var / "celerybeat-schedule"),

@@ -119,3 +119,12 @@ def test_a_stale_fill_claim_is_taken_over(settings):
     long_ago = timezone.now() - datetime.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 120)
     Pool.objects.filter(pk=pool.pk).update(fill_queued_at=long_ago)
     assert services.pool_claim_fill("hard") is True
+
+
+def test_the_publish_task_takes_a_date_as_text():
+    from puzzles.tasks import publish_date
+
+    make_puzzle("easy", seed=8)
+    result = publish_date("2027-02-03")
+    assert list(result["published"]) == ["easy"]
+    assert DailyPuzzle.objects.get(date=datetime.date(2027, 2, 3)).difficulty == "easy"
