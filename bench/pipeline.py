@@ -49,7 +49,8 @@ def start_workers(count: int, logdir: Path) -> list[subprocess.Popen]:
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "sudokusite", "worker", "--queues", "default,generation",
              "--concurrency", "1", "--hostname", f"bench{i}@%h", "--loglevel", os.environ.get("BENCH_LOGLEVEL", "WARNING"),
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+             "--without-gossip", "--without-mingle", "--without-heartbeat",
+             "--pool", os.environ.get("BENCH_POOL", "prefork")],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         ))
     # Wait until every worker answers a ping, so start-up is not timed.

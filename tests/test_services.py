@@ -128,3 +128,12 @@ def test_the_publish_task_takes_a_date_as_text():
     result = publish_date("2027-02-03")
     assert list(result["published"]) == ["easy"]
     assert DailyPuzzle.objects.get(date=datetime.date(2027, 2, 3)).difficulty == "easy"
+
+
+def test_a_duplicate_puzzle_does_not_use_up_a_unit_of_its_batch():
+    batch = services.seed_batch_create("easy", 3, filler="diagonal-boxes", symmetry="none")
+    made = services.puzzle_make("easy", rng=random.Random(21))
+    assert services.puzzle_store(made, batch_id=batch.pk) is not None
+    assert services.puzzle_store(made, batch_id=batch.pk) is None
+    batch.refresh_from_db()
+    assert batch.made == 1 and Puzzle.objects.count() == 1
