@@ -155,3 +155,59 @@ class SeedBatch(models.Model):
     @property
     def done(self) -> bool:
         return self.made >= self.requested
+
+
+EMPTY_DIGITS = "0" * 81
+
+
+def empty_notes() -> list[str]:
+    return [""] * 81
+
+
+class Attempt(models.Model):
+    """A player's progress on one daily puzzle: their digits and notes, and the active time.
+
+    `version` goes up by one with every save; a save names the version it started from and is
+    refused when another tab or device saved first. Time is counted by the server from the
+    page's heartbeats, never taken from the client.
+    """
+
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="attempts")
+    daily = models.ForeignKey(DailyPuzzle, on_delete=models.PROTECT, related_name="attempts")
+    digits = models.CharField(max_length=81, default=EMPTY_DIGITS)
+    corner = models.JSONField(default=empty_notes)
+    centre = models.JSONField(default=empty_notes)
+    version = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    last_beat_at = models.DateTimeField(null=True, blank=True)
+    active_seconds = models.FloatField(default=0)
+    wrong_submissions = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "daily"], name="one_attempt_per_player_and_daily"),
+            models.CheckConstraint(condition=Q(digits__regex=r"^[0-9]{81}$"), name="attempt_digits_81"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.daily}"
+
+
+class Solve(models.Model):
+    """A player's one recorded solve of a daily puzzle, with the time the server measured."""
+
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="solve")
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="solves")
+    daily = models.ForeignKey(DailyPuzzle, on_delete=models.PROTECT, related_name="solves")
+    seconds = models.FloatField()
+    solved_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["seconds"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "daily"], name="one_solve_per_player_and_daily"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} solved {self.daily} in {self.seconds:.0f} s"

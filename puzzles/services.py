@@ -23,7 +23,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from . import engine
-from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, nearest_tiers, site_today
+from .models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Puzzle, SeedBatch, Solve, nearest_tiers, site_today
 
 log = logging.getLogger(__name__)
 
@@ -398,3 +398,160 @@ def daily_schedule(puzzle: Puzzle, day: datetime.date, difficulty: str) -> Daily
             )
     except IntegrityError:
         raise SlotTaken(f"{day:%Y-%m-%d} already has its {difficulty} puzzle") from None
+
+
+# --- playing ----------------------------------------------------------------------------------
+
+
+class StaleSave(Exception):
+    """A save or submit started from an older version than the one stored (another tab won)."""
+
+    def __init__(self, attempt: Attempt) -> None:
+        super().__init__("Your progress was saved from another tab or device first.")
+        self.attempt = attempt
+
+
+class BadProgress(ValueError):
+    """A payload that cannot be a player's position; the message says what is wrong."""
+
+
+class AlreadySolved(Exception):
+    """The attempt is solved; nothing about it changes any more."""
+
+
+def _check_notes(notes: object, givens: str, name: str) -> list[str]:
+    if not isinstance(notes, list) or len(notes) != 81:
+        raise BadProgress(f"{name} notes must be a list of 81 strings")
+    clean = []
+    for cell, mark in enumerate(notes):
+        if not isinstance(mark, str) or len(mark) > 9 or any(ch not in "123456789" for ch in mark):
+            raise BadProgress(f"{name} notes of cell {cell + 1} must be digits 1-9")
+        if len(set(mark)) != len(mark):
+            raise BadProgress(f"{name} notes of cell {cell + 1} repeat a digit")
+        clean.append("" if givens[cell] != "0" else "".join(sorted(mark)))
+    return clean
+
+
+def progress_clean(givens: str, digits: object, corner: object = None, centre: object = None) -> tuple[str, list[str], list[str]]:
+    """Check and normalise a player's position against the puzzle's givens.
+
+    Given cells must be empty or repeat the given; they are stored empty, since the givens
+    belong to the puzzle, not to the player.
+    """
+    if not isinstance(digits, str) or len(digits) != 81 or any(ch not in "0123456789" for ch in digits):
+        raise BadProgress("digits must be 81 characters, 0-9")
+    for cell, (given, mine) in enumerate(zip(givens, digits)):
+        if given != "0" and mine not in ("0", given):
+            raise BadProgress(f"cell {cell + 1} holds a given, which cannot be changed")
+    digits = "".join("0" if given != "0" else mine for given, mine in zip(givens, digits))
+    corner = _check_notes(corner if corner is not None else [""] * 81, givens, "corner")
+    centre = _check_notes(centre if centre is not None else [""] * 81, givens, "centre")
+    return digits, corner, centre
+
+
+def attempt_open(user, daily: DailyPuzzle) -> Attempt:
+    """The player's attempt at a daily, started (and its clock with it) on first opening."""
+    attempt, created = Attempt.objects.get_or_create(
+        user=user, daily=daily, defaults={"last_beat_at": timezone.now()}
+    )
+    return attempt
+
+
+def _advance_clock(attempt: Attempt, now: datetime.datetime) -> None:
+    """Count the time since the last sign of life, unless the gap says the player was away."""
+    if hasattr(attempt, "solve"):
+        return
+    last = attempt.last_beat_at
+    if last is not None:
+        gap = (now - last).total_seconds()
+        if 0 < gap <= settings.HEARTBEAT_GAP_SECONDS:
+            attempt.active_seconds += gap
+    attempt.last_beat_at = now
+
+
+def _locked(attempt_id: int) -> Attempt:
+    return Attempt.objects.select_for_update(of=("self",)).select_related("daily__puzzle").get(pk=attempt_id)
+
+
+def attempt_beat(attempt_id: int) -> Attempt:
+    """A heartbeat from a visible, unpaused page: advance the server's clock."""
+    with transaction.atomic():
+        attempt = _locked(attempt_id)
+        _advance_clock(attempt, timezone.now())
+        attempt.save(update_fields=["active_seconds", "last_beat_at", "updated_at"])
+        return attempt
+
+
+def attempt_save(attempt_id: int, *, version: int, digits: object, corner: object, centre: object) -> Attempt:
+    """Store a player's position if it was made on the newest version; raise StaleSave if not."""
+    with transaction.atomic():
+        attempt = _locked(attempt_id)
+        if Solve.objects.filter(attempt=attempt).exists():
+            raise AlreadySolved()
+        # A malformed position is refused as such, whichever version it claims to follow.
+        clean = progress_clean(attempt.daily.puzzle.givens, digits, corner, centre)
+        if version != attempt.version:
+            raise StaleSave(attempt)
+        attempt.digits, attempt.corner, attempt.centre = clean
+        attempt.version += 1
+        _advance_clock(attempt, timezone.now())
+        attempt.save()
+        return attempt
+
+
+@dataclass
+class SubmitResult:
+    solved: bool
+    attempt: Attempt
+    message: str = ""
+    solve: Optional[Solve] = None
+
+
+def attempt_submit(attempt_id: int, *, version: int, digits: object) -> SubmitResult:
+    """Check a full grid against the rules and the givens; record the solve once."""
+    with transaction.atomic():
+        attempt = _locked(attempt_id)
+        existing = Solve.objects.filter(attempt=attempt).first()
+        if existing:
+            return SubmitResult(True, attempt, solve=existing)
+        givens = attempt.daily.puzzle.givens
+        clean, _, _ = progress_clean(givens, digits, attempt.corner, attempt.centre)
+        if version != attempt.version:
+            raise StaleSave(attempt)
+        board = [int(g) if g != "0" else int(d) for g, d in zip(givens, clean)]
+        attempt.digits = clean
+        attempt.version += 1
+        now = timezone.now()
+        _advance_clock(attempt, now)
+        if 0 in board:
+            message = "Not quite: some cells are still empty."
+        elif engine.grid.conflicts(board):
+            message = "Not quite: a digit appears twice in a row, column or box."
+        else:
+            message = ""
+        if message:
+            attempt.wrong_submissions += 1
+            attempt.save()
+            return SubmitResult(False, attempt, message=message)
+        attempt.save()
+        solve = Solve.objects.create(
+            attempt=attempt, user_id=attempt.user_id, daily_id=attempt.daily_id,
+            seconds=attempt.active_seconds, solved_at=now,
+        )
+        return SubmitResult(True, attempt, solve=solve)
+
+
+def attempt_state(attempt: Optional[Attempt], daily: DailyPuzzle) -> dict:
+    """What the board page needs to show a player's position; never the solution."""
+    solve = getattr(attempt, "solve", None) if attempt else None
+    return {
+        "givens": daily.puzzle.givens,
+        "digits": attempt.digits if attempt else "0" * 81,
+        "corner": attempt.corner if attempt else [""] * 81,
+        "centre": attempt.centre if attempt else [""] * 81,
+        "version": attempt.version if attempt else 0,
+        "elapsed": round(attempt.active_seconds, 1) if attempt else 0,
+        "solved": solve is not None,
+        "solve_seconds": round(solve.seconds, 1) if solve else None,
+        "paused": False,
+    }

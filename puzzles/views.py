@@ -1,7 +1,183 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Pages and the board's JSON API. Views fetch, call a service, render; rules live elsewhere."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from functools import wraps
+from typing import Any, Callable, Optional
+
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from . import services
+from .models import TIER_ORDER, Attempt, DailyPuzzle, site_today
+
+MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
+
+
+def _daily_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
+    """The published daily of a past or present date; future dates are never served."""
+    if difficulty not in TIER_ORDER or day > site_today():
+        raise Http404("There is no such puzzle.")
+    try:
+        return DailyPuzzle.objects.select_related("puzzle").get(date=day, difficulty=difficulty)
+    except DailyPuzzle.DoesNotExist:
+        raise Http404("There is no such puzzle.") from None
+
+
+def _api_urls(daily: DailyPuzzle) -> dict[str, str]:
+    args = (daily.date, daily.difficulty)
+    return {name: reverse(f"puzzles:api-{name}", args=args) for name in ("state", "save", "beat", "submit")}
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Today's puzzles; until the pipeline publishes dailies, a page that says so."""
-    return render(request, "puzzles/home.html")
+    """Today's puzzles, one card per difficulty, with the player's status on each."""
+    today = site_today()
+    dailies = {d.difficulty: d for d in DailyPuzzle.objects.for_date(today)}
+    attempts: dict[int, Attempt] = {}
+    if request.user.is_authenticated:
+        attempts = {
+            a.daily_id: a
+            for a in Attempt.objects.filter(user=request.user, daily__in=dailies.values()).select_related("solve")
+        }
+    cards = []
+    for tier in TIER_ORDER:
+        daily = dailies.get(tier)
+        attempt = attempts.get(daily.pk) if daily else None
+        solve = getattr(attempt, "solve", None) if attempt else None
+        cards.append({"tier": tier, "daily": daily, "attempt": attempt, "solve": solve})
+    return render(request, "puzzles/home.html", {"today": today, "cards": cards})
+
+
+def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
+    """The board. Anyone may look; playing (and the clock) starts for a logged-in player."""
+    daily = _daily_or_404(day, difficulty)
+    attempt = services.attempt_open(request.user, daily) if request.user.is_authenticated else None
+    context = {
+        "daily": daily,
+        "puzzle_state": services.attempt_state(attempt, daily),
+        "can_play": attempt is not None,
+        "login_url": f"{reverse('login')}?next={request.path}",
+        "api": _api_urls(daily),
+    }
+    return render(request, "puzzles/daily.html", context)
+
+
+# --- the board's JSON API ---------------------------------------------------------------------
+
+
+def _error(message: str, status: int, **extra: Any) -> JsonResponse:
+    return JsonResponse({"error": message, **extra}, status=status)
+
+
+def api_view(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
+    """For the board's endpoints: a logged-in player, a bounded JSON object body, their attempt.
+
+    Every failure is a JSON answer with a message and changes nothing: 401 when logged out,
+    404 for a puzzle that is not served, 413 for an oversized body, 400 for bad JSON.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, day: datetime.date, difficulty: str) -> JsonResponse:
+        if not request.user.is_authenticated:
+            return _error("Log in to play.", 401)
+        try:
+            daily = _daily_or_404(day, difficulty)
+        except Http404:
+            return _error("There is no such puzzle.", 404)
+        payload: dict[str, Any] = {}
+        if request.method == "POST":
+            if len(request.body) > MAX_BODY_BYTES:
+                return _error("That request is too large.", 413)
+            try:
+                payload = json.loads(request.body or b"{}")
+            except (ValueError, UnicodeDecodeError):
+                return _error("The request is not valid JSON.", 400)
+            if not isinstance(payload, dict):
+                return _error("The request must be a JSON object.", 400)
+        # Only ever the requesting player's own attempt: the user comes from the session.
+        attempt = services.attempt_open(request.user, daily)
+        try:
+            return view(request, attempt, payload)
+        except services.BadProgress as exc:
+            return _error(str(exc), 400)
+        except services.StaleSave as exc:
+            return _error(str(exc), 409, state=services.attempt_state(exc.attempt, daily))
+        except services.AlreadySolved:
+            return _error("This puzzle is already solved.", 409, state=services.attempt_state(attempt, daily))
+
+    return wrapper
+
+
+def _version(payload: dict[str, Any]) -> int:
+    version = payload.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise services.BadProgress("version must be a whole number")
+    return version
+
+
+@require_GET
+@api_view
+def api_state(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResponse:
+    return JsonResponse(services.attempt_state(attempt, attempt.daily))
+
+
+@require_POST
+@api_view
+def api_save(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResponse:
+    saved = services.attempt_save(
+        attempt.pk,
+        version=_version(payload),
+        digits=payload.get("digits"),
+        corner=payload.get("corner"),
+        centre=payload.get("centre"),
+    )
+    return JsonResponse({"version": saved.version, "elapsed": round(saved.active_seconds, 1)})
+
+
+@require_POST
+@api_view
+def api_beat(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResponse:
+    beaten = services.attempt_beat(attempt.pk)
+    return JsonResponse({"elapsed": round(beaten.active_seconds, 1)})
+
+
+@require_POST
+@api_view
+def api_submit(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResponse:
+    result = services.attempt_submit(attempt.pk, version=_version(payload), digits=payload.get("digits"))
+    state = services.attempt_state(result.attempt, attempt.daily)
+    if result.solved:
+        return JsonResponse({"solved": True, "seconds": round(result.solve.seconds, 1), "state": state})
+    return JsonResponse({"solved": False, "message": result.message, "version": result.attempt.version})
+
+
+# --- accounts ---------------------------------------------------------------------------------
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account (Django's own form and password validators) and log straight in."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        next_url = ""
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(next_url or "puzzles:home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused CSRF check: JSON for the board's API, a plain page for forms."""
+    message = "Your session has expired or the page is out of date: please reload the page."
+    if request.path.startswith("/api/"):
+        return _error(message, 403)
+    return render(request, "403_csrf.html", {"message": message}, status=403)

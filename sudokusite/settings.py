@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
     "puzzles",
 ]
 
@@ -52,9 +53,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "sudokusite.urls"
+CSRF_FAILURE_VIEW = "puzzles.views.csrf_failure"
 WSGI_APPLICATION = "sudokusite.wsgi.application"
 
 TEMPLATES = [
@@ -85,6 +89,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# django-axes counts failed logins in the database (no Redis needed) and locks a username
+# coming from one address out for a while after too many.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(env("LOGIN_COOLOFF_HOURS", "0.25"))  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "puzzles:home"
+LOGOUT_REDIRECT_URL = "puzzles:home"
 
 LANGUAGE_CODE = "en-us"
 # A puzzle's "date" is a calendar day in this zone, the same for every player.
@@ -159,3 +178,7 @@ PUZZLE_POOL_TARGETS = {
     "extreme": int(env("POOL_TARGET_EXTREME", "5")),
 }
 PUBLISH_DAYS_AHEAD = int(env("PUBLISH_DAYS_AHEAD", "2"))
+
+# Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
+# than this (a hidden tab, a pause, a closed laptop) is not counted as playing time.
+HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))

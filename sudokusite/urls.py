@@ -3,5 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # login, logout, password_change (Django's own views and forms); signup is ours.
+    path("accounts/", include("django.contrib.auth.urls")),
     path("", include("puzzles.urls")),
 ]

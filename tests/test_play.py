@@ -1,0 +1,264 @@
+"""Playing a daily: pages, accounts, and the board's JSON API (saves, heartbeats, submits)."""
+
+import datetime
+import json
+
+import pytest
+import time_machine
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from puzzles import services
+from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve, site_today
+
+pytestmark = pytest.mark.django_db
+
+GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+
+@pytest.fixture
+def daily():
+    puzzle = Puzzle.objects.create(
+        givens=GIVENS, solution=SOLUTION, tier="easy", score=1, hardest="hidden-single",
+        techniques={"hidden-single": 40}, clues=32, filler="imported", symmetry="none",
+    )
+    return DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)
+
+
+@pytest.fixture
+def player(client):
+    user = User.objects.create_user("ada", password="a long enough password 1")
+    client.force_login(user)
+    return client
+
+
+def url(daily, name=None):
+    if name is None:
+        return f"/daily/{daily.date.isoformat()}/{daily.difficulty}/"
+    return f"/api/daily/{daily.date.isoformat()}/{daily.difficulty}/{name}/"
+
+
+def post(client, address, payload, **extra):
+    body = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
+    return client.post(address, body, content_type="application/json", **extra)
+
+
+def player_digits(board: str) -> str:
+    """The player's own entries for a full board: givens blanked out."""
+    return "".join("0" if g != "0" else d for g, d in zip(GIVENS, board))
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+def test_anyone_may_look_at_a_daily_but_gets_no_clock_and_no_solution(client, daily):
+    response = client.get(url(daily))
+    assert response.status_code == 200
+    assert SOLUTION.encode() not in response.content
+    assert response.context["can_play"] is False
+    assert "next=" in response.context["login_url"]
+    assert not Attempt.objects.exists()
+
+
+def test_opening_a_daily_starts_the_players_attempt_once(player, daily):
+    player.get(url(daily))
+    player.get(url(daily))
+    assert Attempt.objects.count() == 1
+    assert SOLUTION.encode() not in player.get(url(daily)).content
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["/daily/2026-13-01/easy/", "/daily/2026-02-30/easy/", "/daily/1999-01-01/easy/", "/daily/{today}/impossible/"],
+)
+def test_bad_dates_and_difficulties_are_a_friendly_404(client, daily, address):
+    response = client.get(address.format(today=daily.date.isoformat()))
+    assert response.status_code == 404
+    assert b"No puzzle here" in response.content
+
+
+def test_a_future_daily_is_never_served(client, daily):
+    tomorrow = daily.date + datetime.timedelta(days=1)
+    DailyPuzzle.objects.filter(pk=daily.pk).update(date=tomorrow)
+    assert client.get(f"/daily/{tomorrow.isoformat()}/easy/").status_code == 404
+    assert post(client, f"/api/daily/{tomorrow.isoformat()}/easy/save/", {}).status_code in (401, 404)
+
+
+def test_the_home_page_shows_each_difficulty_with_the_players_status(player, daily):
+    page = player.get("/").content.decode()
+    assert "Not started" in page and "Not published yet" in page
+    player.get(url(daily))
+    assert "In progress" in player.get("/").content.decode()
+
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+def test_signing_up_logs_in_and_returns_to_the_puzzle(client, daily):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "grace", "password1": "correct horse battery", "password2": "correct horse battery", "next": url(daily)},
+    )
+    assert response.status_code == 302 and response.url == url(daily)
+    assert client.get(url(daily)).context["can_play"] is True
+
+
+def test_signup_applies_the_password_validators(client):
+    response = client.post("/accounts/signup/", {"username": "weak", "password1": "123", "password2": "123"})
+    assert response.status_code == 200
+    assert not User.objects.filter(username="weak").exists()
+    assert b"too short" in response.content
+
+
+def test_signup_ignores_a_next_address_on_another_site(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "eve", "password1": "correct horse battery", "password2": "correct horse battery", "next": "https://evil.example/"},
+    )
+    assert response.url == "/"
+
+
+def test_logging_in_from_the_puzzle_page_brings_the_player_back(client, daily):
+    User.objects.create_user("ada", password="a long enough password 1")
+    response = client.post("/accounts/login/", {"username": "ada", "password": "a long enough password 1", "next": url(daily)})
+    assert response.status_code == 302 and response.url == url(daily)
+
+
+def test_repeated_wrong_passwords_lock_the_login_for_a_while(client, settings):
+    User.objects.create_user("ada", password="a long enough password 1")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/accounts/login/", {"username": "ada", "password": "wrong"})
+    locked = client.post("/accounts/login/", {"username": "ada", "password": "a long enough password 1"})
+    assert locked.status_code == 429
+    assert b"Too many failed log-ins" in locked.content
+
+
+# --- saving ---------------------------------------------------------------------------------
+
+
+def test_a_save_stores_digits_and_notes_and_bumps_the_version(player, daily):
+    digits = "4" + "0" * 80
+    corner = [""] * 81
+    corner[1] = "58"
+    response = post(player, url(daily, "save"), {"version": 0, "digits": digits, "corner": corner, "centre": [""] * 81})
+    assert response.status_code == 200 and response.json()["version"] == 1
+    attempt = Attempt.objects.get()
+    assert attempt.digits == digits and attempt.corner[1] == "58"
+    state = player.get(url(daily, "state")).json()
+    assert state["digits"] == digits and state["version"] == 1 and "solution" not in state
+
+
+def test_a_stale_save_is_refused_with_409_and_the_newest_state(player, daily):
+    post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+    response = post(player, url(daily, "save"), {"version": 0, "digits": "0" * 80 + "2"})
+    assert response.status_code == 409
+    assert response.json()["state"]["digits"] == "4" + "0" * 80
+    assert Attempt.objects.get().digits == "4" + "0" * 80
+
+
+@pytest.mark.parametrize(
+    "payload, status",
+    [
+        ({"version": 0, "digits": "12"}, 400),
+        ({"version": 0, "digits": "x" * 81}, 400),
+        ({"version": 0, "digits": "9" * 81}, 400),  # overwrites givens
+        ({"version": "0", "digits": "0" * 81}, 400),
+        ({"version": 0, "digits": "0" * 81, "corner": ["1"] * 80}, 400),
+        ({"version": 0, "digits": "0" * 81, "centre": ["11"] + [""] * 80}, 400),
+        ({"version": 0, "digits": "0" * 81, "corner": ["<script>"] + [""] * 80}, 400),
+        ([1, 2, 3], 400),
+        ("{not json", 400),
+        ({"version": 0, "digits": "0" * 81, "pad": "x" * 20000}, 413),
+    ],
+)
+def test_malformed_oversized_or_tampered_saves_get_a_4xx_and_change_nothing(player, daily, payload, status):
+    post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+    response = post(player, url(daily, "save"), payload)
+    assert response.status_code == status
+    assert "error" in response.json()
+    attempt = Attempt.objects.get()
+    assert attempt.digits == "4" + "0" * 80 and attempt.version == 1
+
+
+def test_the_api_needs_a_login_and_a_csrf_token(daily):
+    assert post(Client(), url(daily, "save"), {"version": 0, "digits": "0" * 81}).status_code == 401
+    refused = post(Client(enforce_csrf_checks=True), url(daily, "save"), {"version": 0, "digits": "0" * 81})
+    assert refused.status_code == 403 and "reload" in refused.json()["error"]
+    user = User.objects.create_user("ada", password="a long enough password 1")
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(user)
+    assert post(strict, url(daily, "save"), {"version": 0, "digits": "0" * 81}).status_code == 403
+    strict.get(url(daily))
+    token = strict.cookies["csrftoken"].value
+    assert post(strict, url(daily, "save"), {"version": 0, "digits": "0" * 81}, HTTP_X_CSRFTOKEN=token).status_code == 200
+
+
+def test_one_player_can_never_touch_another_players_attempt(player, daily):
+    other = User.objects.create_user("mallory", password="a long enough password 1")
+    theirs = services.attempt_open(other, daily)
+    services.attempt_save(theirs.pk, version=0, digits="4" + "0" * 80, corner=None, centre=None)
+    # Our save goes to our own attempt, whatever the payload says.
+    post(player, url(daily, "save"), {"version": 0, "digits": "0" * 80 + "2", "attempt": theirs.pk, "user": other.pk})
+    theirs.refresh_from_db()
+    assert theirs.digits == "4" + "0" * 80
+    assert player.get(url(daily, "state")).json()["digits"] == "0" * 80 + "2"
+
+
+# --- time -----------------------------------------------------------------------------------
+
+
+def test_the_server_counts_active_time_from_heartbeats_and_skips_long_gaps(player, daily, settings):
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        player.get(url(daily))
+        clock.shift(10)
+        assert post(player, url(daily, "beat"), {}).json()["elapsed"] == 10
+        clock.shift(10)
+        post(player, url(daily, "beat"), {})
+        clock.shift(settings.HEARTBEAT_GAP_SECONDS + 600)  # the tab was hidden: not counted
+        assert post(player, url(daily, "beat"), {}).json()["elapsed"] == 20
+        clock.shift(5)
+        assert post(player, url(daily, "beat"), {"elapsed": 99999}).json()["elapsed"] == 25
+
+
+# --- solving --------------------------------------------------------------------------------
+
+
+def test_a_wrong_grid_gets_a_message_and_the_game_goes_on(player, daily):
+    player.get(url(daily))
+    wrong = list(SOLUTION)
+    wrong[0], wrong[1] = wrong[1], wrong[0]  # r1c1 and r1c2 are both empty cells in GIVENS
+    response = post(player, url(daily, "submit"), {"version": 0, "digits": player_digits("".join(wrong))})
+    assert response.status_code == 200 and response.json()["solved"] is False
+    assert "Not quite" in response.json()["message"]
+    assert not Solve.objects.exists()
+    assert SOLUTION not in response.content.decode()
+
+
+def test_the_right_grid_is_recorded_once_with_the_servers_time(player, daily):
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        player.get(url(daily))
+        clock.shift(8)
+        post(player, url(daily, "beat"), {})
+        clock.shift(4)
+        response = post(player, url(daily, "submit"), {"version": 0, "digits": player_digits(SOLUTION), "seconds": 1})
+    body = response.json()
+    assert body["solved"] is True and body["seconds"] == 12
+    again = post(player, url(daily, "submit"), {"version": 1, "digits": player_digits(SOLUTION)})
+    assert again.json()["solved"] is True
+    assert Solve.objects.count() == 1 and Solve.objects.get().seconds == 12
+    # A solved puzzle's progress no longer changes.
+    assert post(player, url(daily, "save"), {"version": 1, "digits": "0" * 81}).status_code == 409
+
+
+def test_the_database_allows_one_solve_per_player_and_daily(player, daily):
+    from django.db import IntegrityError
+
+    player.get(url(daily))
+    post(player, url(daily, "submit"), {"version": 0, "digits": player_digits(SOLUTION)})
+    solve = Solve.objects.get()
+    with pytest.raises(IntegrityError):
+        Solve.objects.create(attempt=solve.attempt, user=solve.user, daily=solve.daily, seconds=1)
