@@ -9,6 +9,7 @@ app_name = "puzzles"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("ping/", views.ping, name="ping"),
     path("daily/<isodate:day>/<str:difficulty>/", views.daily_page, name="daily"),
     path("api/daily/<isodate:day>/<str:difficulty>/state/", views.api_state, name="api-state"),
     path("api/daily/<isodate:day>/<str:difficulty>/save/", views.api_save, name="api-save"),

@@ -37,6 +37,11 @@ def _api_urls(daily: DailyPuzzle) -> dict[str, str]:
     return {name: reverse(f"puzzles:api-{name}", args=args) for name in ("state", "save", "beat", "submit")}
 
 
+def ping(request: HttpRequest) -> HttpResponse:
+    """Liveness: the process answers, without touching the database (the load bench's ceiling)."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """Today's puzzles, one card per difficulty, with the player's status on each."""
     today = site_today()

@@ -1,0 +1,194 @@
+"""Web benchmark: gunicorn on loopback with PostgreSQL, players opening today's puzzle and
+saving progress, beside a trivial view of the same server as the ceiling.
+
+    python bench/web.py [--seconds 10] [--players 20] [--workers 4]
+
+It uses (and empties) its own database, `sudoku_bench_web` on the local PostgreSQL unless
+BENCH_DATABASE_URL says otherwise. Each simulated player is a thread with its own keep-alive
+connection and its own logged-in session; every request's latency is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_web")
+
+
+def ensure_database() -> None:
+    import psycopg
+
+    name = DB_URL.rsplit("/", 1)[1]
+    with psycopg.connect(DB_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        if not conn.execute("select 1 from pg_database where datname = %s", (name,)).fetchone():
+            conn.execute(f'create database "{name}"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
+    """Today's easy daily and one logged-in session (session id, CSRF token) per player."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import User
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+    from django.middleware.csrf import _get_new_csrf_string
+
+    from puzzles import services
+    from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve, site_today
+
+    call_command("migrate", verbosity=0)
+    Solve.objects.all().delete()
+    Attempt.objects.all().delete()
+    DailyPuzzle.objects.all().delete()
+    Puzzle.objects.all().delete()
+    User.objects.filter(username__startswith="bench").delete()
+    made = services.puzzle_make("easy", rng=random.Random(1))
+    puzzle = services.puzzle_store(made)
+    services.daily_schedule(puzzle, site_today(), "easy")
+    sessions = []
+    for i in range(players):
+        user = User.objects.create_user(f"bench{i}", password=None)
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        sessions.append((store.session_key, _get_new_csrf_string()))
+    assert settings.SESSION_COOKIE_NAME == "sessionid"
+    return f"/daily/{site_today().isoformat()}/easy/", sessions
+
+
+class Player(threading.Thread):
+    """Sends one kind of request in a loop on a keep-alive connection, timing each one."""
+
+    def __init__(self, port: int, kind: str, path: str, session: tuple[str, str], until: float, givens: str):
+        super().__init__(daemon=True)
+        self.port, self.kind, self.path, self.until, self.givens = port, kind, path, until, givens
+        sid, csrf = session
+        self.headers = {"Cookie": f"sessionid={sid}; csrftoken={csrf}", "X-CSRFToken": csrf,
+                        "Content-Type": "application/json", "Referer": f"http://127.0.0.1:{port}{path}"}
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.version = 0
+
+    def request(self, conn: http.client.HTTPConnection) -> int:
+        if self.kind == "ping":
+            conn.request("GET", "/ping/")
+        elif self.kind == "page":
+            conn.request("GET", self.path, headers=self.headers)
+        else:
+            cell = random.choice([i for i, g in enumerate(self.givens) if g == "0"])
+            digits = ["0"] * 81
+            digits[cell] = str(random.randint(1, 9))
+            body = json.dumps({"version": self.version, "digits": "".join(digits),
+                               "corner": [""] * 81, "centre": [""] * 81})
+            conn.request("POST", "/api" + self.path + "save/", body=body, headers=self.headers)
+        response = conn.getresponse()
+        data = response.read()
+        if self.kind == "save" and response.status == 200:
+            self.version = json.loads(data)["version"]
+        return response.status
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        while time.monotonic() < self.until:
+            started = time.perf_counter()
+            try:
+                status = self.request(conn)
+            except (OSError, http.client.HTTPException):
+                status = 0
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            self.latencies.append((time.perf_counter() - started) * 1000)
+            if status != 200:
+                self.errors += 1
+
+
+def load(port: int, kind: str, path: str, sessions, seconds: float, givens: str) -> dict:
+    until = time.monotonic() + seconds
+    players = [Player(port, kind, path, s, until, givens) for s in sessions]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join()
+    latencies = sorted(x for p in players for x in p.latencies)
+    return {
+        "requests": len(latencies),
+        "rps": len(latencies) / seconds,
+        "p50": latencies[len(latencies) // 2],
+        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+        "errors": sum(p.errors for p in players),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    args = parser.parse_args()
+
+    ensure_database()
+    env = {**os.environ, "DATABASE_URL": DB_URL, "DJANGO_DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sudokusite.settings")
+    import django
+
+    django.setup()
+    path, sessions = prepare(args.players)
+    from puzzles.models import Puzzle
+
+    givens = Puzzle.objects.get().givens
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "sudokusite.wsgi", "--workers", str(args.workers),
+         "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/ping/")
+                break
+            except OSError:
+                time.sleep(0.2)
+        load(port, "page", path, sessions[:2], 2, givens)  # warm up every worker's imports
+        results = {kind: load(port, kind, path, sessions, args.seconds, givens) for kind in ("ping", "page", "save")}
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+    print(f"\ngunicorn, {args.workers} workers, PostgreSQL, {args.players} concurrent players, "
+          f"{args.seconds:.0f} s each ({os.cpu_count()} cores; the load generator shares them)")
+    print(f"{'endpoint':<28}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
+    labels = {"ping": "trivial view (ceiling)", "page": "puzzle page", "save": "save progress"}
+    for kind, r in results.items():
+        print(f"{labels[kind]:<28}{r['rps']:>10.0f}{r['p50']:>10.1f}{r['p99']:>10.1f}{r['errors']:>8}")
+    ratio = results["page"]["rps"] / results["ping"]["rps"]
+    print(f"puzzle page at {ratio:.0%} of the ceiling's throughput (target 60%); "
+          f"save p99 {results['save']['p99']:.1f} ms (target under 50 ms)")
+
+
+if __name__ == "__main__":
+    main()
