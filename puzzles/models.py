@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import datetime
 
+from django.core.cache import cache
 from django.db import models
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.db.models import Q
 from django.utils import timezone
 
@@ -103,6 +106,10 @@ class DailyPuzzle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date:%Y-%m-%d} {self.difficulty}"
+
+    @staticmethod
+    def cache_key(day: datetime.date, difficulty: str) -> str:
+        return f"daily:{day.isoformat()}:{difficulty}"
 
 
 class Pool(models.Model):
@@ -211,3 +218,9 @@ class Solve(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} solved {self.daily} in {self.seconds:.0f} s"
+
+
+@receiver([post_save, post_delete], sender=DailyPuzzle)
+def _forget_cached_daily(sender: type, instance: DailyPuzzle, **kwargs: object) -> None:
+    # An admin rescheduling or deleting a daily must not leave a stale copy in the cache.
+    cache.delete(DailyPuzzle.cache_key(instance.date, instance.difficulty))

@@ -450,10 +450,16 @@ def progress_clean(givens: str, digits: object, corner: object = None, centre: o
 
 
 def attempt_open(user, daily: DailyPuzzle) -> Attempt:
-    """The player's attempt at a daily, started (and its clock with it) on first opening."""
-    attempt, created = Attempt.objects.get_or_create(
-        user=user, daily=daily, defaults={"last_beat_at": timezone.now()}
-    )
+    """The player's attempt at a daily (with its solve, if any), started on first opening.
+
+    Starting it starts the clock: the first heartbeat counts from here.
+    """
+    attempt = Attempt.objects.select_related("solve").filter(user=user, daily=daily).first()
+    if attempt is None:
+        attempt, _ = Attempt.objects.get_or_create(
+            user=user, daily=daily, defaults={"last_beat_at": timezone.now()}
+        )
+    attempt.daily = daily  # already loaded, with its puzzle
     return attempt
 
 
@@ -470,7 +476,12 @@ def _advance_clock(attempt: Attempt, now: datetime.datetime) -> None:
 
 
 def _locked(attempt_id: int) -> Attempt:
-    return Attempt.objects.select_for_update(of=("self",)).select_related("daily__puzzle").get(pk=attempt_id)
+    """The attempt, row-locked for this transaction, with its puzzle and its solve if any."""
+    return (
+        Attempt.objects.select_for_update(of=("self",))
+        .select_related("daily__puzzle", "solve")
+        .get(pk=attempt_id)
+    )
 
 
 def attempt_beat(attempt_id: int) -> Attempt:
@@ -486,7 +497,7 @@ def attempt_save(attempt_id: int, *, version: int, digits: object, corner: objec
     """Store a player's position if it was made on the newest version; raise StaleSave if not."""
     with transaction.atomic():
         attempt = _locked(attempt_id)
-        if Solve.objects.filter(attempt=attempt).exists():
+        if hasattr(attempt, "solve"):
             raise AlreadySolved()
         # A malformed position is refused as such, whichever version it claims to follow.
         clean = progress_clean(attempt.daily.puzzle.givens, digits, corner, centre)
@@ -511,7 +522,7 @@ def attempt_submit(attempt_id: int, *, version: int, digits: object) -> SubmitRe
     """Check a full grid against the rules and the givens; record the solve once."""
     with transaction.atomic():
         attempt = _locked(attempt_id)
-        existing = Solve.objects.filter(attempt=attempt).first()
+        existing = getattr(attempt, "solve", None)
         if existing:
             return SubmitResult(True, attempt, solve=existing)
         givens = attempt.daily.puzzle.givens

@@ -8,6 +8,7 @@ from functools import wraps
 from typing import Any, Callable, Optional
 
 from django.contrib.auth import login
+from django.core.cache import cache
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -20,16 +21,26 @@ from . import services
 from .models import TIER_ORDER, Attempt, DailyPuzzle, site_today
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
+DAILY_CACHE_SECONDS = 60
 
 
 def _daily_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
-    """The published daily of a past or present date; future dates are never served."""
+    """The published daily of a past or present date; future dates are never served.
+
+    A published daily never changes, so it is kept a minute in the cache (the database stays
+    the only copy; a cold or missing cache only costs a query).
+    """
     if difficulty not in TIER_ORDER or day > site_today():
         raise Http404("There is no such puzzle.")
-    try:
-        return DailyPuzzle.objects.select_related("puzzle").get(date=day, difficulty=difficulty)
-    except DailyPuzzle.DoesNotExist:
-        raise Http404("There is no such puzzle.") from None
+    key = DailyPuzzle.cache_key(day, difficulty)
+    daily = cache.get(key)
+    if daily is None:
+        try:
+            daily = DailyPuzzle.objects.select_related("puzzle").get(date=day, difficulty=difficulty)
+        except DailyPuzzle.DoesNotExist:
+            raise Http404("There is no such puzzle.") from None
+        cache.set(key, daily, DAILY_CACHE_SECONDS)
+    return daily
 
 
 def _api_urls(daily: DailyPuzzle) -> dict[str, str]:

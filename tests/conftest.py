@@ -17,6 +17,16 @@ def _missing(reason: str) -> None:
 
 
 @pytest.fixture(autouse=True)
+def empty_cache():
+    """Every test starts with an empty cache, so nothing cached leaks between databases."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def quick_password_hashing(settings) -> None:
     # Tests make many users; the production hasher is slow on purpose and proves nothing here.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
