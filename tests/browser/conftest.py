@@ -1,0 +1,32 @@
+"""Real Chromium (Debian's) driven by Playwright against Django's live server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from tests.conftest import _missing
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the whole session (Playwright never downloads its own)."""
+    executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not executable:
+        _missing("Chromium is not installed (apt-get install -y chromium)")
+    # The live server runs in a thread of this process; Playwright's sync API runs an event
+    # loop here, which Django would otherwise refuse to mix with database calls.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

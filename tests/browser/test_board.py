@@ -1,0 +1,135 @@
+"""A player's morning, in a real browser: sign up, play, reload, resume elsewhere, solve."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from puzzles.models import DailyPuzzle, Puzzle, Solve, site_today
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def todays_easy():
+    puzzle = Puzzle.objects.create(
+        givens=GIVENS, solution=SOLUTION, tier="easy", score=1, hardest="hidden-single",
+        techniques={"hidden-single": 40}, clues=32, filler="imported", symmetry="none",
+    )
+    return DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)
+
+
+def cell(page, i: int):
+    return page.locator(f"#cell-{i}")
+
+
+def digit_in(page, i: int) -> str:
+    return cell(page, i).locator(".cell-digit").inner_text().strip()
+
+
+def wait_saved(page) -> None:
+    page.wait_for_function("document.querySelector('#save-status').dataset.state === 'saved'", timeout=10_000)
+
+
+def sign_up(page, base: str, path: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/?next={path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}{path}")
+
+
+def test_a_new_player_plays_reloads_resumes_elsewhere_and_solves(chromium, live_server, todays_easy):
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    sign_up(page, live_server.url, path, "ada")
+
+    # Digits by keyboard: r1c1 is empty, its answer is 4.
+    cell(page, 0).click()
+    page.keyboard.press("4")
+    assert digit_in(page, 0) == "4"
+    # A corner note by Shift+digit one cell to the right, then undone and redone.
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Shift+7")
+    assert "7" in cell(page, 1).locator(".cell-corner").inner_text()
+    page.keyboard.press("Control+z")
+    assert "7" not in cell(page, 1).locator(".cell-corner").inner_text()
+    page.keyboard.press("Control+y")
+    assert "7" in cell(page, 1).locator(".cell-corner").inner_text()
+    # A digit by the on-screen keypad: r1c4 is empty, its answer is 9.
+    cell(page, 3).click()
+    page.click("#sudoku-keypad [data-digit='9']")
+    assert digit_in(page, 3) == "9"
+    # A given cannot be changed.
+    cell(page, 2).click()
+    page.keyboard.press("5")
+    assert digit_in(page, 2) == "3"
+    wait_saved(page)
+    page.screenshot(path=str(SHOTS / "desktop.png"))
+
+    page.reload()
+    assert digit_in(page, 0) == "4" and digit_in(page, 3) == "9"
+    assert "7" in cell(page, 1).locator(".cell-corner").inner_text()
+
+    # The same player on a second browser picks up exactly there.
+    other = chromium.new_context()
+    second = other.new_page()
+    second.goto(f"{live_server.url}/accounts/login/?next={path}")
+    second.fill("#id_username", "ada")
+    second.fill("#id_password", PASSWORD)
+    second.click("button[type=submit]")
+    second.wait_for_url(f"{live_server.url}{path}")
+    assert digit_in(second, 0) == "4" and digit_in(second, 3) == "9"
+    other.close()
+
+    # Fill the rest with one mistake: r1c2 (answer 8) gets a 3, which clashes in row 1.
+    empties = [i for i, g in enumerate(GIVENS) if g == "0" and i not in (0, 3)]
+    for i in empties:
+        cell(page, i).click()
+        page.keyboard.press("3" if i == 1 else SOLUTION[i])
+    alert = page.locator("#sudoku-alert")
+    alert.wait_for(state="visible", timeout=10_000)
+    assert "Not quite" in alert.inner_text()
+    assert not Solve.objects.exists()
+
+    cell(page, 1).click()
+    page.keyboard.press("8")
+    solved = page.locator("#sudoku-solved[role=status]")
+    solved.wait_for(state="visible", timeout=10_000)
+    assert "Solved" in solved.inner_text()
+    assert Solve.objects.filter(user__username="ada").count() == 1
+    context.close()
+
+
+def test_on_a_phone_the_grid_and_keypad_fit_and_the_keypad_plays(chromium, live_server, todays_easy):
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    for scheme, shot in (("light", "phone.png"), ("dark", "phone-dark.png")):
+        context = chromium.new_context(
+            viewport={"width": 375, "height": 667}, device_scale_factor=2, is_mobile=True,
+            has_touch=True, color_scheme=scheme,
+        )
+        page = context.new_page()
+        sign_up(page, live_server.url, path, f"phone-{scheme}")
+        grid = page.locator("#sudoku-grid").bounding_box()
+        keypad = page.locator("#sudoku-keypad").bounding_box()
+        assert grid["y"] + grid["height"] <= 667 and keypad["y"] + keypad["height"] <= 667
+        assert grid["width"] <= 375
+        cell(page, 0).tap()
+        page.tap("#sudoku-keypad [data-digit='4']")
+        assert digit_in(page, 0) == "4"
+        # Centre notes from the keypad's mode switch.
+        page.locator("label", has=page.locator("#mode-centre")).click()
+        cell(page, 1).tap()
+        page.tap("#sudoku-keypad [data-digit='2']")
+        assert "2" in cell(page, 1).locator(".cell-centre").inner_text()
+        wait_saved(page)
+        page.screenshot(path=str(SHOTS / shot))
+        context.close()
