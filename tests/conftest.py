@@ -52,3 +52,20 @@ def redis_url(settings) -> str:
     except redis.RedisError as exc:
         _missing(f"Redis at {url} does not answer: {exc}")
     return url
+
+
+# A well-known easy puzzle and its solution, published as today's easy daily by `todays_easy`.
+EASY_GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+
+@pytest.fixture
+def todays_easy(db):
+    """Today's easy daily, a fixed puzzle whose answers the tests know."""
+    from puzzles.models import DailyPuzzle, Puzzle, site_today
+
+    puzzle = Puzzle.objects.create(
+        givens=EASY_GIVENS, solution=EASY_SOLUTION, tier="easy", score=1, hardest="hidden-single",
+        techniques={"hidden-single": 40}, clues=32, filler="imported", symmetry="none",
+    )
+    return DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)

@@ -10,21 +10,18 @@ from django.test import Client
 from django.utils import timezone
 
 from puzzles import services
-from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve, site_today
+from puzzles.models import Attempt, DailyPuzzle, Solve, site_today
+
+from .conftest import EASY_GIVENS, EASY_SOLUTION
 
 pytestmark = pytest.mark.django_db
 
-GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
-SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+GIVENS, SOLUTION = EASY_GIVENS, EASY_SOLUTION
 
 
 @pytest.fixture
-def daily():
-    puzzle = Puzzle.objects.create(
-        givens=GIVENS, solution=SOLUTION, tier="easy", score=1, hardest="hidden-single",
-        techniques={"hidden-single": 40}, clues=32, filler="imported", symmetry="none",
-    )
-    return DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)
+def daily(todays_easy):
+    return todays_easy
 
 
 @pytest.fixture

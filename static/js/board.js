@@ -462,8 +462,11 @@ function wirePlay(game) {
     if (e.target.name === "sudoku-mode") setMode(game, e.target.value);
   });
 
-  game.root.querySelector("#sudoku-clock").hidden = false;
-  game.root.querySelector("#sudoku-keys").hidden = false;
+  // Shown only now: without this module they would promise what the page cannot do.
+  for (const id of ["#sudoku-clock", "#sudoku-keys"]) {
+    const el = game.root.querySelector(id);
+    if (el) el.hidden = false;
+  }
   const pause = game.root.querySelector("#sudoku-pause");
   pause.hidden = game.solved;
   pause.addEventListener("click", () => setPaused(game, !game.paused));

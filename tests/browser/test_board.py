@@ -6,23 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.models import DailyPuzzle, Puzzle, Solve, site_today
+from puzzles.models import Solve
+from tests.conftest import EASY_GIVENS, EASY_SOLUTION
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
-SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+GIVENS, SOLUTION = EASY_GIVENS, EASY_SOLUTION
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PASSWORD = "correct horse battery staple"
-
-
-@pytest.fixture
-def todays_easy():
-    puzzle = Puzzle.objects.create(
-        givens=GIVENS, solution=SOLUTION, tier="easy", score=1, hardest="hidden-single",
-        techniques={"hidden-single": 40}, clues=32, filler="imported", symmetry="none",
-    )
-    return DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)
 
 
 def cell(page, i: int):
