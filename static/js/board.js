@@ -797,6 +797,9 @@ async function api(url, body, keepalive = false) {
     throw new Transient(error.message);
   }
   if (response.status >= 500) throw new Transient(`HTTP ${response.status}`);
+  // login_required answers a logged-out API call with a redirect to the login page, which fetch
+  // follows to a 200 HTML page: that means logged out, not success.
+  if (response.redirected) return { status: 401, data: null };
   let data = null;
   try {
     data = await response.json();
