@@ -124,3 +124,59 @@ def test_on_a_phone_the_grid_and_keypad_fit_and_the_keypad_plays(chromium, live_
         wait_saved(page)
         page.screenshot(path=str(SHOTS / shot))
         context.close()
+
+
+def test_keyboard_alone_plays_and_pause_hides_the_grid(chromium, live_server, todays_easy):
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    sign_up(page, live_server.url, path, "keys")
+    # Into the grid with Tab only, then arrows: the first cell takes the focus first.
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "cell-0":
+            break
+    assert page.evaluate("document.activeElement.id") == "cell-0"
+    assert cell(page, 0).get_attribute("aria-label").startswith("Row 1, Column 1, empty")
+    page.keyboard.press("4")
+    page.keyboard.press("ArrowDown")  # r2c1 is a given 9
+    assert page.evaluate("document.activeElement.id") == "cell-9"
+    assert "given 9" in cell(page, 9).get_attribute("aria-label")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Control+2")  # a centre note in r2c2
+    assert "2" in cell(page, 10).locator(".cell-centre").inner_text()
+    page.keyboard.press("Backspace")
+    assert cell(page, 10).locator(".cell-centre").inner_text().strip() == ""
+    # A clash is announced, not only coloured: a second 4 in row 1.
+    cell(page, 1).click()
+    page.keyboard.press("4")
+    assert "conflict" in cell(page, 1).get_attribute("aria-label")
+    page.keyboard.press("Backspace")
+    wait_saved(page)
+
+    page.click("#sudoku-pause")
+    assert page.locator("#sudoku-paused").is_visible()
+    assert page.locator("#sudoku-grid").evaluate("el => el.closest('[inert]') !== null || !el.checkVisibility()")
+    page.click("#sudoku-resume")
+    assert not page.locator("#sudoku-paused").is_visible()
+    assert digit_in(page, 0) == "4"
+    context.close()
+
+
+def test_a_stale_tab_adopts_the_newer_progress_instead_of_overwriting_it(chromium, live_server, todays_easy):
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    context = chromium.new_context()
+    first = context.new_page()
+    sign_up(first, live_server.url, path, "twotabs")
+    second = context.new_page()
+    second.goto(f"{live_server.url}{path}")
+    # The second tab saves first...
+    cell(second, 0).click()
+    second.keyboard.press("4")
+    wait_saved(second)
+    # ...so the first tab's save of an older version is refused, and it takes the newer board.
+    cell(first, 3).click()
+    first.keyboard.press("9")
+    first.wait_for_function("document.querySelector('#cell-0 .cell-digit').textContent.trim() === '4'", timeout=10_000)
+    assert "other" in first.locator("#sudoku-notice").inner_text().lower()
+    context.close()
