@@ -189,6 +189,11 @@ class Attempt(models.Model):
     last_beat_at = models.DateTimeField(null=True, blank=True)
     active_seconds = models.FloatField(default=0)
     wrong_submissions = models.PositiveIntegerField(default=0)
+    # Hints: how many were shown, and how far the current one has been revealed (1 where to
+    # look, 2 the technique, 3 the exact step) for the position it was asked on.
+    hints_used = models.PositiveIntegerField(default=0)
+    hint_stage = models.PositiveSmallIntegerField(default=0)
+    hint_position = models.CharField(max_length=64, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -201,23 +206,58 @@ class Attempt(models.Model):
         return f"{self.user} on {self.daily}"
 
 
+class SolveQuerySet(models.QuerySet["Solve"]):
+    def ranked(self) -> "SolveQuerySet":
+        """Solves that belong on a day's leaderboard: made on the day, without hints, not flagged."""
+        return self.filter(late=False, hinted=False, flagged=False)
+
+
 class Solve(models.Model):
-    """A player's one recorded solve of a daily puzzle, with the time the server measured."""
+    """A player's one recorded solve of a daily puzzle, with the time the server measured.
+
+    `late`: solved after the puzzle's own day (from the archive), so it extends no streak and
+    is not ranked. `hinted`: the player asked for a hint. `flagged`: faster than the
+    difficulty's floor (settings.LEADERBOARD_FLOOR_SECONDS), kept off the leaderboard for an
+    admin to look at.
+    """
 
     attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="solve")
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="solves")
     daily = models.ForeignKey(DailyPuzzle, on_delete=models.PROTECT, related_name="solves")
     seconds = models.FloatField()
     solved_at = models.DateTimeField(default=timezone.now)
+    late = models.BooleanField("played late", default=False)
+    hinted = models.BooleanField("with hints", default=False)
+    flagged = models.BooleanField("too fast", default=False, db_index=True)
+
+    objects = SolveQuerySet.as_manager()
 
     class Meta:
         ordering = ["seconds"]
         constraints = [
             models.UniqueConstraint(fields=["user", "daily"], name="one_solve_per_player_and_daily"),
         ]
+        indexes = [models.Index(fields=["daily", "seconds"], name="solve_daily_seconds")]
 
     def __str__(self) -> str:
         return f"{self.user} solved {self.daily} in {self.seconds:.0f} s"
+
+
+class Hint(models.Model):
+    """One hint shown to a player: which stage of which step, on which position."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="hints")
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="hints")
+    stage = models.PositiveSmallIntegerField()
+    technique = models.CharField(max_length=40)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created"]
+        indexes = [models.Index(fields=["user", "created"], name="hint_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.user} hint {self.stage} ({self.technique}) on {self.attempt.daily}"
 
 
 @receiver([post_save, post_delete], sender=DailyPuzzle)

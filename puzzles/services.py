@@ -545,9 +545,15 @@ def attempt_submit(attempt_id: int, *, version: int, digits: object) -> SubmitRe
             attempt.save()
             return SubmitResult(False, attempt, message=message)
         attempt.save()
+        daily = attempt.daily
+        floor = settings.LEADERBOARD_FLOOR_SECONDS.get(daily.difficulty, 0)
         solve = Solve.objects.create(
             attempt=attempt, user_id=attempt.user_id, daily_id=attempt.daily_id,
             seconds=attempt.active_seconds, solved_at=now,
+            # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
+            late=timezone.localdate(now) != daily.date,
+            hinted=attempt.hints_used > 0,
+            flagged=attempt.active_seconds < floor,
         )
         return SubmitResult(True, attempt, solve=solve)
 

@@ -182,3 +182,14 @@ PUBLISH_DAYS_AHEAD = int(env("PUBLISH_DAYS_AHEAD", "2"))
 # Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
 # than this (a hidden tab, a pause, a closed laptop) is not counted as playing time.
 HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
+
+# Leaderboards: a solve faster than its difficulty's floor (seconds) is recorded but flagged
+# for an admin and kept off the leaderboard. Hints: how many one player may ask for in a minute.
+LEADERBOARD_FLOOR_SECONDS = {
+    "easy": float(env("LEADERBOARD_FLOOR_EASY", "20")),
+    "medium": float(env("LEADERBOARD_FLOOR_MEDIUM", "40")),
+    "hard": float(env("LEADERBOARD_FLOOR_HARD", "60")),
+    "expert": float(env("LEADERBOARD_FLOOR_EXPERT", "90")),
+    "extreme": float(env("LEADERBOARD_FLOOR_EXTREME", "120")),
+}
+HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))

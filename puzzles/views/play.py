@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
-from . import services
-from .models import TIER_ORDER, Attempt, DailyPuzzle, site_today
+from .. import services
+from ..models import TIER_ORDER, Attempt, DailyPuzzle, site_today
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
 DAILY_CACHE_SECONDS = 60
