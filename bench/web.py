@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_web")
+# The production cache: Redis, on a database number of the bench's own (clearing it is safe).
+CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/2")
 
 
 def ensure_database() -> None:
@@ -57,6 +59,9 @@ def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
     from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve, site_today
 
     call_command("migrate", verbosity=0)
+    from django.core.cache import cache
+
+    cache.clear()
     Solve.objects.all().delete()
     Attempt.objects.all().delete()
     DailyPuzzle.objects.all().delete()
@@ -70,7 +75,7 @@ def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
         user = User.objects.create_user(f"bench{i}", password=None)
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = "puzzles.auth.CachedModelBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         sessions.append((store.session_key, _get_new_csrf_string()))
@@ -163,7 +168,7 @@ def main() -> None:
     args = parser.parse_args()
 
     ensure_database()
-    env = {**os.environ, "DATABASE_URL": DB_URL, "DJANGO_DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
+    env = {**os.environ, "DATABASE_URL": DB_URL, "CACHE_URL": CACHE_URL, "DJANGO_DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sudokusite.settings")
     import django

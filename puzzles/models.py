@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import models
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -262,5 +262,6 @@ class Hint(models.Model):
 
 @receiver([post_save, post_delete], sender=DailyPuzzle)
 def _forget_cached_daily(sender: type, instance: DailyPuzzle, **kwargs: object) -> None:
-    # An admin rescheduling or deleting a daily must not leave a stale copy in the cache.
-    cache.delete(DailyPuzzle.cache_key(instance.date, instance.difficulty))
+    # An admin rescheduling or deleting a daily must not leave a stale copy in this process's
+    # cache; other processes keep theirs for at most a minute (views.play.DAILY_CACHE_SECONDS).
+    caches["local"].delete(DailyPuzzle.cache_key(instance.date, instance.difficulty))

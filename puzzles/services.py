@@ -15,7 +15,7 @@ import random
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -475,28 +475,44 @@ def _advance_clock(attempt: Attempt, now: datetime.datetime) -> None:
     attempt.last_beat_at = now
 
 
-def _locked(attempt_id: int) -> Attempt:
-    """The attempt, row-locked for this transaction, with its puzzle and its solve if any."""
-    return (
-        Attempt.objects.select_for_update(of=("self",))
-        .select_related("daily__puzzle", "solve")
-        .get(pk=attempt_id)
-    )
+# An attempt named by its id, or by its player and daily (the daily loaded with its puzzle).
+AttemptRef = Union[int, tuple[Any, DailyPuzzle]]
 
 
-def attempt_beat(attempt_id: int) -> Attempt:
+def _locked(ref: AttemptRef) -> Attempt:
+    """The attempt, row-locked for this transaction, with its puzzle and its solve if any.
+
+    By player and daily it takes one query (the daily is already loaded) and starts the
+    attempt if the player never opened it.
+    """
+    locking = Attempt.objects.select_for_update(of=("self",))
+    if isinstance(ref, int):
+        return locking.select_related("daily__puzzle", "solve").get(pk=ref)
+    user, daily = ref
+    attempt = locking.select_related("solve").filter(user=user, daily=daily).first()
+    if attempt is None:
+        attempt_open(user, daily)
+        attempt = locking.select_related("solve").get(user=user, daily=daily)
+    attempt.daily = daily
+    return attempt
+
+
+PROGRESS_FIELDS = ["digits", "corner", "centre", "version", "active_seconds", "last_beat_at", "updated_at"]
+
+
+def attempt_beat(ref: AttemptRef) -> Attempt:
     """A heartbeat from a visible, unpaused page: advance the server's clock."""
     with transaction.atomic():
-        attempt = _locked(attempt_id)
+        attempt = _locked(ref)
         _advance_clock(attempt, timezone.now())
         attempt.save(update_fields=["active_seconds", "last_beat_at", "updated_at"])
         return attempt
 
 
-def attempt_save(attempt_id: int, *, version: int, digits: object, corner: object, centre: object) -> Attempt:
+def attempt_save(ref: AttemptRef, *, version: int, digits: object, corner: object, centre: object) -> Attempt:
     """Store a player's position if it was made on the newest version; raise StaleSave if not."""
     with transaction.atomic():
-        attempt = _locked(attempt_id)
+        attempt = _locked(ref)
         if hasattr(attempt, "solve"):
             raise AlreadySolved()
         # A malformed position is refused as such, whichever version it claims to follow.
@@ -506,7 +522,7 @@ def attempt_save(attempt_id: int, *, version: int, digits: object, corner: objec
         attempt.digits, attempt.corner, attempt.centre = clean
         attempt.version += 1
         _advance_clock(attempt, timezone.now())
-        attempt.save()
+        attempt.save(update_fields=PROGRESS_FIELDS)
         return attempt
 
 
@@ -518,10 +534,10 @@ class SubmitResult:
     solve: Optional[Solve] = None
 
 
-def attempt_submit(attempt_id: int, *, version: int, digits: object) -> SubmitResult:
+def attempt_submit(ref: AttemptRef, *, version: int, digits: object) -> SubmitResult:
     """Check a full grid against the rules and the givens; record the solve once."""
     with transaction.atomic():
-        attempt = _locked(attempt_id)
+        attempt = _locked(ref)
         existing = getattr(attempt, "solve", None)
         if existing:
             return SubmitResult(True, attempt, solve=existing)

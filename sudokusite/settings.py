@@ -94,7 +94,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # coming from one address out for a while after too many.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, reading the logged-in user from a shared cache when there is one.
+    "puzzles.auth.CachedModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(env("LOGIN_COOLOFF_HOURS", "0.25"))  # hours
@@ -116,6 +117,34 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 REDIS_URL = env("REDIS_URL")
+
+# The cache: Redis when CACHE_URL names one (shared by every process: sessions and users are read
+# from it), otherwise this process's memory. Use a database number of its own, not the broker's:
+# clearing the cache empties that whole database. The cache is never the only copy of anything;
+# while Redis is away every read misses and the database answers (sudokusite/cache.py).
+CACHE_URL = env("CACHE_URL")
+SHARED_CACHE = bool(CACHE_URL)
+if SHARED_CACHE:
+    CACHES = {
+        "default": {
+            "BACKEND": "sudokusite.cache.ForgivingRedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    CACHES["local"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    # The session is read from the cache on every request and written to both; the database
+    # copy survives a Redis restart.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+else:
+    # Per process: fine for what never changes (a published daily); sessions stay in the
+    # database, since one process could not tell the others about a logout.
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+# "local" is always this process's memory: for what depends on a puzzle alone and never
+# changes (its rendered page), where a shared cache would only add a round trip.
 
 # Celery. Without REDIS_URL the broker is a folder on the local disk (kombu's filesystem
 # transport), so `make run` has real workers and beat with nothing else installed.

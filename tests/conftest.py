@@ -19,11 +19,13 @@ def _missing(reason: str) -> None:
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Every test starts with an empty cache, so nothing cached leaks between databases."""
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    for alias in ("default", "local"):
+        caches[alias].clear()
     yield
-    cache.clear()
+    for alias in ("default", "local"):
+        caches[alias].clear()
 
 
 @pytest.fixture(autouse=True)

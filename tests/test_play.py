@@ -60,10 +60,26 @@ def test_anyone_may_look_at_a_daily_but_gets_no_clock_and_no_solution(client, da
 
 
 def test_opening_a_daily_starts_the_players_attempt_once(player, daily):
-    player.get(url(daily))
-    player.get(url(daily))
+    # What the board does on opening: the page (the same for everyone), then the player's state.
+    for _ in range(2):
+        assert SOLUTION.encode() not in player.get(url(daily)).content
+        state = player.get(url(daily, "state"))
+        assert state.status_code == 200 and SOLUTION not in state.content.decode()
     assert Attempt.objects.count() == 1
-    assert SOLUTION.encode() not in player.get(url(daily)).content
+
+
+def test_the_page_is_the_same_for_every_player_but_the_state_is_each_players_own(client, daily):
+    ada = User.objects.create_user("ada", password="x")
+    bob = User.objects.create_user("bob", password="x")
+    services.attempt_save(services.attempt_open(ada, daily).pk, version=0, digits="4" + "0" * 80, corner=None, centre=None)
+    client.force_login(bob)
+    page = client.get(url(daily)).content.decode()
+    assert f'data-player="{bob.pk}"' in page and "csrfmiddlewaretoken" in page
+    assert client.get(url(daily, "state")).json()["digits"] == "0" * 81
+    client.force_login(ada)
+    page = client.get(url(daily)).content.decode()
+    assert f'data-player="{ada.pk}"' in page
+    assert client.get(url(daily, "state")).json()["digits"] == "4" + "0" * 80
 
 
 @pytest.mark.parametrize(
@@ -86,7 +102,7 @@ def test_a_future_daily_is_never_served(client, daily):
 def test_the_home_page_shows_each_difficulty_with_the_players_status(player, daily):
     page = player.get("/").content.decode()
     assert "Not started" in page and "Not published yet" in page
-    player.get(url(daily))
+    player.get(url(daily, "state"))  # the board opens the attempt
     assert "In progress" in player.get("/").content.decode()
 
 
@@ -209,7 +225,7 @@ def test_one_player_can_never_touch_another_players_attempt(player, daily):
 def test_the_server_counts_active_time_from_heartbeats_and_skips_long_gaps(player, daily, settings):
     start = timezone.now()
     with time_machine.travel(start, tick=False) as clock:
-        player.get(url(daily))
+        player.get(url(daily, "state"))  # the board opens the attempt: the clock starts
         clock.shift(10)
         assert post(player, url(daily, "beat"), {}).json()["elapsed"] == 10
         clock.shift(10)
@@ -224,7 +240,7 @@ def test_the_server_counts_active_time_from_heartbeats_and_skips_long_gaps(playe
 
 
 def test_a_wrong_grid_gets_a_message_and_the_game_goes_on(player, daily):
-    player.get(url(daily))
+    player.get(url(daily, "state"))
     wrong = list(SOLUTION)
     wrong[0], wrong[1] = wrong[1], wrong[0]  # r1c1 and r1c2 are both empty cells in GIVENS
     response = post(player, url(daily, "submit"), {"version": 0, "digits": player_digits("".join(wrong))})
@@ -237,7 +253,7 @@ def test_a_wrong_grid_gets_a_message_and_the_game_goes_on(player, daily):
 def test_the_right_grid_is_recorded_once_with_the_servers_time(player, daily):
     start = timezone.now()
     with time_machine.travel(start, tick=False) as clock:
-        player.get(url(daily))
+        player.get(url(daily, "state"))
         clock.shift(8)
         post(player, url(daily, "beat"), {})
         clock.shift(4)
@@ -254,7 +270,7 @@ def test_the_right_grid_is_recorded_once_with_the_servers_time(player, daily):
 def test_the_database_allows_one_solve_per_player_and_daily(player, daily):
     from django.db import IntegrityError
 
-    player.get(url(daily))
+    player.get(url(daily, "state"))
     post(player, url(daily, "submit"), {"version": 0, "digits": player_digits(SOLUTION)})
     solve = Solve.objects.get()
     with pytest.raises(IntegrityError):

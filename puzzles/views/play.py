@@ -8,12 +8,13 @@ from functools import wraps
 from typing import Any, Callable, Optional
 
 from django.contrib.auth import login
-from django.core.cache import cache
+from django.core.cache import caches
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
@@ -22,24 +23,25 @@ from ..models import TIER_ORDER, Attempt, DailyPuzzle, site_today
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
 DAILY_CACHE_SECONDS = 60
+local_cache = caches["local"]
 
 
 def _daily_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
     """The published daily of a past or present date; future dates are never served.
 
-    A published daily never changes, so it is kept a minute in the cache (the database stays
-    the only copy; a cold or missing cache only costs a query).
+    A published daily never changes, so it is kept a minute in this process's memory (the
+    database stays the only copy; a cold cache only costs a query).
     """
     if difficulty not in TIER_ORDER or day > site_today():
         raise Http404("There is no such puzzle.")
     key = DailyPuzzle.cache_key(day, difficulty)
-    daily = cache.get(key)
+    daily = local_cache.get(key)
     if daily is None:
         try:
             daily = DailyPuzzle.objects.select_related("puzzle").get(date=day, difficulty=difficulty)
         except DailyPuzzle.DoesNotExist:
             raise Http404("There is no such puzzle.") from None
-        cache.set(key, daily, DAILY_CACHE_SECONDS)
+        local_cache.set(key, daily, DAILY_CACHE_SECONDS)
     return daily
 
 
@@ -73,15 +75,16 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
-    """The board. Anyone may look; playing (and the clock) starts for a logged-in player."""
+    """The board. Anyone may look; a logged-in player's position (and their clock) comes from
+    the state API, which board.js calls at once, so this page is the same for every player."""
     daily = _daily_or_404(day, difficulty)
-    attempt = services.attempt_open(request.user, daily) if request.user.is_authenticated else None
     context = {
         "daily": daily,
-        "puzzle_state": services.attempt_state(attempt, daily),
-        "can_play": attempt is not None,
+        "puzzle_state": services.attempt_state(None, daily),
+        "can_play": request.user.is_authenticated,
         "login_url": f"{reverse('login')}?next={request.path}",
-        "api": _api_urls(daily),
+        # Called by the template only when it renders the page afresh (it is cached whole).
+        "api": lambda: _api_urls(daily),
     }
     return render(request, "puzzles/daily.html", context)
 
@@ -118,8 +121,10 @@ def api_view(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
                 return _error("The request is not valid JSON.", 400)
             if not isinstance(payload, dict):
                 return _error("The request must be a JSON object.", 400)
-        # Only ever the requesting player's own attempt: the user comes from the session.
-        attempt = services.attempt_open(request.user, daily)
+        # Only ever the requesting player's own attempt: the user comes from the session. It is
+        # read only if the view asks; writes find and lock it in one query by player and daily.
+        attempt = SimpleLazyObject(lambda: services.attempt_open(request.user, daily))
+        request.daily = daily
         try:
             return view(request, attempt, payload)
         except services.BadProgress as exc:
@@ -149,7 +154,7 @@ def api_state(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResp
 @api_view
 def api_save(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResponse:
     saved = services.attempt_save(
-        attempt.pk,
+        (request.user, request.daily),
         version=_version(payload),
         digits=payload.get("digits"),
         corner=payload.get("corner"),
@@ -161,15 +166,15 @@ def api_save(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonRespo
 @require_POST
 @api_view
 def api_beat(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResponse:
-    beaten = services.attempt_beat(attempt.pk)
+    beaten = services.attempt_beat((request.user, request.daily))
     return JsonResponse({"elapsed": round(beaten.active_seconds, 1)})
 
 
 @require_POST
 @api_view
 def api_submit(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResponse:
-    result = services.attempt_submit(attempt.pk, version=_version(payload), digits=payload.get("digits"))
-    state = services.attempt_state(result.attempt, attempt.daily)
+    result = services.attempt_submit((request.user, request.daily), version=_version(payload), digits=payload.get("digits"))
+    state = services.attempt_state(result.attempt, request.daily)
     if result.solved:
         return JsonResponse({"solved": True, "seconds": round(result.solve.seconds, 1), "state": state})
     return JsonResponse({"solved": False, "message": result.message, "version": result.attempt.version})
@@ -186,7 +191,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="puzzles.auth.CachedModelBackend")
         return redirect(next_url or "puzzles:home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 

@@ -275,27 +275,30 @@ const BEAT_MS = 10_000; // The server counts gaps between beats up to 30 s as pl
 const RETRY_MAX_MS = 30_000;
 const NOTICE_MS = 8_000;
 
-/** Read the page, build the game object and wire every control. */
-function start(root) {
-  const server = parseState(JSON.parse(document.getElementById("puzzle-state").textContent));
+/**
+ * Read the page, build the game object and wire every control. The page is the same for every
+ * player (so the server can cache it whole); a player's own position comes from the state API.
+ */
+async function start(root) {
+  const page = parseState(JSON.parse(document.getElementById("puzzle-state").textContent));
   const data = root.dataset;
   const game = {
     root,
     grid: root.querySelector("#sudoku-grid"),
     cells: [...root.querySelectorAll("[data-cell]")],
     parts: [], // per cell: its digit, corner and centre elements, looked up once
-    canPlay: data.canPlay === "true",
+    canPlay: false, // true once the player's position has arrived (if they may play at all)
     api: { save: data.apiSave, beat: data.apiBeat, submit: data.apiSubmit, state: data.apiState },
     loginUrl: data.loginUrl,
-    storeKey: `sudoku:${data.puzzle}`,
-    board: server.board,
-    version: server.version,
-    solved: server.solved,
+    storeKey: `sudoku:${data.player}:${data.puzzle}`,
+    board: page.board,
+    version: 0,
+    solved: false,
     history: newHistory(),
     selected: 0,
     mode: "normal",
     paused: false,
-    clock: { base: server.elapsed, since: null }, // since: performance.now() while running
+    clock: { base: 0, since: null }, // since: performance.now() while running
     sync: {
       dirty: false, // unsaved changes exist
       due: false, // the debounce has passed (or a submit needs the save now)
@@ -313,12 +316,41 @@ function start(root) {
     corner: cell.querySelector(".cell-corner"),
     centre: cell.querySelector(".cell-centre"),
   }));
-  if (game.canPlay && !game.solved) restoreLocalCopy(game, server);
   wireGrid(game);
-  if (game.canPlay) wirePlay(game);
+  render(game);
+  if (data.canPlay !== "true") return;
+
+  const server = await loadState(game);
+  if (!server) return;
+  Object.assign(game, { canPlay: true, board: server.board, version: server.version, solved: server.solved });
+  game.clock.base = server.elapsed;
+  if (!game.solved) restoreLocalCopy(game, server);
+  wirePlay(game);
   if (game.solved) showSolved(game, server.solveSeconds ?? server.elapsed);
   render(game);
   updateClock(game);
+  root.dataset.ready = "true"; // for tests: the player's position is on the board
+}
+
+/** The player's position from the server, retried while the network is away; null if refused. */
+async function loadState(game) {
+  showSaveState(game, "loading", "Loading your game…");
+  for (let wait = 1000; ; wait = Math.min(RETRY_MAX_MS, wait * 2)) {
+    try {
+      const { status, data } = await api(game.api.state);
+      if (status === 200 && data) {
+        showSaveState(game, "idle");
+        return parseState(data);
+      }
+      if (status === 401 || status === 403) refused(game, status, data);
+      else showSaveState(game, "error", `Could not load your game: ${data?.error || `error ${status}`}. Reload the page to try again.`);
+      return null;
+    } catch (error) {
+      if (!(error instanceof Transient)) throw error;
+      showSaveState(game, "offline", "Offline — will retry");
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 // ---- Rendering: one pass over the 81 cells after every change; cheap, and never out of step. ----

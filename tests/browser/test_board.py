@@ -28,6 +28,11 @@ def wait_saved(page) -> None:
     page.wait_for_function("document.querySelector('#save-status').dataset.state === 'saved'", timeout=10_000)
 
 
+def wait_ready(page) -> None:
+    """The page is the same for everyone; wait until board.js has put the player's position on it."""
+    page.wait_for_selector("#sudoku[data-ready=true]", timeout=10_000)
+
+
 def sign_up(page, base: str, path: str, username: str) -> None:
     page.goto(f"{base}/accounts/signup/?next={path}")
     page.fill("#id_username", username)
@@ -35,6 +40,7 @@ def sign_up(page, base: str, path: str, username: str) -> None:
     page.fill("#id_password2", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(f"{base}{path}")
+    wait_ready(page)
 
 
 def test_a_new_player_plays_reloads_resumes_elsewhere_and_solves(chromium, live_server, todays_easy):
@@ -67,6 +73,7 @@ def test_a_new_player_plays_reloads_resumes_elsewhere_and_solves(chromium, live_
     page.screenshot(path=str(SHOTS / "desktop.png"))
 
     page.reload()
+    wait_ready(page)
     assert digit_in(page, 0) == "4" and digit_in(page, 3) == "9"
     assert "7" in cell(page, 1).locator(".cell-corner").inner_text()
 
@@ -78,6 +85,7 @@ def test_a_new_player_plays_reloads_resumes_elsewhere_and_solves(chromium, live_
     second.fill("#id_password", PASSWORD)
     second.click("button[type=submit]")
     second.wait_for_url(f"{live_server.url}{path}")
+    wait_ready(second)
     assert digit_in(second, 0) == "4" and digit_in(second, 3) == "9"
     other.close()
 
@@ -170,6 +178,7 @@ def test_a_stale_tab_adopts_the_newer_progress_instead_of_overwriting_it(chromiu
     sign_up(first, live_server.url, path, "twotabs")
     second = context.new_page()
     second.goto(f"{live_server.url}{path}")
+    wait_ready(second)
     # The second tab saves first...
     cell(second, 0).click()
     second.keyboard.press("4")

@@ -1,0 +1,50 @@
+"""Logging in, and finding the logged-in player on every request without a database query.
+
+Django's ModelBackend reads the user from the database on each request. With a cache shared by
+every process (Redis: settings.SHARED_CACHE), the user is read from it instead, and dropped from
+it whenever the user row is saved or deleted (a password change, a deactivation, a login), so
+no process sees a stale user. With a per-process cache that could not be kept right, the
+backend does exactly what ModelBackend does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+
+USER_CACHE_SECONDS = 600
+
+User = get_user_model()
+
+
+def user_cache_key(user_id: Any) -> str:
+    return f"user:{user_id}"
+
+
+class CachedModelBackend(ModelBackend):
+    def get_user(self, user_id: Any) -> Optional[Any]:
+        if not settings.SHARED_CACHE:
+            return super().get_user(user_id)
+        user = cache.get(user_cache_key(user_id))
+        if user is None:
+            try:
+                user = User._default_manager.get(pk=user_id)
+            except (User.DoesNotExist, ValueError, TypeError):
+                return None
+            cache.set(user_cache_key(user_id), user, USER_CACHE_SECONDS)
+        return user if self.user_can_authenticate(user) else None
+
+
+def forget_cached_user(sender: type, instance: Any, **kwargs: Any) -> None:
+    cache.delete(user_cache_key(instance.pk))
+
+
+# Connected when the app loads (apps.py), in every process that could change a user.
+def connect_signals() -> None:
+    post_save.connect(forget_cached_user, sender=User, dispatch_uid="forget_cached_user_on_save")
+    post_delete.connect(forget_cached_user, sender=User, dispatch_uid="forget_cached_user_on_delete")

@@ -1,0 +1,98 @@
+"""A Redis cache that never breaks a request: when Redis is away, reads miss and writes are dropped.
+
+The cache is never the only copy of anything (sessions are `cached_db`, dailies and users live
+in PostgreSQL), so a failed cache call costs a database query and nothing else. After a failure
+the cache is left alone for a few seconds, so a dead Redis does not add a connection timeout to
+every request.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+log = logging.getLogger(__name__)
+
+RESTING_SECONDS = 5.0
+
+
+WRITES = frozenset({"add", "set", "set_many", "touch", "delete", "delete_many", "clear"})
+
+
+class ReusedClient(RedisCacheClient):
+    """Django's client builds a new redis.Redis object for every call; one per pool will do
+    (it is thread-safe, and the pool hands out the connections)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
+class ForgivingRedisCache(RedisCache):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = ReusedClient
+        self._resting_until = 0.0
+        # A write lost while Redis was away (a logout's delete, say) would leave a stale entry
+        # behind, so this process empties the cache when Redis answers again: every entry has
+        # a database copy, and a stale one could bring back a session that was logged out.
+        self._lost_writes = False
+
+    def _call(self, method: str, fallback: Any, *args: Any, **kwargs: Any) -> Any:
+        if time.monotonic() < self._resting_until:
+            if method in WRITES:
+                self._lost_writes = True
+            return fallback
+        try:
+            if self._lost_writes:
+                super().clear()
+                self._lost_writes = False
+                log.warning("cache is back: emptied it, since writes were lost while it was away")
+            return getattr(super(), method)(*args, **kwargs)
+        except Exception as exc:  # redis-py's errors and the OS's, whatever the client raises
+            self._resting_until = time.monotonic() + RESTING_SECONDS
+            if method in WRITES:
+                self._lost_writes = True
+            log.warning("cache %s failed, serving without the cache for %.0f s: %s", method, RESTING_SECONDS, exc)
+            return fallback
+
+    # Reads miss and writes do nothing while Redis is away; each keeps Django's signature.
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        return self._call("get", default, key, default, version)
+
+    def get_many(self, keys: Any, version: int | None = None) -> dict[str, Any]:
+        return self._call("get_many", {}, keys, version)
+
+    def has_key(self, key: str, version: int | None = None) -> bool:
+        return self._call("has_key", False, key, version)
+
+    def add(self, key: str, value: Any, *args: Any, **kwargs: Any) -> bool:
+        return self._call("add", False, key, value, *args, **kwargs)
+
+    def set(self, key: str, value: Any, *args: Any, **kwargs: Any) -> None:
+        return self._call("set", None, key, value, *args, **kwargs)
+
+    def set_many(self, data: dict[str, Any], *args: Any, **kwargs: Any) -> list[str]:
+        return self._call("set_many", list(data), data, *args, **kwargs)
+
+    def touch(self, key: str, *args: Any, **kwargs: Any) -> bool:
+        return self._call("touch", False, key, *args, **kwargs)
+
+    def delete(self, key: str, version: int | None = None) -> bool:
+        return self._call("delete", False, key, version)
+
+    def delete_many(self, keys: Any, version: int | None = None) -> None:
+        return self._call("delete_many", None, keys, version)
+
+    def clear(self) -> None:
+        return self._call("clear", None)

@@ -1,0 +1,103 @@
+"""The shared cache: Redis that never breaks a request, and the logged-in user read from it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import caches
+from django.test import Client
+
+from puzzles.auth import CachedModelBackend, user_cache_key
+from sudokusite.cache import ForgivingRedisCache
+
+from .conftest import EASY_GIVENS
+
+pytestmark = pytest.mark.django_db
+
+DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1: every call is refused
+SHORT = {"OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}
+
+
+def test_a_cache_whose_redis_is_away_misses_and_drops_writes_without_raising():
+    cache = ForgivingRedisCache(DEAD_REDIS, SHORT)
+    assert cache.get("k", "fallback") == "fallback"
+    cache.set("k", 1)
+    assert cache.add("k", 1) is False
+    assert cache.get_many(["k"]) == {}
+    cache.delete("k")
+    assert cache._resting_until > 0  # and it stops trying for a few seconds
+
+
+@pytest.mark.integration
+def test_after_a_lost_write_the_cache_is_emptied_when_redis_answers_again(redis_url):
+    url = redis_url.rsplit("/", 1)[0] + "/5"
+    cache = ForgivingRedisCache(url, SHORT)
+    cache.clear()
+    cache.set("session", "logged in")
+    # Redis is away while a logout deletes the session: the delete is lost...
+    cache._resting_until = float("inf")
+    cache.delete("session")
+    # ...so when it answers again, nothing stale may come back.
+    cache._resting_until = 0.0
+    assert cache.get("session") is None
+    cache.set("fresh", 1)
+    assert cache.get("fresh") == 1
+
+
+@pytest.fixture
+def shared_cache(settings):
+    settings.SHARED_CACHE = True
+
+
+def test_the_logged_in_user_is_read_from_the_cache_once_it_is_there(shared_cache, django_assert_num_queries):
+    user = User.objects.create_user("ada", password="x")
+    backend = CachedModelBackend()
+    assert backend.get_user(user.pk) == user
+    with django_assert_num_queries(0):
+        assert backend.get_user(user.pk).username == "ada"
+
+
+def test_saving_a_user_drops_the_cached_copy_so_a_password_change_counts_at_once(shared_cache):
+    user = User.objects.create_user("ada", password="old password 1")
+    backend = CachedModelBackend()
+    before = backend.get_user(user.pk).password
+    user.set_password("new password 2")
+    user.save()
+    assert caches["default"].get(user_cache_key(user.pk)) is None
+    assert backend.get_user(user.pk).password != before
+    user.is_active = False
+    user.save()
+    assert backend.get_user(user.pk) is None
+    user.delete()
+    assert backend.get_user(user.pk) is None
+
+
+def test_without_a_shared_cache_the_user_always_comes_from_the_database(django_assert_num_queries):
+    user = User.objects.create_user("ada", password="x")
+    backend = CachedModelBackend()
+    backend.get_user(user.pk)
+    with django_assert_num_queries(1):
+        backend.get_user(user.pk)
+
+
+def test_with_the_cache_down_players_still_log_in_open_the_puzzle_and_save(settings, todays_easy):
+    settings.CACHES = {
+        "default": {"BACKEND": "sudokusite.cache.ForgivingRedisCache", "LOCATION": DEAD_REDIS, **SHORT},
+        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.SHARED_CACHE = True
+    User.objects.create_user("ada", password="a long enough password 1")
+    client = Client()
+    response = client.post("/accounts/login/", {"username": "ada", "password": "a long enough password 1"})
+    assert response.status_code == 302
+    base = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    assert client.get(base).status_code == 200
+    assert client.get(f"/api{base}state/").json()["version"] == 0
+    digits = "4" + "0" * 80
+    assert EASY_GIVENS[0] == "0"
+    saved = client.post(f"/api{base}save/", json.dumps({"version": 0, "digits": digits}), content_type="application/json")
+    assert saved.status_code == 200 and saved.json()["version"] == 1
+    assert client.get(f"/api{base}state/").json()["digits"] == digits
