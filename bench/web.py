@@ -168,13 +168,18 @@ def main() -> None:
     args = parser.parse_args()
 
     ensure_database()
-    env = {**os.environ, "DATABASE_URL": DB_URL, "CACHE_URL": CACHE_URL, "DJANGO_DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
+    # Production settings, less HTTPS: the load runs over plain HTTP on loopback.
+    env = {**os.environ, "DATABASE_URL": DB_URL, "CACHE_URL": CACHE_URL, "DJANGO_DEBUG": "0",
+           "SECRET_KEY": "bench-only-" + "x" * 50, "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0"}
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sudokusite.settings")
     import django
 
     django.setup()
     path, sessions = prepare(args.players)
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # hashed names, as deployed
     from puzzles.models import Puzzle
 
     givens = Puzzle.objects.get().givens

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -30,9 +31,20 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
-# The fallback key is only for development; production sets SECRET_KEY.
-SECRET_KEY = env("SECRET_KEY", "dev-only-not-secret-change-me-in-production")
+# The fallback key is only for development: with DEBUG off, SECRET_KEY must be set.
+SECRET_KEY = env("SECRET_KEY") or ("dev-only-not-secret-change-me-in-production" if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("Set SECRET_KEY (a long random string) when DJANGO_DEBUG=0.")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
+
+# Production (DJANGO_DEBUG=0) behind a TLS-terminating proxy: HTTPS only, cookies sent only over
+# HTTPS, HSTS. Each can be turned off by its variable (a plain-HTTP load test on loopback, say).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", not DEBUG) else None
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = int(env("HSTS_SECONDS", "0" if DEBUG else str(365 * 24 * 3600)))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", not DEBUG)
+SECURE_REFERRER_POLICY = "same-origin"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -47,6 +59,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from the web process, compressed and with hashed names (WhiteNoise).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -115,6 +129,16 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# In production `collectstatic` writes compressed copies with content-hashed names, which
+# WhiteNoise serves with far-future cache headers; in development files are served as they are.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 REDIS_URL = env("REDIS_URL")
 
