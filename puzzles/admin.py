@@ -22,7 +22,7 @@ from django.utils.safestring import SafeString
 
 from . import broker, dashboard, importing, services, tasks
 from .forms import DailyScheduleForm, ImportForm, RequeueForm, SeedForm
-from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, site_today
+from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, Solve, site_today
 
 SUBSTITUTES_SHOWN_DAYS = 14
 RECENT_BATCHES = 10
@@ -285,3 +285,52 @@ class DailyPuzzleAdmin(admin.ModelAdmin):
             # check and the save; the admin's transaction has rolled back.
             self.message_user(request, f"Not scheduled: {exc}.", messages.ERROR)
             return HttpResponseRedirect(request.get_full_path())
+
+
+# --- solves -------------------------------------------------------------------------------------
+
+
+@admin.register(Solve)
+class SolveAdmin(admin.ModelAdmin):
+    """Recorded solves. Flagged ones (faster than the difficulty's floor) wait here for a check.
+
+    Times are the server's measurement and stay read-only; the one decision an admin makes is
+    the flag: clear it once a solve looks genuine (it then joins the leaderboard), or set it.
+    """
+
+    list_display = ("user", "daily", "seconds", "solved_at", "late", "hinted", "flagged")
+    list_filter = ("flagged", "late", "hinted", "daily__difficulty")
+    list_select_related = ("user", "daily")
+    search_fields = ("user__username",)
+    date_hierarchy = "solved_at"
+    # Flagged solves first, so the ones waiting for a check are the first thing an admin sees.
+    ordering = ("-flagged", "-solved_at")
+    fields = ("user", "daily", "attempt", "seconds", "solved_at", "late", "hinted", "flagged")
+    readonly_fields = ("user", "daily", "attempt", "seconds", "solved_at", "late", "hinted")
+    actions = ("clear_flag", "set_flag")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a solve is recorded by submitting the grid, never typed in
+
+    def changelist_view(self, request: HttpRequest, extra_context: Optional[dict] = None) -> HttpResponse:
+        waiting = Solve.objects.filter(flagged=True).count()
+        if waiting and "flagged__exact" not in request.GET:
+            self.message_user(
+                request,
+                format_html(
+                    '{} flagged solve{} faster than the floor: <a href="?flagged__exact=1">see the flagged solves</a>.',
+                    waiting, "s are" if waiting > 1 else " is",
+                ),
+                messages.WARNING,
+            )
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(description="Clear the flag (the time looks genuine)", permissions=["change"])
+    def clear_flag(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.filter(flagged=True).update(flagged=False)
+        self.message_user(request, f"Cleared the flag on {count} solve{'s' if count != 1 else ''}.")
+
+    @admin.action(description="Flag as too fast (off the leaderboard)", permissions=["change"])
+    def set_flag(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.filter(flagged=False).update(flagged=True)
+        self.message_user(request, f"Flagged {count} solve{'s' if count != 1 else ''}.")

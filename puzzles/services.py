@@ -479,7 +479,7 @@ def _advance_clock(attempt: Attempt, now: datetime.datetime) -> None:
 AttemptRef = Union[int, tuple[Any, DailyPuzzle]]
 
 
-def _locked(ref: AttemptRef) -> Attempt:
+def attempt_locked(ref: AttemptRef) -> Attempt:
     """The attempt, row-locked for this transaction, with its puzzle and its solve if any.
 
     By player and daily it takes one query (the daily is already loaded) and starts the
@@ -503,7 +503,7 @@ PROGRESS_FIELDS = ["digits", "corner", "centre", "version", "active_seconds", "l
 def attempt_beat(ref: AttemptRef) -> Attempt:
     """A heartbeat from a visible, unpaused page: advance the server's clock."""
     with transaction.atomic():
-        attempt = _locked(ref)
+        attempt = attempt_locked(ref)
         _advance_clock(attempt, timezone.now())
         attempt.save(update_fields=["active_seconds", "last_beat_at", "updated_at"])
         return attempt
@@ -512,7 +512,7 @@ def attempt_beat(ref: AttemptRef) -> Attempt:
 def attempt_save(ref: AttemptRef, *, version: int, digits: object, corner: object, centre: object) -> Attempt:
     """Store a player's position if it was made on the newest version; raise StaleSave if not."""
     with transaction.atomic():
-        attempt = _locked(ref)
+        attempt = attempt_locked(ref)
         if hasattr(attempt, "solve"):
             raise AlreadySolved()
         # A malformed position is refused as such, whichever version it claims to follow.
@@ -537,7 +537,7 @@ class SubmitResult:
 def attempt_submit(ref: AttemptRef, *, version: int, digits: object) -> SubmitResult:
     """Check a full grid against the rules and the givens; record the solve once."""
     with transaction.atomic():
-        attempt = _locked(ref)
+        attempt = attempt_locked(ref)
         existing = getattr(attempt, "solve", None)
         if existing:
             return SubmitResult(True, attempt, solve=existing)

@@ -1,0 +1,137 @@
+"""A day's leaderboard for one daily, and where a player's solve stands on it.
+
+Only ranked solves count (Solve.objects.ranked(): on the day, without hints, not flagged).
+Times are compared to the whole second, as the page shows them: two players both shown 4:05
+share a rank, and the one listed first is the faster by the fraction, then the earlier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from django.conf import settings
+
+from .models import DailyPuzzle, Solve, SolveQuerySet, site_today
+
+TOP = 20
+
+
+def clock(seconds: float) -> str:
+    """A time as the board's clock shows it: '4:05', '1:02:03' (whole seconds, rounded down)."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    username: str
+    seconds: float
+    is_player: bool = False
+
+    @property
+    def time(self) -> str:
+        return clock(self.seconds)
+
+
+@dataclass
+class Standing:
+    """Where one player's solve stands: ranked with a percentile, or why it is not ranked."""
+
+    seconds: float
+    ranked: bool
+    rank: Optional[int] = None
+    percentile: Optional[int] = None  # share (0-100) of the day's ranked solvers strictly slower
+    solvers: int = 0  # ranked solvers of the daily, the player included when ranked
+    reasons: list[str] = field(default_factory=list)  # why the solve is not ranked
+    today: bool = True  # the daily is today's (else the wording says "that day's")
+
+    @property
+    def time(self) -> str:
+        return clock(self.seconds)
+
+    @property
+    def sentence(self) -> str:
+        """One line for the page: 'Faster than 62% of today's solvers.' or why not ranked."""
+        if not self.ranked:
+            return "Not on the leaderboard: " + "; ".join(self.reasons) + "."
+        if self.solvers == 1:
+            return "You're the only ranked solver so far."
+        return f"Faster than {self.percentile}% of {'today' if self.today else 'that day'}'s solvers."
+
+
+@dataclass
+class Leaderboard:
+    daily: DailyPuzzle
+    rows: list[Row]  # the top TOP, in order
+    player_row: Optional[Row]  # the player's own row when it is below the top
+    solvers: int  # every ranked solve of the daily
+
+
+def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
+    return Solve.objects.ranked().filter(daily=daily)
+
+
+def leaderboard_for(daily: DailyPuzzle, user_id: Optional[int] = None, top: int = TOP) -> Leaderboard:
+    """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
+    when it falls below them."""
+    ranked = _ranked(daily)
+    solves = list(ranked.select_related("user").order_by("seconds", "solved_at", "pk")[:top])
+    rows: list[Row] = []
+    for position, solve in enumerate(solves, start=1):
+        tied = rows and int(rows[-1].seconds) == int(solve.seconds)
+        rank = rows[-1].rank if tied else position
+        rows.append(Row(rank, solve.user.get_username(), solve.seconds, solve.user_id == user_id))
+    player_row = None
+    if user_id is not None and not any(r.is_player for r in rows):
+        own = ranked.select_related("user").filter(user_id=user_id).first()
+        if own is not None:
+            player_row = Row(_rank_of(ranked, own.seconds), own.user.get_username(), own.seconds, True)
+    return Leaderboard(daily, rows, player_row, ranked.count())
+
+
+def _rank_of(ranked: SolveQuerySet, seconds: float) -> int:
+    """1 + the ranked solves shown with a smaller whole-second time."""
+    return 1 + ranked.filter(seconds__lt=int(seconds)).count()
+
+
+def _not_ranked_because(solve: Solve) -> list[str]:
+    reasons = []
+    if solve.late:
+        reasons.append("you played it after its day")
+    if solve.hinted:
+        reasons.append("you used hints")
+    if solve.flagged:
+        floor = settings.LEADERBOARD_FLOOR_SECONDS.get(solve.daily.difficulty, 0)
+        reasons.append(f"it was under {clock(floor)}, so it is flagged as too fast until an admin checks it")
+    return reasons
+
+
+def standing_of(solve: Solve) -> Standing:
+    """Where a solve stands among the day's ranked solves of its daily."""
+    reasons = _not_ranked_because(solve)
+    today = solve.daily.date == site_today()
+    if reasons:
+        return Standing(solve.seconds, ranked=False, reasons=reasons, today=today)
+    ranked = _ranked(solve.daily)
+    solvers = ranked.count()
+    slower = ranked.filter(seconds__gte=int(solve.seconds) + 1).count()
+    # Rounded down, so a player is never told they did better than they did.
+    percentile = slower * 100 // solvers if solvers else 0
+    return Standing(
+        solve.seconds, ranked=True, rank=_rank_of(ranked, solve.seconds), percentile=percentile,
+        solvers=solvers, today=today,
+    )
+
+
+def median_time(daily: DailyPuzzle) -> tuple[Optional[float], int]:
+    """The median of the daily's ranked solve times, and how many there are; (None, 0) for none."""
+    ranked = _ranked(daily).order_by("seconds")
+    count = ranked.count()
+    if not count:
+        return None, 0
+    middle = list(ranked.values_list("seconds", flat=True)[(count - 1) // 2 : count // 2 + 1])
+    return sum(middle) / len(middle), count

@@ -1,0 +1,384 @@
+"""Hints that explain: staging from the player's own position, mistakes, limits, and recording."""
+
+import datetime
+import json
+
+import pytest
+import time_machine
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from puzzles import hints
+from puzzles.engine.grid import UNITS
+from puzzles.engine.techniques import TECHNIQUES
+from puzzles.models import Attempt, Hint, Solve
+
+from .conftest import EASY_GIVENS, EASY_SOLUTION
+
+pytestmark = pytest.mark.django_db
+
+GIVENS, SOLUTION = EASY_GIVENS, EASY_SOLUTION
+EMPTY = "0" * 81
+NO_NOTES = [""] * 81
+BOX_5 = 22  # unit index: rows 0-8, columns 9-17, boxes 18-26
+R5C6 = 41  # from the start, r5c6 sees every digit but 4: a naked single
+
+
+@pytest.fixture
+def daily(todays_easy):
+    return todays_easy
+
+
+@pytest.fixture
+def user(db):
+    return User.objects.create_user("ada", password="a long enough password 1")
+
+
+@pytest.fixture
+def player(client, user):
+    client.force_login(user)
+    return client
+
+
+def url(daily, name):
+    return f"/api/daily/{daily.date.isoformat()}/{daily.difficulty}/{name}/"
+
+
+def post(client, address, payload, **extra):
+    body = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
+    return client.post(address, body, content_type="application/json", **extra)
+
+
+def position(digits=EMPTY, centre=None, corner=None):
+    return {"digits": digits, "corner": corner or NO_NOTES, "centre": centre or NO_NOTES}
+
+
+def with_digit(cell, digit, digits=EMPTY):
+    return digits[:cell] + str(digit) + digits[cell + 1 :]
+
+
+def ask(client, daily, payload=None):
+    return post(client, url(daily, "hint"), payload if payload is not None else position())
+
+
+def player_digits(board):
+    return "".join("0" if g != "0" else d for g, d in zip(GIVENS, board))
+
+
+# --- staging --------------------------------------------------------------------------------
+
+
+def test_the_first_hint_says_only_where_to_look(player, daily):
+    response = ask(player, daily)
+    assert response.status_code == 200
+    hint = response.json()
+    assert hint["stage"] == 1 and hint["kind"] == "step" and hint["final"] is False
+    assert hint["unit"] == {"index": BOX_5, "name": "box 5", "cells": list(UNITS[BOX_5])}
+    assert hint["highlight"] == list(UNITS[BOX_5])
+    assert "box 5" in hint["message"]
+    # Nothing of the technique, the cell or the digit yet.
+    assert set(hint) == {"stage", "kind", "final", "unit", "highlight", "message", "hints_used"}
+    text = response.content.decode()
+    assert "single" not in text and "r5c6" not in text and "placements" not in text
+
+
+def test_asking_again_on_the_same_position_names_the_technique_and_then_the_step(player, daily):
+    ask(player, daily)
+    second = ask(player, daily).json()
+    assert second["stage"] == 2
+    assert second["technique"]["name"] == "naked-single"
+    assert second["technique"]["title"] == "Naked single" and second["technique"]["about"]
+    assert second["unit"]["name"] == "box 5"
+    assert "placements" not in second and "explanation" not in second and "cells" not in second
+    assert "r5c6" not in json.dumps(second)
+
+    third = ask(player, daily).json()
+    assert third["stage"] == 3 and third["final"] is True
+    assert third["placements"] == [{"cell": R5C6, "name": "r5c6", "digit": 4}]
+    assert third["eliminations"] == []
+    assert third["highlight"] == [R5C6]
+    assert "r5c6" in third["explanation"] and "4" in third["explanation"]
+
+
+def test_a_fourth_request_repeats_the_last_stage_and_is_recorded_again(player, daily):
+    for _ in range(3):
+        ask(player, daily)
+    again = ask(player, daily).json()
+    assert again["stage"] == 3 and again["hints_used"] == 4
+    assert Hint.objects.count() == 4
+
+
+def test_a_changed_position_starts_again_at_stage_one(player, daily):
+    ask(player, daily)
+    ask(player, daily)
+    moved = ask(player, daily, position(with_digit(R5C6, 4))).json()
+    assert moved["stage"] == 1
+    # Changing only the centre notes is a new position too.
+    centre = list(NO_NOTES)
+    centre[0] = "48"
+    assert ask(player, daily, position(with_digit(R5C6, 4))).json()["stage"] == 2
+    assert ask(player, daily, position(with_digit(R5C6, 4), centre=centre)).json()["stage"] == 1
+
+
+def test_corner_notes_are_not_candidates_and_do_not_change_the_position(player, daily):
+    corner = list(NO_NOTES)
+    corner[R5C6] = "1"  # would rule out the 4 if it were read as a candidate list
+    first = ask(player, daily, position(corner=corner)).json()
+    assert first["kind"] == "step"
+    assert ask(player, daily, position()).json()["stage"] == 2
+
+
+def test_centre_notes_are_the_players_candidates(player, daily):
+    centre = list(NO_NOTES)
+    centre[0] = "4"  # r1c1 narrowed to its right digit: now the first naked single
+    for _ in range(3):
+        hint = ask(player, daily, position(centre=centre)).json()
+    assert hint["placements"] == [{"cell": 0, "name": "r1c1", "digit": 4}]
+
+
+def test_a_wrong_digit_is_pointed_out_a_stage_at_a_time(player, daily):
+    wrong = with_digit(0, 1)  # r1c1 is 4; box 1 already has a given 1 in r3c3
+    first = ask(player, daily, position(wrong)).json()
+    assert first["kind"] == "wrong-digit" and first["stage"] == 1
+    assert "wrong" in first["message"] and first["unit"]["name"] == "box 1"
+    assert "cell" not in first and "r1c1" not in json.dumps(first)
+    second = ask(player, daily, position(wrong)).json()
+    assert second["cell"] == {"index": 0, "name": "r1c1"} and second["highlight"] == [0]
+    assert "explanation" not in second
+    third = ask(player, daily, position(wrong)).json()
+    assert "r3c3" in third["explanation"] and third["eliminations"] == [{"cell": 0, "name": "r1c1", "digit": 1}]
+    assert Hint.objects.filter(technique="wrong-digit").count() == 3
+
+
+def test_notes_that_leave_out_the_right_digit_are_pointed_out(player, daily):
+    centre = list(NO_NOTES)
+    centre[0] = "58"  # r1c1 needs its 4
+    first = ask(player, daily, position(centre=centre)).json()
+    assert first["kind"] == "missing-candidate" and "notes" in first["message"]
+    assert "r1c1" not in json.dumps(first)
+    assert ask(player, daily, position(centre=centre)).json()["cell"]["name"] == "r1c1"
+    assert "put 4 back" in ask(player, daily, position(centre=centre)).json()["explanation"]
+
+
+def test_a_full_correct_board_asks_for_a_submit_and_records_nothing(player, daily):
+    hint = ask(player, daily, position(player_digits(SOLUTION))).json()
+    assert hint["kind"] == "complete" and hint["stage"] == 0 and "submit" in hint["message"]
+    assert not Hint.objects.exists() and Attempt.objects.get().hints_used == 0
+
+
+def test_no_hint_ever_carries_the_solution(player, daily):
+    for payload in (position(), position(with_digit(0, 1))):
+        for _ in range(3):
+            text = ask(player, daily, payload).content.decode()
+            assert SOLUTION not in text and "solution" not in text
+
+
+def test_every_technique_has_a_name_and_a_line_for_players():
+    for technique in TECHNIQUES:
+        assert hints.technique_title(technique.name) != technique.name
+        assert hints.technique_about(technique.name)
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "payload, status",
+    [
+        ({"digits": "12"}, 400),
+        ({}, 400),
+        ({"digits": "x" * 81}, 400),
+        ({"digits": "9" * 81}, 400),  # overwrites givens
+        ({"digits": EMPTY, "centre": ["1"] * 80}, 400),
+        ({"digits": EMPTY, "centre": ["11"] + [""] * 80}, 400),
+        ({"digits": EMPTY, "corner": ["<b>"] + [""] * 80}, 400),
+        ({"digits": EMPTY, "centre": [7] + [""] * 80}, 400),
+        ({"digits": 5}, 400),
+        ([1, 2, 3], 400),
+        ("{not json", 400),
+        ({"digits": EMPTY, "pad": "x" * 20000}, 413),
+    ],
+)
+def test_bad_payloads_are_refused_with_a_message_and_record_nothing(player, daily, payload, status):
+    response = ask(player, daily, payload)
+    assert response.status_code == status
+    assert response.json()["error"]
+    assert not Hint.objects.exists()
+    assert not Attempt.objects.filter(hints_used__gt=0).exists()
+
+
+def test_a_hint_needs_a_login(daily):
+    response = ask(Client(), daily)
+    assert response.status_code == 401 and response.json()["error"]
+    assert not Hint.objects.exists()
+
+
+def test_a_hint_needs_a_csrf_token(daily, user):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(user)
+    refused = ask(strict, daily)
+    assert refused.status_code == 403 and "reload" in refused.json()["error"]
+    assert not Hint.objects.exists()
+    strict.get(f"/daily/{daily.date.isoformat()}/{daily.difficulty}/")
+    token = strict.cookies["csrftoken"].value
+    assert post(strict, url(daily, "hint"), position(), HTTP_X_CSRFTOKEN=token).status_code == 200
+
+
+def test_a_hint_is_a_post(player, daily):
+    assert player.get(url(daily, "hint")).status_code == 405
+
+
+def test_a_solved_puzzle_gets_no_hints(player, daily):
+    player.get(f"/daily/{daily.date.isoformat()}/{daily.difficulty}/")
+    post(player, url(daily, "submit"), {"version": 0, "digits": player_digits(SOLUTION)})
+    response = ask(player, daily)
+    assert response.status_code == 409 and "solved" in response.json()["error"]
+    assert not Hint.objects.exists()
+
+
+def test_too_many_hints_in_a_minute_are_refused_with_retry_after(player, daily, settings):
+    settings.HINTS_PER_MINUTE = 3
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        for _ in range(3):
+            assert ask(player, daily).status_code == 200
+            clock.shift(10)
+        refused = ask(player, daily)
+        assert refused.status_code == 429
+        # The first hint, 30 seconds ago, leaves the minute in 30 seconds.
+        assert refused.json()["error"] and refused["Retry-After"] == "30"
+        assert refused.json()["retry_after"] == 30
+        attempt = Attempt.objects.get()
+        assert Hint.objects.count() == 3 and attempt.hints_used == 3 and attempt.hint_stage == 3
+        clock.shift(31)
+        assert ask(player, daily).status_code == 200
+
+
+def test_the_limit_counts_the_players_hints_on_every_daily_but_no_one_elses(player, daily, settings, user):
+    settings.HINTS_PER_MINUTE = 2
+    other = User.objects.create_user("grace", password="a long enough password 1")
+    theirs = Attempt.objects.create(user=other, daily=daily)
+    for _ in range(2):
+        hints.hint_request(theirs.pk, EMPTY, NO_NOTES, NO_NOTES)
+    assert ask(player, daily).status_code == 200
+    # The player's own hint elsewhere counts against the same minute.
+    Hint.objects.create(attempt=Attempt.objects.get(user=user), user=user, stage=1, technique="x")
+    assert ask(player, daily).status_code == 429
+
+
+# --- recording ------------------------------------------------------------------------------
+
+
+def test_each_hint_is_recorded_on_the_attempt_and_the_later_solve_is_marked_hinted(player, daily, user):
+    player.get(f"/daily/{daily.date.isoformat()}/{daily.difficulty}/")
+    ask(player, daily)
+    ask(player, daily)
+    attempt = Attempt.objects.get()
+    assert attempt.hints_used == 2 and attempt.hint_stage == 2 and attempt.hint_position
+    assert attempt.digits == EMPTY and attempt.version == 0  # the position sent is not saved
+    assert list(Hint.objects.values_list("user", "stage", "technique")) == [
+        (user.pk, 1, "naked-single"),
+        (user.pk, 2, "naked-single"),
+    ]
+    solved = post(player, url(daily, "submit"), {"version": 0, "digits": player_digits(SOLUTION)})
+    assert solved.json()["solved"] is True
+    assert Solve.objects.get().hinted is True
+    assert not Solve.objects.ranked().exists()
+
+
+def test_a_hint_only_ever_touches_the_players_own_attempt(player, daily, user):
+    other = User.objects.create_user("mallory", password="a long enough password 1")
+    theirs = Attempt.objects.create(user=other, daily=daily)
+    ask(player, daily, {**position(), "attempt": theirs.pk, "user": other.pk})
+    theirs.refresh_from_db()
+    assert theirs.hints_used == 0
+    assert Attempt.objects.get(user=user).hints_used == 1
+    assert Hint.objects.get().user == user
+
+
+# --- locking (PostgreSQL) -------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_hints_at_once_on_one_position_reveal_two_stages(postgres, todays_easy):
+    import threading
+
+    from django.db import connections
+
+    user = User.objects.create_user("ada", password="a long enough password 1")
+    attempt = Attempt.objects.create(user=user, daily=todays_easy)
+    for round_ in range(3):
+        Attempt.objects.filter(pk=attempt.pk).update(hint_stage=0, hint_position="")
+        barrier = threading.Barrier(2)
+        stages, errors = [], []
+
+        def run():
+            try:
+                barrier.wait()
+                stages.append(hints.hint_request(attempt.pk, EMPTY, NO_NOTES, NO_NOTES).stage)
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=run) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert not errors
+        assert sorted(stages) == [1, 2]
+    assert Attempt.objects.get(pk=attempt.pk).hints_used == 6
+
+
+def relabelled(grid, shift):
+    """The same puzzle with its digits renamed (d -> d + shift, mod 9): another valid puzzle."""
+    return "".join("0" if ch == "0" else str((int(ch) - 1 + shift) % 9 + 1) for ch in grid)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_hints_at_once_on_several_dailies_never_pass_the_players_limit(postgres, todays_easy, settings):
+    import threading
+
+    from django.db import connections
+
+    from puzzles.models import DailyPuzzle, Puzzle
+
+    settings.HINTS_PER_MINUTE = 3
+    user = User.objects.create_user("ada", password="a long enough password 1")
+    attempts = [Attempt.objects.create(user=user, daily=todays_easy)]
+    for shift, tier in ((1, "medium"), (2, "hard")):
+        puzzle = Puzzle.objects.create(
+            givens=relabelled(GIVENS, shift), solution=relabelled(SOLUTION, shift), tier="easy", score=1,
+            hardest="naked-single", techniques={"naked-single": 49}, clues=32, filler="imported",
+        )
+        daily = DailyPuzzle.objects.create(date=todays_easy.date, difficulty=tier, puzzle=puzzle)
+        attempts.append(Attempt.objects.create(user=user, daily=daily))
+    jobs = [a.pk for a in attempts] * 2
+    barrier = threading.Barrier(len(jobs))
+    outcomes, errors = [], []
+
+    def run(attempt_id):
+        try:
+            barrier.wait()
+            hints.hint_request(attempt_id, EMPTY, NO_NOTES, NO_NOTES)
+            outcomes.append("shown")
+        except hints.HintsTooFast:
+            outcomes.append("refused")
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(pk,)) for pk in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors
+    assert sorted(outcomes) == ["refused"] * 3 + ["shown"] * 3
+    assert Hint.objects.count() == 3
+    assert sum(a.hints_used for a in Attempt.objects.all()) == 3
