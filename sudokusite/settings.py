@@ -59,8 +59,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Static files straight from the web process, compressed and with hashed names (WhiteNoise).
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # In production, static files straight from the web process, compressed and with hashed
+    # names (WhiteNoise, after `collectstatic`); in development runserver serves them.
+    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -85,6 +86,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "puzzles.context_processors.site_urls",
             ],
         },
     },
