@@ -13,16 +13,9 @@ from typing import Optional
 from django.conf import settings
 
 from .models import DailyPuzzle, Solve, SolveQuerySet, site_today
+from .progress import format_duration as clock
 
 TOP = 20
-
-
-def clock(seconds: float) -> str:
-    """A time as the board's clock shows it: '4:05', '1:02:03' (whole seconds, rounded down)."""
-    whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ ONE_DAY = datetime.timedelta(days=1)
 
 
 def format_duration(seconds: float) -> str:
-    """Seconds as a clock reads: 4:05 under an hour, 1:02:03 from an hour on."""
-    whole = max(0, round(seconds))
+    """Seconds as the board's clock reads them (whole seconds, rounded down): 4:05, 1:02:03."""
+    whole = max(0, int(seconds))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
