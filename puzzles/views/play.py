@@ -46,8 +46,11 @@ def _daily_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
 
 
 def _api_urls(daily: DailyPuzzle) -> dict[str, str]:
+    """What board.js calls, by name: the JSON endpoints, and the results fragment (a page, not /api/)."""
     args = (daily.date, daily.difficulty)
-    return {name: reverse(f"puzzles:api-{name}", args=args) for name in ("state", "save", "beat", "submit")}
+    urls = {name: reverse(f"puzzles:api-{name}", args=args) for name in ("state", "save", "beat", "submit", "hint")}
+    urls["results"] = reverse("puzzles:results", args=args)
+    return urls
 
 
 def ping(request: HttpRequest) -> HttpResponse:

@@ -1,4 +1,5 @@
-// The daily Sudoku board: selection, digits and notes, undo, highlighting, the timer, saving.
+// The daily Sudoku board: selection, digits and notes, undo, highlighting, the timer, saving,
+// hints, and the results after the solve.
 //
 // The server owns the truth (version, elapsed time, solved); it never sends the solution, so the
 // page can only point out rule conflicts. Every change is saved through a queue that sends one
@@ -192,7 +193,7 @@ const MOVES = {
 /**
  * What a keydown means, or null for keys we leave to the browser:
  * {type:"move", dr, dc} | {type:"goto", row?, col?} | {type:"digit", d, kind: "mode"|"corner"|"centre"}
- * | {type:"erase"} | {type:"undo"} | {type:"redo"} | {type:"mode"}.
+ * | {type:"erase"} | {type:"undo"} | {type:"redo"} | {type:"mode"} | {type:"hint"} | {type:"dismiss"}.
  * Shift+digit is a corner note, Ctrl+digit a centre note, and Alt+digit too (Ctrl+digit is taken by
  * the browser on some systems, and Mac users reach for Option).
  */
@@ -218,6 +219,8 @@ export function keyAction(e) {
   if (e.key === "End") return { type: "goto", col: 8 };
   if (e.key === "Backspace" || e.key === "Delete") return { type: "erase" };
   if (key === "n" || e.key === " ") return { type: "mode" };
+  if (key === "h") return { type: "hint" };
+  if (e.key === "Escape") return { type: "dismiss" };
   return null;
 }
 
@@ -252,8 +255,8 @@ export function formatTime(seconds) {
   return h ? `${h}:${mmss}` : mmss;
 }
 
-/** What a screen reader hears for a cell, e.g. "Row 2, Column 3, empty, notes 2 5". */
-export function cellLabel(board, i, conflicted) {
+/** What a screen reader hears for a cell, e.g. "Row 2, Column 3, empty, notes 2 5, hint: look here". */
+export function cellLabel(board, i, conflicted, mark = null) {
   const parts = [`Row ${rowOf(i) + 1}`, `Column ${colOf(i) + 1}`];
   const spaced = (notes) => notes.split("").join(" ");
   if (board.givens[i]) parts.push(`given ${board.givens[i]}`);
@@ -264,7 +267,53 @@ export function cellLabel(board, i, conflicted) {
     if (board.centre[i]) parts.push(`notes ${spaced(board.centre[i])}`);
   }
   if (conflicted) parts.push("conflict");
+  if (mark) parts.push(hintWords(mark));
   return parts.join(", ");
+}
+
+// ---- Hints: the server finds the step; the page shows it a stage at a time and never applies it. ----
+
+/**
+ * The position a hint belongs to, as the server tells positions apart: digits and centre notes.
+ * Corner notes mark where a digit may go in a box, not a cell's candidates, so they change no hint.
+ */
+export function positionKey(board) {
+  return `${digitsString(board)}|${board.centre.join(",")}`;
+}
+
+/**
+ * What the hint button's next press shows, from the last hint answered ({key, stage}) and the
+ * position now: the same position goes on to the next stage, any other starts again.
+ */
+export function hintLabel(last, key) {
+  if (!last || last.key !== key || !last.stage) return "Hint";
+  return last.stage === 1 ? "More" : "Show me";
+}
+
+/**
+ * The cells a hint answer marks: Map cell -> {kind, digits}. kind is "area" (the unit to look
+ * at, stages 1 and 2 of a step), "cell" (a cell of the step, or the cell with the mistake),
+ * "place" (a digit goes there) or "remove" (those candidates go).
+ */
+export function hintMarks(hint) {
+  const marks = new Map();
+  const area = hint.kind === "step" && hint.stage < 3;
+  for (const i of hint.highlight ?? []) marks.set(i, { kind: area ? "area" : "cell", digits: [] });
+  for (const { cell, digit } of hint.placements ?? []) marks.set(cell, { kind: "place", digits: [digit] });
+  for (const { cell, digit } of hint.eliminations ?? []) {
+    const mark = marks.get(cell);
+    if (mark?.kind === "remove") mark.digits.push(digit);
+    else if (mark?.kind !== "place") marks.set(cell, { kind: "remove", digits: [digit] });
+  }
+  return marks;
+}
+
+/** A mark in words, for the cell's label: the outline says it on screen, this says it aloud. */
+function hintWords(mark) {
+  const digits = [...mark.digits].sort().join(" ");
+  if (mark.kind === "place") return `hint: ${digits} goes here`;
+  if (mark.kind === "remove") return `hint: remove ${digits}`;
+  return mark.kind === "cell" ? "hint: this cell" : "hint: look here";
 }
 
 // ---- The page. Everything below touches the DOM. ----
@@ -288,7 +337,9 @@ async function start(root) {
     cells: [...root.querySelectorAll("[data-cell]")],
     parts: [], // per cell: its digit, corner and centre elements, looked up once
     canPlay: false, // true once the player's position has arrived (if they may play at all)
-    api: { save: data.apiSave, beat: data.apiBeat, submit: data.apiSubmit, state: data.apiState },
+    api: { save: data.apiSave, beat: data.apiBeat, submit: data.apiSubmit, state: data.apiState, hint: data.apiHint },
+    resultsUrl: data.resultsUrl,
+    results: "none", // the results fragment: "none", "loading", "loaded" or "failed"
     loginUrl: data.loginUrl,
     storeKey: `sudoku:${data.player}:${data.puzzle}`,
     board: page.board,
@@ -309,6 +360,12 @@ async function start(root) {
       dirtySince: 0, lastRefresh: 0,
     },
     noticeTimer: null,
+    hint: {
+      key: null, stage: 0, // the last answer's position and stage: what the next press asks for
+      shown: null, // the answer on screen, null when the panel is closed (or shows an error)
+      marks: new Map(), // its cells, see hintMarks
+      busy: false,
+    },
   };
 
   game.parts = game.cells.map((cell) => ({
@@ -360,6 +417,7 @@ function render(game) {
   const { board, selected } = game;
   const bad = conflicts(board);
   const focusValue = valueAt(board, selected);
+  const marks = game.hint.marks;
   game.cells.forEach((cell, i) => {
     const value = valueAt(board, i);
     const peer = i !== selected && PEERS[selected].includes(i);
@@ -373,7 +431,10 @@ function render(game) {
     setText(parts.digit, value ? String(value) : "");
     renderNotes(parts.corner, value ? "" : board.corner[i], focusValue, true);
     renderNotes(parts.centre, value ? "" : board.centre[i], focusValue, false);
-    const label = cellLabel(board, i, bad.has(i));
+    const mark = marks.get(i) ?? null;
+    if (mark) cell.dataset.hint = mark.kind;
+    else if (cell.dataset.hint) delete cell.dataset.hint;
+    const label = cellLabel(board, i, bad.has(i), mark);
     if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
   });
   renderKeypad(game);
@@ -416,6 +477,13 @@ function renderKeypad(game) {
   keypad.querySelector("#key-undo").setAttribute("aria-disabled", String(!game.history.past.length));
   keypad.querySelector("#key-redo").setAttribute("aria-disabled", String(!game.history.future.length));
   for (const radio of keypad.querySelectorAll("input[name=sudoku-mode]")) radio.checked = radio.value === game.mode;
+  const hintKey = keypad.querySelector("#key-hint");
+  if (!hintKey) return;
+  const key = positionKey(game.board);
+  setText(hintKey, hintLabel(game.hint, key));
+  // The last stage on screen has nothing more to show for this position until it changes.
+  const allShown = game.hint.shown?.final && game.hint.key === key;
+  hintKey.setAttribute("aria-disabled", String(game.hint.busy || Boolean(allShown)));
 }
 
 // ---- Input: pointer, keyboard and keypad all end in the same few functions. ----
@@ -473,6 +541,11 @@ function onKey(game, e) {
     change(game, eraseCell(game.board, game.selected));
   } else if (action.type === "undo" || action.type === "redo") {
     travel(game, action.type);
+  } else if (action.type === "hint") {
+    askHint(game);
+  } else if (action.type === "dismiss") {
+    if (!hintOpen(game)) return; // Escape means nothing else here: leave it to the page.
+    closeHint(game);
   } else if (action.type === "mode") {
     setMode(game, nextMode(game.mode));
     // Clicking a radio announces itself; a key press needs saying (and shows what N did).
@@ -503,6 +576,7 @@ function wirePlay(game) {
   pause.hidden = game.solved;
   pause.addEventListener("click", () => setPaused(game, !game.paused));
   game.root.querySelector("#sudoku-resume").addEventListener("click", () => setPaused(game, false));
+  game.root.querySelector("#sudoku-hint-close").addEventListener("click", () => closeHint(game));
 
   document.addEventListener("visibilitychange", () => onVisibility(game));
   // Leaving the page: send what is unsaved now, with keepalive so it survives the unload.
@@ -524,6 +598,8 @@ function onKeypad(game, e) {
     change(game, eraseCell(game.board, game.selected));
   } else if (button.dataset.action === "undo" || button.dataset.action === "redo") {
     travel(game, button.dataset.action);
+  } else if (button.dataset.action === "hint") {
+    askHint(game);
   }
 }
 
@@ -552,6 +628,7 @@ function travel(game, direction) {
 /** What every change of the board sets off. */
 function afterChange(game) {
   showAlert(game, "");
+  dropStaleHint(game);
   render(game);
   writeLocalCopy(game);
   scheduleSave(game);
@@ -671,7 +748,189 @@ function showSolved(game, seconds) {
     el.hidden = true;
   }
   clearLocalCopy(game);
+  clearHint(game);
   setText(game.root.querySelector("#sudoku-solved"), `Solved! Your time: ${formatTime(seconds)}`);
+  loadResults(game);
+}
+
+// ---- Hints and results: the two things the page fetches on the player's behalf besides the game. ----
+
+/**
+ * Ask for the next stage of a hint on the board as it is now (the same position a save sends;
+ * the server does not save it). The answer is only shown: the board never changes by itself.
+ * Whatever goes wrong is said in the hint panel and the game carries on.
+ */
+async function askHint(game) {
+  const { hint } = game;
+  if (!game.canPlay || game.solved || game.paused || hint.busy) return;
+  const sent = game.board;
+  const key = positionKey(sent);
+  if (hint.shown?.final && hint.key === key) return; // All of it is on screen already.
+  hint.busy = true;
+  renderKeypad(game);
+  let reply = null;
+  try {
+    reply = await api(game.api.hint, { digits: digitsString(sent), corner: sent.corner, centre: sent.centre });
+  } catch (error) {
+    if (!(error instanceof Transient)) console.error(error);
+  }
+  hint.busy = false;
+  if (game.solved) return; // Solved meanwhile (another device): the results replace any hint.
+  onHintReply(game, key, reply);
+  render(game);
+}
+
+/** Show a hint's answer, or say why there is none. */
+function onHintReply(game, key, reply) {
+  if (!reply) {
+    showHintError(game, "Could not reach the server for a hint. Check your connection and try again.");
+    return;
+  }
+  const { status, data } = reply;
+  if (status === 200 && data) {
+    Object.assign(game.hint, { key, stage: data.stage });
+    // The board moved on while we asked: this answer is for a position that is gone.
+    if (positionKey(game.board) === key) showHint(game, data);
+  } else if (status === 409 && data?.state) {
+    adopt(game, data.state, "Updated from your other device"); // solved elsewhere
+  } else if (status === 429) {
+    showHintError(game, data?.error || `That's a lot of hints: try again in ${data?.retry_after ?? 60} seconds.`);
+  } else if (status === 401) {
+    showHintError(game, "You are logged out, so there are no hints.", true);
+  } else if (status === 403) {
+    showHintError(game, data?.error || "Your session has expired: please reload the page.");
+  } else {
+    showHintError(game, `Could not get a hint: ${data?.error || `error ${status}`}.`);
+  }
+}
+
+/** Put an answer in the hint panel and mark its cells (render draws the marks). */
+function showHint(game, data) {
+  const paragraph = (className, ...content) => {
+    const p = document.createElement("p");
+    p.className = className;
+    p.append(...content);
+    return p;
+  };
+  const strong = (text) => {
+    const b = document.createElement("strong");
+    b.textContent = text;
+    return b;
+  };
+  const parts = [];
+  const technique = data.kind === "step" && data.technique;
+  if (data.stage >= 3) {
+    parts.push(technique ? paragraph("hint-text", strong(`${technique.title}.`), " ", data.explanation) : paragraph("hint-text", data.explanation));
+  } else if (data.stage === 2 && technique) {
+    // The server's message ("Look for a naked single in box 5.") in fewer words, to fit a phone.
+    parts.push(paragraph("hint-text", strong(`${technique.title} in ${data.unit.name}.`), " ", technique.about));
+  } else {
+    parts.push(paragraph("hint-text", data.message));
+  }
+  if (data.stage === 1 && data.hints_used === 1) {
+    parts.push(paragraph("hint-note", "A solve with hints is not ranked on the leaderboard."));
+  }
+  game.hint.shown = data;
+  game.hint.marks = data.kind === "complete" ? new Map() : hintMarks(data);
+  openHintPanel(game, data.kind === "complete" ? "done" : `stage-${data.stage}`, parts);
+}
+
+/** A hint that could not be had: the message in the panel, no marks on the board. */
+function showHintError(game, text, login = false) {
+  game.hint.shown = null;
+  game.hint.marks = new Map();
+  const p = document.createElement("p");
+  p.className = "hint-text";
+  p.textContent = text;
+  if (login) {
+    const link = document.createElement("a");
+    link.href = game.loginUrl;
+    link.textContent = "Log in again";
+    p.append(" ", link);
+  }
+  openHintPanel(game, "error", [p]);
+}
+
+/** Fill the panel; its body is the live region, so screen readers read the new content. */
+function openHintPanel(game, state, content) {
+  const panel = game.root.querySelector("#sudoku-hint-panel");
+  panel.dataset.state = state;
+  game.root.querySelector("#sudoku-hint").replaceChildren(...content);
+  game.root.querySelector("#sudoku-hint-close").hidden = false;
+}
+
+/** True while the panel shows a hint or an error. */
+function hintOpen(game) {
+  return Boolean(game.root.querySelector("#sudoku-hint-panel")?.dataset.state);
+}
+
+/** Empty the panel and take the marks off the board (the next press still goes on from there). */
+function clearHint(game) {
+  const panel = game.root.querySelector("#sudoku-hint-panel");
+  if (!panel) return;
+  game.hint.shown = null;
+  game.hint.marks = new Map();
+  delete panel.dataset.state;
+  game.root.querySelector("#sudoku-hint").replaceChildren();
+  const close = game.root.querySelector("#sudoku-hint-close");
+  // Hiding the focused close button would drop focus to the page: hand it to the grid first.
+  if (close.contains(document.activeElement)) game.cells[game.selected].focus();
+  close.hidden = true;
+}
+
+/** The player closes the panel (its button, or Escape). */
+function closeHint(game) {
+  clearHint(game);
+  render(game);
+}
+
+/** After the board changes: a hint for another position, or an error, no longer applies. */
+function dropStaleHint(game) {
+  if (!hintOpen(game)) return;
+  if (!game.hint.shown || positionKey(game.board) !== game.hint.key) clearHint(game);
+}
+
+/**
+ * The results under the board (receipt, leaderboard, standing), fetched once the solve is
+ * recorded; on failure a line with a button to try again. `focus`: move focus to them (a retry).
+ */
+async function loadResults(game, focus = false) {
+  const slot = game.root.querySelector("#sudoku-results-slot");
+  if (!slot || !game.resultsUrl || game.results === "loading" || game.results === "loaded") return;
+  game.results = "loading";
+  slot.setAttribute("aria-busy", "true");
+  let section = null;
+  try {
+    const response = await fetch(game.resultsUrl, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    if (response.ok && !response.redirected) {
+      // Our own server's fragment: parsed inert in a template, then moved into the page.
+      const template = document.createElement("template");
+      template.innerHTML = await response.text();
+      section = template.content.querySelector("#sudoku-results[data-solved=true]");
+    }
+  } catch {
+    section = null; // Offline: the button below tries again.
+  }
+  slot.removeAttribute("aria-busy");
+  game.results = section ? "loaded" : "failed";
+  if (section) {
+    slot.replaceChildren(section);
+    if (focus) {
+      section.tabIndex = -1;
+      section.focus();
+    }
+    return;
+  }
+  const line = document.createElement("p");
+  line.className = "sudoku-results-failed";
+  const retry = document.createElement("button");
+  retry.type = "button";
+  retry.className = "link";
+  retry.textContent = "Try again";
+  retry.addEventListener("click", () => loadResults(game, true));
+  line.append("Could not load the results. ", retry);
+  slot.replaceChildren(line);
+  if (focus) retry.focus(); // The button pressed is gone: its successor takes the focus.
 }
 
 // ---- The local copy: unsaved work survives a closed tab or a long time offline. ----
@@ -942,6 +1201,7 @@ function adopt(game, raw, notice) {
   clearLocalCopy(game);
   if (server.solved) showSolved(game, server.solveSeconds ?? server.elapsed);
   else setElapsed(game, server.elapsed);
+  dropStaleHint(game);
   render(game);
   if (notice && changed) showNotice(game, notice);
 }

@@ -1,0 +1,145 @@
+"""Hints and the results in a real browser: three stages of a hint, then the solve and its receipt."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from puzzles import engine
+from puzzles.engine.grid import UNITS, unit_name
+from puzzles.hints import technique_title
+from puzzles.models import Solve
+from tests.browser.test_board import GIVENS, SHOTS, SOLUTION, cell, digit_in, sign_up, wait_saved
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+UNIT = re.compile(r"\b(row|column|box) [1-9]\b")
+
+
+def hint_text(page) -> str:
+    return page.locator("#sudoku-hint[role=status]").inner_text().strip()
+
+
+def wait_stage(page, stage: int) -> None:
+    """Wait for the hint panel to show the answer at `stage`."""
+    page.wait_for_function(
+        f"document.querySelector('#sudoku-hint-panel').dataset.state === 'stage-{stage}'", timeout=10_000
+    )
+
+
+def marked(page, kind: str = "") -> list[int]:
+    selector = f"#sudoku-grid td[data-hint='{kind}']" if kind else "#sudoku-grid td[data-hint]"
+    return sorted(int(i) for i in page.locator(selector).evaluate_all("cells => cells.map(c => c.dataset.cell)"))
+
+
+def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(chromium, live_server, todays_easy):
+    # The step the server will hint at on the untouched board, worked out here independently.
+    step = engine.next_step(GIVENS, "0" * 81, [""] * 81)
+    unit = sorted(UNITS[step.houses[0]])
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    sign_up(page, live_server.url, path, "hinter")
+    button = page.locator("#key-hint")
+    assert button.inner_text() == "Hint"
+    assert hint_text(page) == "" and marked(page) == []
+
+    # Stage 1: where to look, the unit marked on the board.
+    button.click()
+    wait_stage(page, 1)
+    assert UNIT.search(hint_text(page)) and unit_name(step.houses[0]) in hint_text(page)
+    assert "not ranked" in hint_text(page)
+    assert marked(page, "area") == unit
+    assert button.inner_text() == "More"
+
+    # Stage 2, by the keyboard shortcut: the technique's name and what it is.
+    cell(page, 0).click()
+    page.keyboard.press("h")
+    wait_stage(page, 2)
+    assert technique_title(step.technique) in hint_text(page)
+    assert marked(page, "area") == unit
+    assert button.inner_text() == "Show me"
+
+    # Stage 3: the step itself, its cell marked as where the digit goes; nothing more to show.
+    button.click()
+    wait_stage(page, 3)
+    assert step.explanation in hint_text(page)
+    (target, digit), = step.placements
+    assert marked(page, "place") == [target]
+    assert f"{digit} goes here" in cell(page, target).get_attribute("aria-label")
+    assert button.get_attribute("aria-disabled") == "true"
+    # The hint is shown, never played.
+    assert digit_in(page, target) == ""
+    page.screenshot(path=str(SHOTS / "hint.png"))
+
+    # Escape closes it and takes the marks off; the next press would show the step again.
+    page.keyboard.press("Escape")
+    assert hint_text(page) == "" and marked(page) == []
+    assert button.inner_text() == "Show me"
+
+    # Another hint, then a change to the board: it no longer applies and goes away.
+    button.click()
+    wait_stage(page, 3)
+    empties = [i for i, g in enumerate(GIVENS) if g == "0"]
+    cell(page, empties[0]).click()
+    page.keyboard.press(SOLUTION[empties[0]])
+    assert hint_text(page) == "" and marked(page) == []
+    assert button.inner_text() == "Hint"
+
+    for i in empties[1:]:
+        cell(page, i).click()
+        page.keyboard.press(SOLUTION[i])
+    solved = page.locator("#sudoku-solved[role=status]")
+    solved.wait_for(state="visible", timeout=10_000)
+    assert "Solved" in solved.inner_text()
+
+    # The results arrive under the board: what the puzzle took, and why this solve is not ranked.
+    results = page.locator("#sudoku-results-slot #sudoku-results[data-solved=true]")
+    results.wait_for(timeout=10_000)
+    assert "What this puzzle took" in results.locator("#receipt-title").inner_text()
+    assert results.locator(".results-technique").first.inner_text().startswith("Hidden single")
+    assert "you used hints" in results.locator(".results-standing").inner_text()
+    assert results.locator("#leaderboard-title").is_visible()
+    assert Solve.objects.get(user__username="hinter").hinted is True
+    page.screenshot(path=str(SHOTS / "receipt.png"), full_page=True)
+
+    # Coming back to a solved puzzle shows the results straight away, and no hint button.
+    page.reload()
+    page.locator("#sudoku-results[data-solved=true]").wait_for(timeout=10_000)
+    assert not button.is_visible()
+    context.close()
+
+
+def test_a_refused_or_failed_hint_says_why_and_the_game_goes_on(chromium, live_server, todays_easy, settings):
+    settings.HINTS_PER_MINUTE = 1
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    context = chromium.new_context(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    sign_up(page, live_server.url, path, "eager")
+    page.tap("#key-hint")
+    wait_stage(page, 1)
+    # With a hint showing, the grid and the keypad are still on a phone's screen.
+    keypad = page.locator("#sudoku-keypad").bounding_box()
+    assert keypad["y"] + keypad["height"] <= 667
+
+    # Over the limit: the server's message, and no marks.
+    page.tap("#key-hint")
+    page.wait_for_function("document.querySelector('#sudoku-hint-panel').dataset.state === 'error'", timeout=10_000)
+    assert "try again in" in hint_text(page)
+    assert marked(page) == []
+
+    # Offline: said plainly, and playing and saving carry on once back.
+    context.set_offline(True)
+    page.locator("#sudoku-hint-close").tap()
+    assert hint_text(page) == ""
+    page.tap("#key-hint")
+    page.wait_for_function("document.querySelector('#sudoku-hint-panel').dataset.state === 'error'", timeout=10_000)
+    assert "connection" in hint_text(page)
+    context.set_offline(False)
+    cell(page, 0).tap()
+    page.tap("#sudoku-keypad [data-digit='4']")
+    assert digit_in(page, 0) == "4"
+    assert hint_text(page) == ""  # the board changed: the message went with the old position
+    wait_saved(page)
+    context.close()
