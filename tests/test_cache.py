@@ -74,7 +74,8 @@ def test_saving_a_user_drops_the_cached_copy_so_a_password_change_counts_at_once
     assert backend.get_user(user.pk) is None
 
 
-def test_without_a_shared_cache_the_user_always_comes_from_the_database(django_assert_num_queries):
+def test_without_a_shared_cache_the_user_always_comes_from_the_database(settings, django_assert_num_queries):
+    settings.SHARED_CACHE = False
     user = User.objects.create_user("ada", password="x")
     backend = CachedModelBackend()
     backend.get_user(user.pk)
