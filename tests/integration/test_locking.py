@@ -91,3 +91,64 @@ def test_two_workers_on_one_seed_batch_make_exactly_what_was_asked(postgres):
     )
     assert SeedBatch.objects.get(pk=batch.pk).made == 7
     assert Puzzle.objects.count() == 7
+
+
+# --- a player's saves and submits racing each other --------------------------------------------
+
+
+def stored_version(user, daily) -> int:
+    from puzzles.models import Attempt
+
+    return Attempt.objects.filter(user=user, daily=daily).values_list("version", flat=True).get()
+
+
+def _outcome(job):
+    def run():
+        try:
+            return job()
+        except services.StaleSave:
+            return "stale"
+        except services.AlreadySolved:
+            return "solved"
+
+    return run
+
+
+def test_two_saves_from_the_same_version_one_wins_the_other_is_stale(postgres, todays_easy):
+    from django.contrib.auth.models import User
+
+    player = User.objects.create_user("ada")
+    services.attempt_open(player, todays_easy)
+    ref = (player, todays_easy)
+    for _ in range(5):
+        version = stored_version(player, todays_easy)
+        a, b = run_together(*[
+            _outcome(lambda d=d: services.attempt_save(ref, version=version, digits=d + "0" * 80, corner=None, centre=None))
+            for d in "45"
+        ])
+        assert sorted([a == "stale", b == "stale"]) == [False, True]
+        assert stored_version(player, todays_easy) == version + 1
+
+
+def test_a_save_racing_the_solving_submit_never_changes_a_solved_attempt(postgres, todays_easy):
+    from django.contrib.auth.models import User
+
+    from tests.conftest import EASY_GIVENS, EASY_SOLUTION
+
+    player = User.objects.create_user("ada")
+    services.attempt_open(player, todays_easy)
+    ref = (player, todays_easy)
+    mine = "".join("0" if g != "0" else d for g, d in zip(EASY_GIVENS, EASY_SOLUTION))
+    submit, save = run_together(
+        _outcome(lambda: services.attempt_submit(ref, version=0, digits=mine)),
+        _outcome(lambda: services.attempt_save(ref, version=0, digits="0" * 81, corner=None, centre=None)),
+    )
+    from puzzles.models import Attempt
+
+    attempt = Attempt.objects.get(user=player)
+    if save in ("stale", "solved"):
+        # The submit went first: the solved board stays as it was submitted.
+        assert submit.solved and attempt.digits == mine
+    else:
+        # The save went first: the submit then started from a stale version.
+        assert submit == "stale" and attempt.digits == "0" * 81 and not hasattr(attempt, "solve")
