@@ -275,3 +275,47 @@ def test_the_database_allows_one_solve_per_player_and_daily(player, daily):
     solve = Solve.objects.get()
     with pytest.raises(IntegrityError):
         Solve.objects.create(attempt=solve.attempt, user=solve.user, daily=solve.daily, seconds=1)
+
+
+def test_the_shared_page_filled_in_for_a_player_is_the_page_rendered_just_for_them(client, daily):
+    import re
+
+    from django.test import RequestFactory
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from puzzles.views.play import _daily_context
+    from django.shortcuts import render
+
+    ada = User.objects.create_user("ada&co", password="x")
+    client.force_login(ada)
+    client.get(url(daily))  # renders the shared page
+    served = client.get(url(daily)).content.decode()  # filled in from it
+    request = RequestFactory().get(url(daily))
+    request.user, request.session = ada, SessionStore()
+    direct = render(request, "puzzles/daily.html", _daily_context(request, daily, True)).content.decode()
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[A-Za-z0-9]{64}"')
+    assert token.search(served) and token.sub("TOKEN", served) == token.sub("TOKEN", direct)
+    assert "ada&amp;co" in served and "\ue000" not in served
+
+
+def test_the_token_on_the_shared_page_is_the_players_own(daily):
+    import re
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(User.objects.create_user("ada", password="x"))
+    client.get(url(daily))
+    page = client.get(url(daily)).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]{64})"', page).group(1)
+    assert post(client, url(daily, "save"), {"version": 0, "digits": "0" * 81}, HTTP_X_CSRFTOKEN=token).status_code == 200
+
+
+def test_a_waiting_message_is_shown_on_the_puzzle_page(player, daily):
+    from django.contrib.messages import constants
+    from django.contrib.messages.storage.base import Message
+    from django.contrib.messages.storage.cookie import CookieStorage
+    from django.test import RequestFactory
+
+    encoded = CookieStorage(RequestFactory().get("/"))._encode([Message(constants.INFO, "Welcome back")])
+    player.cookies["messages"] = encoded
+    assert "Welcome back" in player.get(url(daily)).content.decode()
+    assert "Welcome back" not in player.get(url(daily)).content.decode()  # shown once

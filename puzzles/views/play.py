@@ -7,12 +7,17 @@ import json
 from functools import wraps
 from typing import Any, Callable, Optional
 
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.html import escape
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -77,19 +82,56 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "puzzles/home.html", {"today": today, "cards": cards})
 
 
+# The puzzle page is rendered once per daily (for players, and for visitors) with these markers
+# where a player's own bits go, kept in this process's memory, and filled in per request: the
+# 81 cells and the rest of the page depend on the puzzle alone, and rendering them was most of
+# the page's cost. Private-use characters: escaping leaves them alone and no content has them.
+PLAYER_ID, PLAYER_NAME, CSRF_TOKEN = "\ue000id\ue000", "\ue000name\ue000", "\ue000csrf\ue000"
+PAGE_CACHE_SECONDS = 3600
+
+
+class _MarkedPlayer:
+    """Stands in for the logged-in user while the shared page is rendered."""
+
+    is_authenticated = True
+    is_anonymous = False
+    pk = PLAYER_ID
+
+    def get_username(self) -> str:
+        return PLAYER_NAME
+
+
+def _daily_context(request: HttpRequest, daily: DailyPuzzle, can_play: bool) -> dict[str, Any]:
+    return {
+        "daily": daily,
+        "puzzle_state": services.attempt_state(None, daily),
+        "can_play": can_play,
+        "login_url": f"{reverse('login')}?next={request.path}",
+        "api": _api_urls(daily),
+    }
+
+
 def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
     """The board. Anyone may look; a logged-in player's position (and their clock) comes from
     the state API, which board.js calls at once, so this page is the same for every player."""
     daily = _daily_or_404(day, difficulty)
-    context = {
-        "daily": daily,
-        "puzzle_state": services.attempt_state(None, daily),
-        "can_play": request.user.is_authenticated,
-        "login_url": f"{reverse('login')}?next={request.path}",
-        # Called by the template only when it renders the page afresh (it is cached whole).
-        "api": lambda: _api_urls(daily),
-    }
-    return render(request, "puzzles/daily.html", context)
+    can_play = request.user.is_authenticated
+    if len(messages.get_messages(request)):
+        # A message waits to be shown (rare on this page): render it all, for this player.
+        return render(request, "puzzles/daily.html", _daily_context(request, daily, can_play))
+    key = f"daily-page:{daily.pk}:{daily.date}:{daily.difficulty}:{can_play}:{request.path}"
+    page = local_cache.get(key)
+    if page is None:
+        marked = {"user": _MarkedPlayer() if can_play else AnonymousUser(), "csrf_token": CSRF_TOKEN, "messages": ()}
+        page = render_to_string("puzzles/daily.html", {**_daily_context(request, daily, can_play), **marked}, request)
+        local_cache.set(key, page, PAGE_CACHE_SECONDS)
+    if can_play:
+        page = (
+            page.replace(PLAYER_ID, str(request.user.pk))
+            .replace(PLAYER_NAME, escape(request.user.get_username()))
+            .replace(CSRF_TOKEN, get_token(request))
+        )
+    return HttpResponse(page)
 
 
 # --- the board's JSON API ---------------------------------------------------------------------
