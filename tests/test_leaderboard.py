@@ -223,7 +223,7 @@ def test_the_results_show_the_receipt_leaderboard_and_percentile_after_the_solve
     assert "Solved in <span class=\"results-time\">3:20</span>" in body
     assert "Faster than 33% of today&#x27;s solvers." in body
     # The techniques as stored, with friendly names and counts, and the hardest step's wording.
-    assert "Hidden single" in body and "40" in body
+    assert "Naked single" in body and "used</span> 49<span" in body
     assert "Hardest step" in body and "r5c6 sees every digit but 4" in body
     assert "median time for easy: <strong>3:20</strong> (3 ranked solves)" in body
     # The leaderboard, with the player's own row marked.

@@ -98,7 +98,7 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     results = page.locator("#sudoku-results-slot #sudoku-results[data-solved=true]")
     results.wait_for(timeout=10_000)
     assert "What this puzzle took" in results.locator("#receipt-title").inner_text()
-    assert results.locator(".results-technique").first.inner_text().startswith("Hidden single")
+    assert results.locator(".results-technique").first.inner_text().startswith("Naked single")
     assert "you used hints" in results.locator(".results-standing").inner_text()
     assert results.locator("#leaderboard-title").is_visible()
     assert Solve.objects.get(user__username="hinter").hinted is True
