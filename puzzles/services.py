@@ -641,6 +641,14 @@ def attempt_submit(ref: AttemptRef, *, version: int, digits: object) -> SubmitRe
         return SubmitResult(True, attempt, solve=solve)
 
 
+def _hint_stage(attempt: Attempt) -> int:
+    from .hints import position_key  # hints builds on this module
+
+    if not attempt.hint_stage or attempt.hint_position != position_key(attempt.digits, attempt.centre):
+        return 0
+    return attempt.hint_stage
+
+
 def attempt_state(attempt: Optional[Attempt], daily: DailyPuzzle) -> dict:
     """What the board page needs to show a player's position; never the solution."""
     solve = getattr(attempt, "solve", None) if attempt else None
@@ -654,4 +662,6 @@ def attempt_state(attempt: Optional[Attempt], daily: DailyPuzzle) -> dict:
         "solved": solve is not None,
         "solve_seconds": round(solve.seconds, 1) if solve else None,
         "paused": False,
+        # How far the hint for the stored position has been revealed (0: none, or it moved on).
+        "hint_stage": _hint_stage(attempt) if attempt and not solve else 0,
     }

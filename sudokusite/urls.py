@@ -7,3 +7,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("puzzles.urls")),
 ]
+
+# JSON for the board's API, the friendly page elsewhere.
+handler404 = "puzzles.views.play.not_found"

@@ -382,3 +382,17 @@ def test_hints_at_once_on_several_dailies_never_pass_the_players_limit(postgres,
     assert sorted(outcomes) == ["refused"] * 3 + ["shown"] * 3
     assert Hint.objects.count() == 3
     assert sum(a.hints_used for a in Attempt.objects.all()) == 3
+
+
+def test_the_state_says_how_far_the_hint_for_the_stored_position_has_gone(player, daily):
+    base = f"/api/daily/{daily.date.isoformat()}/{daily.difficulty}/"
+    position = {"version": 0, "digits": "0" * 81, "corner": [""] * 81, "centre": [""] * 81}
+    assert player.post(base + "save/", json.dumps(position), content_type="application/json").status_code == 200
+    assert player.get(base + "state/").json()["hint_stage"] == 0
+    for _ in range(2):
+        player.post(base + "hint/", json.dumps(position), content_type="application/json")
+    assert player.get(base + "state/").json()["hint_stage"] == 2
+    moved = {**position, "version": 1, "digits": "4" + "0" * 80}
+    assert player.post(base + "save/", json.dumps(moved), content_type="application/json").status_code == 200
+    assert player.get(base + "state/").json()["hint_stage"] == 0
+    assert Attempt.objects.get().hints_used == 2

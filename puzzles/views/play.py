@@ -21,6 +21,7 @@ from django.utils.html import escape
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.defaults import page_not_found
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
@@ -162,7 +163,7 @@ def api_view(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
                 return _error("That request is too large.", 413)
             try:
                 payload = json.loads(request.body or b"{}")
-            except (ValueError, UnicodeDecodeError):
+            except (ValueError, UnicodeDecodeError, RecursionError):  # nesting past the stack, too
                 return _error("The request is not valid JSON.", 400)
             if not isinstance(payload, dict):
                 return _error("The request must be a JSON object.", 400)
@@ -239,6 +240,14 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="puzzles.auth.CachedModelBackend")
         return redirect(next_url or "puzzles:home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def not_found(request: HttpRequest, exception: Optional[Exception] = None) -> HttpResponse:
+    """A 404: JSON for the board's API (an address the resolver refuses, such as 2026-02-30),
+    the friendly page for everything else."""
+    if request.path.startswith("/api/"):
+        return _error("There is no such puzzle.", 404)
+    return page_not_found(request, exception)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

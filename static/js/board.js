@@ -51,6 +51,7 @@ export function parseState(raw) {
     elapsed: Number(raw.elapsed) || 0,
     solved: Boolean(raw.solved),
     solveSeconds: raw.solve_seconds ?? null,
+    hintStage: Number(raw.hint_stage) || 0,
   };
 }
 
@@ -381,6 +382,8 @@ async function start(root) {
   if (!server) return;
   Object.assign(game, { canPlay: true, board: server.board, version: server.version, solved: server.solved });
   game.clock.base = server.elapsed;
+  // Hints already shown for this very position: the next press goes on from there.
+  if (server.hintStage) Object.assign(game.hint, { key: positionKey(game.board), stage: server.hintStage });
   if (!game.solved) restoreLocalCopy(game, server);
   wirePlay(game);
   if (game.solved) showSolved(game, server.solveSeconds ?? server.elapsed);
