@@ -26,6 +26,12 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_per_tier(prefix: str, defaults: tuple[float, ...]) -> dict[str, str]:
+    """One value per difficulty, easiest first, from PREFIX_EASY ... PREFIX_EXTREME."""
+    tiers = ("easy", "medium", "hard", "expert", "extreme")
+    return {tier: env(f"{prefix}_{tier.upper()}", str(default)) for tier, default in zip(tiers, defaults)}
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env(name, default).split(",") if item.strip()]
 
@@ -225,13 +231,7 @@ CELERY_BEAT_SCHEDULE = {
 
 # The puzzle pipeline: how many unpublished puzzles each tier keeps ready, how far ahead the
 # dailies are published.
-PUZZLE_POOL_TARGETS = {
-    "easy": int(env("POOL_TARGET_EASY", "20")),
-    "medium": int(env("POOL_TARGET_MEDIUM", "20")),
-    "hard": int(env("POOL_TARGET_HARD", "20")),
-    "expert": int(env("POOL_TARGET_EXPERT", "10")),
-    "extreme": int(env("POOL_TARGET_EXTREME", "5")),
-}
+PUZZLE_POOL_TARGETS = {tier: int(value) for tier, value in env_per_tier("POOL_TARGET", (20, 20, 20, 10, 5)).items()}
 PUBLISH_DAYS_AHEAD = int(env("PUBLISH_DAYS_AHEAD", "2"))
 
 # Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
@@ -241,10 +241,6 @@ HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
 # Leaderboards: a solve faster than its difficulty's floor (seconds) is recorded but flagged
 # for an admin and kept off the leaderboard. Hints: how many one player may ask for in a minute.
 LEADERBOARD_FLOOR_SECONDS = {
-    "easy": float(env("LEADERBOARD_FLOOR_EASY", "20")),
-    "medium": float(env("LEADERBOARD_FLOOR_MEDIUM", "40")),
-    "hard": float(env("LEADERBOARD_FLOOR_HARD", "60")),
-    "expert": float(env("LEADERBOARD_FLOOR_EXPERT", "90")),
-    "extreme": float(env("LEADERBOARD_FLOOR_EXTREME", "120")),
+    tier: float(value) for tier, value in env_per_tier("LEADERBOARD_FLOOR", (20, 40, 60, 90, 120)).items()
 }
 HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
