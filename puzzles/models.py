@@ -262,6 +262,9 @@ class Hint(models.Model):
 
 @receiver([post_save, post_delete], sender=DailyPuzzle)
 def _forget_cached_daily(sender: type, instance: DailyPuzzle, **kwargs: object) -> None:
-    # An admin rescheduling or deleting a daily must not leave a stale copy in this process's
-    # cache; other processes keep theirs for at most a minute (views.play.DAILY_CACHE_SECONDS).
-    caches["local"].delete(DailyPuzzle.cache_key(instance.date, instance.difficulty))
+    # An admin rescheduling or deleting a daily must not leave a stale copy behind: the shared
+    # cache and this process's forget it now, other processes within seconds
+    # (views.play.DAILY_LOCAL_SECONDS).
+    key = DailyPuzzle.cache_key(instance.date, instance.difficulty)
+    caches["default"].delete(key)
+    caches["local"].delete(key)

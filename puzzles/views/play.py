@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import caches
+from django.core.cache import cache, caches
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -28,26 +28,32 @@ from .. import services
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, site_today
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
-DAILY_CACHE_SECONDS = 60
+DAILY_CACHE_SECONDS = 3600  # in the shared cache, dropped whenever the daily is saved or deleted
+DAILY_LOCAL_SECONDS = 10  # in this process's memory, which other processes cannot drop
 local_cache = caches["local"]
 
 
 def _daily_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
     """The published daily of a past or present date; future dates are never served.
 
-    A published daily never changes, so it is kept a minute in this process's memory (the
-    database stays the only copy; a cold cache only costs a query).
+    A published daily, with its puzzle, is read from this process's memory, then from the
+    shared cache (Redis in production), then from the database, which stays the only real
+    copy: a cold or missing cache only costs a query. An admin's change reaches the shared cache
+    at once (models._forget_cached_daily) and every process within DAILY_LOCAL_SECONDS.
     """
     if difficulty not in TIER_ORDER or day > site_today():
         raise Http404("There is no such puzzle.")
     key = DailyPuzzle.cache_key(day, difficulty)
     daily = local_cache.get(key)
     if daily is None:
-        try:
-            daily = DailyPuzzle.objects.select_related("puzzle").get(date=day, difficulty=difficulty)
-        except DailyPuzzle.DoesNotExist:
-            raise Http404("There is no such puzzle.") from None
-        local_cache.set(key, daily, DAILY_CACHE_SECONDS)
+        daily = cache.get(key)
+        if daily is None:
+            try:
+                daily = DailyPuzzle.objects.select_related("puzzle").get(date=day, difficulty=difficulty)
+            except DailyPuzzle.DoesNotExist:
+                raise Http404("There is no such puzzle.") from None
+            cache.set(key, daily, DAILY_CACHE_SECONDS)
+        local_cache.set(key, daily, DAILY_LOCAL_SECONDS)
     return daily
 
 
@@ -120,7 +126,7 @@ def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> Htt
     if len(messages.get_messages(request)):
         # A message waits to be shown (rare on this page): render it all, for this player.
         return render(request, "puzzles/daily.html", _daily_context(request, daily, can_play))
-    key = f"daily-page:{daily.pk}:{daily.date}:{daily.difficulty}:{can_play}:{request.path}"
+    key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{can_play}:{request.path}"
     page = local_cache.get(key)
     if page is None:
         marked = {"user": _MarkedPlayer() if can_play else AnonymousUser(), "csrf_token": CSRF_TOKEN, "messages": ()}
