@@ -153,7 +153,7 @@ class PoolAdmin(admin.ModelAdmin):
 
     def _enqueue(self, request: HttpRequest, batch: SeedBatch) -> None:
         what = f"{batch.requested} {batch.tier} puzzles ({batch.filler}, symmetry {batch.symmetry})"
-        queued, reason = broker.enqueue(lambda: tasks.work_seed_batch.delay(batch.pk))
+        queued, reason = broker.enqueue(lambda: tasks.seed_batch_enqueue(batch.pk))
         if queued:
             messages.success(request, f"Batch #{batch.pk} is queued: {what}.")
         else:

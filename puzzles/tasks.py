@@ -39,6 +39,16 @@ def refill_pools() -> list[str]:
     return queued
 
 
+def seed_batch_enqueue(batch_id: int) -> None:
+    """Start a seed batch on up to settings.SEED_BATCH_WORKERS generation workers at once.
+
+    Each task hands on what is left when its budget runs out, so the batch keeps that many
+    tasks in the queue until it is done; claims stop it from ever making more than it asked.
+    """
+    for _ in range(settings.SEED_BATCH_WORKERS):
+        work_seed_batch.delay(batch_id)
+
+
 @shared_task
 def work_seed_batch(batch_id: int) -> int:
     """Make puzzles for an admin's seed batch within one task's budget, then hand on the rest."""

@@ -100,7 +100,9 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60
+        # Connections are kept a minute and checked before a request reuses one, so a
+        # restarted database costs no request an error once it is back.
+        env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60, conn_health_checks=True
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -233,6 +235,8 @@ CELERY_BEAT_SCHEDULE = {
 # dailies are published.
 PUZZLE_POOL_TARGETS = {tier: int(value) for tier, value in env_per_tier("POOL_TARGET", (20, 20, 20, 10, 5)).items()}
 PUBLISH_DAYS_AHEAD = int(env("PUBLISH_DAYS_AHEAD", "2"))
+# How many generation workers may share one admin seed batch (one task each, handed on).
+SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 
 # Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
 # than this (a hidden tab, a pause, a closed laptop) is not counted as playing time.

@@ -8,5 +8,6 @@ urlpatterns = [
     path("", include("puzzles.urls")),
 ]
 
-# JSON for the board's API, the friendly page elsewhere.
+# JSON for the board's API, the friendly pages elsewhere.
 handler404 = "puzzles.views.play.not_found"
+handler500 = "puzzles.views.play.server_error"

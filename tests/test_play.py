@@ -319,3 +319,18 @@ def test_a_waiting_message_is_shown_on_the_puzzle_page(player, daily):
     player.cookies["messages"] = encoded
     assert "Welcome back" in player.get(url(daily)).content.decode()
     assert "Welcome back" not in player.get(url(daily)).content.decode()  # shown once
+
+
+def test_a_failure_on_our_side_is_a_json_500_for_the_board_and_a_plain_page_elsewhere(daily, monkeypatch):
+    client = Client(raise_request_exception=False)
+    client.force_login(User.objects.create_user("ada", password="x"))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(services, "attempt_save", broken)
+    monkeypatch.setattr(services, "attempt_state", broken)
+    response = post(client, url(daily, "save"), {"version": 0, "digits": "0" * 81})
+    assert response.status_code == 500 and "try again" in response.json()["error"]
+    page = client.get(url(daily))
+    assert page.status_code == 500 and "went away" not in page.content.decode() and "Traceback" not in page.content.decode()

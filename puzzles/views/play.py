@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.defaults import page_not_found
+from django.views.defaults import server_error as default_server_error
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
@@ -254,6 +255,14 @@ def not_found(request: HttpRequest, exception: Optional[Exception] = None) -> Ht
     if request.path.startswith("/api/"):
         return _error("There is no such puzzle.", 404)
     return page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """A 500 (a database that is down, say): a JSON message the board can show for the API,
+    the site's plain error page elsewhere; never a traceback."""
+    if request.path.startswith("/api/"):
+        return _error("Something went wrong on our side; your moves are kept, try again shortly.", 500)
+    return default_server_error(request)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

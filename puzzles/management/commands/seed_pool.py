@@ -25,10 +25,10 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         if not now:
-            from puzzles.tasks import work_seed_batch
+            from puzzles.tasks import seed_batch_enqueue
 
             try:
-                work_seed_batch.delay(batch.pk)
+                seed_batch_enqueue(batch.pk)
             except Exception as exc:  # the broker is away: say so, keep the batch for a retry
                 raise CommandError(f"could not reach the task broker ({exc}); run again with --now") from exc
             self.stdout.write(f"Enqueued batch #{batch.pk}: {count} {difficulty} puzzles ({filler}, {symmetry}).")
