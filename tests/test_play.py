@@ -334,3 +334,12 @@ def test_a_failure_on_our_side_is_a_json_500_for_the_board_and_a_plain_page_else
     assert response.status_code == 500 and "try again" in response.json()["error"]
     page = client.get(url(daily))
     assert page.status_code == 500 and "went away" not in page.content.decode() and "Traceback" not in page.content.decode()
+
+
+def test_the_home_page_shows_times_as_the_clock_does(player, daily):
+    attempt = services.attempt_open(User.objects.get(username="ada"), daily)
+    attempt.active_seconds = 65.7
+    attempt.save()
+    assert "In progress, 1:05 so far" in player.get("/").content.decode()
+    Solve.objects.create(attempt=attempt, user=attempt.user, daily=daily, seconds=3725)
+    assert "Solved in 1:02:05" in player.get("/").content.decode()
