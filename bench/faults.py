@@ -422,20 +422,14 @@ def check_nothing_lost(fault: str, label: str, site: Site, players: list[Player]
 
 
 def prepare_players(count: int, prefix: str) -> list[Player]:
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.middleware.csrf import _get_new_csrf_string
+
+    from bench.web import logged_in_session
 
     players = []
     for i in range(count):
         user = User.objects.create_user(f"{prefix}{i}", password=None)
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "puzzles.auth.CachedModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        players.append(Player(user.username, user.pk, store.session_key, _get_new_csrf_string()))
+        players.append(Player(user.username, user.pk, *logged_in_session(user)))
     return players
 
 

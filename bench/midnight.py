@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from bench.load import (  # noqa: E402
     TIERS, ensure_database, gunicorn, make_puzzles, production_env, reset_site, setup_django, stop, wait_for,
 )
-from bench.web import free_port  # noqa: E402
+from bench.web import free_port, logged_in_session  # noqa: E402
 
 DB_URL = os.environ.get("BENCH_MIDNIGHT_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_midnight")
 CARD_LINK = re.compile(rb'href="/daily/(\d{4}-\d{2}-\d{2})/([a-z]+)/"')
@@ -121,21 +121,9 @@ class Watcher(threading.Thread):
 
 def sessions_for(count: int, prefix: str) -> list[tuple[str, str]]:
     """Logged-in sessions made directly (the login form's cost is bench/load.py's subject)."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User
-    from django.contrib.sessions.backends.cached_db import SessionStore
-    from django.middleware.csrf import _get_new_csrf_string
 
-    out = []
-    for i in range(count):
-        user = User.objects.create_user(f"{prefix}{i}", password=None)
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "puzzles.auth.CachedModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        out.append((store.session_key, _get_new_csrf_string()))
-    return out
+    return [logged_in_session(User.objects.create_user(f"{prefix}{i}", password=None)) for i in range(count)]
 
 
 def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:

@@ -17,7 +17,6 @@ import os
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -46,14 +45,27 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def logged_in_session(user) -> tuple[str, str]:
+    """A session logged in as `user`, stored as the site stores sessions, and a CSRF token."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.middleware.csrf import _get_new_csrf_string
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "puzzles.auth.CachedModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return store.session_key, _get_new_csrf_string()
+
+
 def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
     """Today's easy daily and one logged-in session (session id, CSRF token) per player."""
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
-    from django.middleware.csrf import _get_new_csrf_string
 
     from puzzles import services
     from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve, site_today
@@ -70,15 +82,7 @@ def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
     made = services.puzzle_make("easy", rng=random.Random(1))
     puzzle = services.puzzle_store(made)
     services.daily_schedule(puzzle, site_today(), "easy")
-    sessions = []
-    for i in range(players):
-        user = User.objects.create_user(f"bench{i}", password=None)
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "puzzles.auth.CachedModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        sessions.append((store.session_key, _get_new_csrf_string()))
+    sessions = [logged_in_session(User.objects.create_user(f"bench{i}", password=None)) for i in range(players)]
     assert settings.SESSION_COOKIE_NAME == "sessionid"
     return f"/daily/{site_today().isoformat()}/easy/", sessions
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from . import engine
 from .engine.grid import UNITS, cell_name, unit_name
-from .models import Attempt, Hint
+from .models import Hint
 from .services import AlreadySolved, attempt_locked, progress_clean
 
 LAST_STAGE = 3

@@ -8,7 +8,7 @@ would expect. A bad line never costs the good ones.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from . import engine, services
 from .dashboard import IMPORTED

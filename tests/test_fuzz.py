@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st

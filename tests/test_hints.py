@@ -1,6 +1,5 @@
 """Hints that explain: staging from the player's own position, mistakes, limits, and recording."""
 
-import datetime
 import json
 
 import pytest

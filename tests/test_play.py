@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from puzzles import services
-from puzzles.models import Attempt, DailyPuzzle, Solve, site_today
+from puzzles.models import Attempt, DailyPuzzle, Solve
 
 from .conftest import EASY_GIVENS, EASY_SOLUTION
 

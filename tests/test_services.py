@@ -4,7 +4,7 @@ import random
 import pytest
 
 from puzzles import services
-from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch
+from puzzles.models import DailyPuzzle, Pool, Puzzle
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,6 @@ from django.contrib.auth import login
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache, caches
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render

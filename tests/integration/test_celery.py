@@ -8,7 +8,7 @@ from celery.contrib.testing.worker import start_worker
 
 from puzzles import services
 from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch, site_today
-from puzzles.tasks import fill_pool, publish_dailies, refill_pools, work_seed_batch
+from puzzles.tasks import publish_dailies, refill_pools, work_seed_batch
 
 from .conftest import pool_children, wait_for
 

@@ -8,7 +8,7 @@ import random
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from puzzles import services
 from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import sys
 import time
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
