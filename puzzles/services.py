@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -363,6 +364,20 @@ def daily_publish(day: Optional[datetime.date] = None, *, substitutes: bool = Tr
         for difficulty in waiting:
             log.critical("no puzzle at all to publish as the %s daily of %s", difficulty, day)
     return report
+
+
+def daily_publish_if_missing(day: datetime.date) -> bool:
+    """Publish a date's empty slots now, at most once every half minute: True if it ran.
+
+    Beat publishes days ahead, so this normally finds nothing to do. It is the safety net for a
+    midnight when workers or beat were down: the first visitor of the new day publishes it from
+    the pools, and nobody sees an empty day while the pools have puzzles. The cache entry only
+    spares the database a stampede of publishers; publishing itself is safe to run at once.
+    """
+    if not cache.add(f"publishing:{day.isoformat()}", 1, 30):
+        return False
+    daily_publish(day)
+    return True
 
 
 def dailies_publish_ahead(days: Optional[int] = None, *, substitutes: bool = True) -> list[PublishReport]:

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -229,6 +230,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "refill-pools": {"task": "puzzles.tasks.refill_pools", "schedule": float(env("REFILL_EVERY_SECONDS", "120"))},
     "publish-dailies": {"task": "puzzles.tasks.publish_dailies", "schedule": float(env("PUBLISH_EVERY_SECONDS", "600"))},
+    # And on the stroke of midnight in the site's zone, in case publishing ahead fell behind.
+    "publish-at-midnight": {"task": "puzzles.tasks.publish_dailies", "schedule": crontab(minute=0, hour=0)},
 }
 
 # The puzzle pipeline: how many unpublished puzzles each tier keeps ready, how far ahead the

@@ -343,3 +343,27 @@ def test_the_home_page_shows_times_as_the_clock_does(player, daily):
     assert "In progress, 1:05 so far" in player.get("/").content.decode()
     Solve.objects.create(attempt=attempt, user=attempt.user, daily=daily, seconds=3725)
     assert "Solved in 1:02:05" in player.get("/").content.decode()
+
+
+def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
+    import random
+
+    from puzzles.models import Puzzle
+
+    for seed, tier in enumerate(("easy", "medium")):
+        services.puzzle_store(services.puzzle_make(tier, rng=random.Random(seed)))
+    page = client.get("/").content.decode()
+    assert DailyPuzzle.objects.for_date().count() == 2
+    assert page.count("Not published yet") == 3
+    easy = DailyPuzzle.objects.get(difficulty="easy")
+    assert client.get(url(easy)).status_code == 200
+    assert Puzzle.objects.filter(used=True).count() == 2
+
+
+def test_todays_missing_puzzle_page_is_published_on_the_way(client):
+    import random
+
+    services.puzzle_store(services.puzzle_make("hard", rng=random.Random(3)))
+    today = timezone.localdate().isoformat()
+    assert client.get(f"/daily/{today}/hard/").status_code == 200
+    assert client.get(f"/daily/{today}/expert/").status_code == 404  # its pool is empty: nothing to publish

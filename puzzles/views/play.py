@@ -48,10 +48,12 @@ def _daily_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
     if daily is None:
         daily = cache.get(key)
         if daily is None:
-            try:
-                daily = DailyPuzzle.objects.select_related("puzzle").get(date=day, difficulty=difficulty)
-            except DailyPuzzle.DoesNotExist:
-                raise Http404("There is no such puzzle.") from None
+            lookup = DailyPuzzle.objects.select_related("puzzle").filter(date=day, difficulty=difficulty)
+            daily = lookup.first()
+            if daily is None and day == site_today() and services.daily_publish_if_missing(day):
+                daily = lookup.first()
+            if daily is None:
+                raise Http404("There is no such puzzle.")
             cache.set(key, daily, DAILY_CACHE_SECONDS)
         local_cache.set(key, daily, DAILY_LOCAL_SECONDS)
     return daily
@@ -74,6 +76,8 @@ def home(request: HttpRequest) -> HttpResponse:
     """Today's puzzles, one card per difficulty, with the player's status on each."""
     today = site_today()
     dailies = {d.difficulty: d for d in DailyPuzzle.objects.for_date(today)}
+    if len(dailies) < len(TIER_ORDER) and services.daily_publish_if_missing(today):
+        dailies = {d.difficulty: d for d in DailyPuzzle.objects.for_date(today)}
     attempts: dict[int, Attempt] = {}
     if request.user.is_authenticated:
         attempts = {
