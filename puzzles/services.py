@@ -367,16 +367,28 @@ def daily_publish(day: Optional[datetime.date] = None, *, substitutes: bool = Tr
 
 
 def daily_publish_if_missing(day: datetime.date) -> bool:
-    """Publish a date's empty slots now, at most once every half minute: True if it ran.
+    """Publish a date's empty slots now, unless that was tried in the last half minute.
 
     Beat publishes days ahead, so this normally finds nothing to do. It is the safety net for a
     midnight when workers or beat were down: the first visitor of the new day publishes it from
-    the pools, and nobody sees an empty day while the pools have puzzles. The cache entry only
-    spares the database a stampede of publishers; publishing itself is safe to run at once.
+    the pools, and the visitors arriving meanwhile wait (a fraction of a second) instead of
+    seeing a half-published day. The cache only spares the database a stampede of publishers;
+    publishing itself is safe to run several times at once. True when the day should be read
+    again.
     """
-    if not cache.add(f"publishing:{day.isoformat()}", 1, 30):
-        return False
-    daily_publish(day)
+    tried, running = f"publish-tried:{day.isoformat()}", f"publish-running:{day.isoformat()}"
+    if cache.get(tried):
+        return False  # tried lately: a pool is empty, and asking again every request won't fill it
+    if cache.add(running, 1, 10):
+        try:
+            daily_publish(day)
+        finally:
+            cache.set(tried, 1, 30)
+            cache.delete(running)
+        return True
+    deadline = time.monotonic() + 2
+    while cache.get(running) and time.monotonic() < deadline:
+        time.sleep(0.02)
     return True
 
 

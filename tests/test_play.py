@@ -367,3 +367,21 @@ def test_todays_missing_puzzle_page_is_published_on_the_way(client):
     today = timezone.localdate().isoformat()
     assert client.get(f"/daily/{today}/hard/").status_code == 200
     assert client.get(f"/daily/{today}/expert/").status_code == 404  # its pool is empty: nothing to publish
+
+
+def test_visitors_arriving_while_the_day_is_being_published_wait_for_it(db):
+    import threading
+    import time
+
+    from django.core.cache import cache
+
+    today = timezone.localdate()
+    running = f"publish-running:{today.isoformat()}"
+    cache.add(running, 1, 10)  # another request is publishing the day right now
+    threading.Timer(0.3, lambda: cache.delete(running)).start()
+    started = time.monotonic()
+    assert services.daily_publish_if_missing(today) is True  # it waited, then says: read the day again
+    assert 0.25 < time.monotonic() - started < 2
+    # Once tried, a day whose pools are empty is not tried again on every request.
+    assert services.daily_publish_if_missing(today) is True
+    assert services.daily_publish_if_missing(today) is False
