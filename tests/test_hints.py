@@ -395,3 +395,27 @@ def test_the_state_says_how_far_the_hint_for_the_stored_position_has_gone(player
     assert player.post(base + "save/", json.dumps(moved), content_type="application/json").status_code == 200
     assert player.get(base + "state/").json()["hint_stage"] == 0
     assert Attempt.objects.get().hints_used == 2
+
+
+# A top-1465 puzzle whose first step is a hidden single: 7 has one place in box 7, r9c3.
+HIDDEN_GIVENS = "400030000000600800000000001000050090080000600070200000000102700503000040900000000"
+HIDDEN_SOLUTION = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
+
+
+def test_hints_stage_a_known_hidden_single_where_to_look_then_what_then_where(player, daily):
+    from puzzles.models import DailyPuzzle, Puzzle
+
+    puzzle = Puzzle.objects.create(
+        givens=HIDDEN_GIVENS, solution=HIDDEN_SOLUTION, tier="extreme", score=80, hardest="trial-and-error",
+        clues=81 - HIDDEN_GIVENS.count("0"), filler="imported",
+    )
+    hard = DailyPuzzle.objects.create(date=daily.date, difficulty="extreme", puzzle=puzzle)
+    empty = {"digits": "0" * 81, "corner": [""] * 81, "centre": [""] * 81}
+    first, second, third = (ask(player, hard, empty).json() for _ in range(3))
+    assert (first["stage"], first["unit"]["name"]) == (1, "box 7")
+    assert "technique" not in first and "7" not in first["message"].replace("box 7", "")
+    assert (second["stage"], second["technique"]["name"], second["technique"]["title"]) == (2, "hidden-single", "Hidden single")
+    assert "placements" not in second
+    assert third["stage"] == 3 and third["placements"] == [{"cell": 74, "name": "r9c3", "digit": 7}]
+    assert third["explanation"] == "In box 7, 7 can only go in r9c3, so it goes there."
+    assert HIDDEN_SOLUTION not in json.dumps([first, second, third])
