@@ -139,7 +139,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 # In production `collectstatic` writes compressed copies with content-hashed names, which
 # WhiteNoise serves with far-future cache headers; in development files are served as they are.
 STORAGES = {

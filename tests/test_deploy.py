@@ -1,0 +1,71 @@
+"""Production settings, as a deployment runs them: each check in a fresh Python process, since
+settings are read from the environment once, at start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "SECRET_KEY"))}
+    env.update(
+        DJANGO_DEBUG="0", SECRET_KEY="test-only-" + "k" * 50, ALLOWED_HOSTS="sudoku.example.com",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'deploy.db'}", STATIC_ROOT=str(tmp_path / "static"),
+        DJANGO_SETTINGS_MODULE="sudokusite.settings", CACHE_URL="",
+    )
+    env.update(extra)
+    return env
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_the_deployment_checks_pass_on_production_settings(tmp_path):
+    result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], production_env(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key(tmp_path):
+    result = run(["manage.py", "check"], production_env(tmp_path, SECRET_KEY=""))
+    assert result.returncode != 0 and "Set SECRET_KEY" in result.stderr
+
+
+SERVE = """
+import django, json, sys
+django.setup()
+from django.templatetags.static import static
+from django.test import Client
+url = static("css/site.css")
+client = Client(HTTP_HOST="sudoku.example.com")
+plain = client.get(url, secure=True)
+zipped = client.get(url, secure=True, HTTP_ACCEPT_ENCODING="gzip")
+insecure = client.get("/ping/")
+print(json.dumps({"url": url, "status": plain.status_code, "cache": plain.get("Cache-Control", ""),
+                  "encoding": zipped.get("Content-Encoding", ""), "insecure": insecure.status_code,
+                  "hsts": client.get("/ping/", secure=True).get("Strict-Transport-Security", "")}))
+"""
+
+
+def test_static_files_are_served_hashed_compressed_and_cached_for_good_over_https(tmp_path):
+    import json
+
+    env = production_env(tmp_path)
+    collected = run(["manage.py", "collectstatic", "--noinput", "-v", "0"], env)
+    assert collected.returncode == 0, collected.stderr
+    assert list((tmp_path / "static" / "css").glob("site.*.css.gz")), "no compressed, hashed copy"
+    result = run(["-c", SERVE], env)
+    assert result.returncode == 0, result.stderr
+    served = json.loads(result.stdout.strip().splitlines()[-1])
+    assert served["url"].startswith("/static/css/site.") and served["url"] != "/static/css/site.css"
+    assert served["status"] == 200 and "immutable" in served["cache"]
+    assert served["encoding"] == "gzip"
+    assert served["insecure"] == 301  # plain HTTP is sent to HTTPS
+    assert "max-age=31536000" in served["hsts"] and "preload" in served["hsts"]
