@@ -9,20 +9,20 @@ from typing import Any, Callable, Optional
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache, caches
-from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.html import escape
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as default_server_error
-from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, site_today
