@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import glob
 import http.client
 import json
 import os
@@ -53,7 +54,8 @@ HEADING_DATE = re.compile(rb"Today's puzzles <small>([^<]+)</small>")
 # A response counts as "after midnight" only when sent this long after it, and as "before" only
 # when it came back this long before: the bench's clock and the servers' agree to well within it.
 MARGIN = 0.05
-LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+# Debian's faketime package puts the library under the machine's multiarch folder.
+LIBFAKETIME = next(iter(sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))), "/usr/lib/faketime/libfaketime.so.1")
 
 
 @dataclass
