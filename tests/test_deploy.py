@@ -69,3 +69,17 @@ def test_static_files_are_served_hashed_compressed_and_cached_for_good_over_http
     assert served["encoding"] == "gzip"
     assert served["insecure"] == 301  # plain HTTP is sent to HTTPS
     assert "max-age=31536000" in served["hsts"] and "preload" in served["hsts"]
+
+
+@pytest.mark.parametrize("concurrency, workers", [(None, 2 * (os.cpu_count() or 1) + 1), ("3", 3)])
+def test_gunicorn_loads_the_sites_settings_with_the_platforms_worker_count(tmp_path, concurrency, workers):
+    # What the Procfile's web process starts: gunicorn's own check of the configuration and the
+    # application, then the settings as gunicorn reads them.
+    env = production_env(tmp_path, PORT="8123")
+    env.pop("WEB_CONCURRENCY", None)
+    if concurrency:
+        env["WEB_CONCURRENCY"] = concurrency
+    checked = run(["-m", "gunicorn", "--check-config", "-c", "python:sudokusite.gunicorn", "sudokusite.wsgi"], env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    read = run(["-c", "from sudokusite import gunicorn as g; print(g.workers, g.bind)"], env)
+    assert read.stdout.split() == [str(workers), "0.0.0.0:8123"]
