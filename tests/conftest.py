@@ -35,9 +35,11 @@ def quick_password_hashing(settings) -> None:
 
 
 @pytest.fixture
-def postgres(settings) -> None:
+def postgres() -> None:
     """Require the default database to be PostgreSQL."""
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
         _missing("PostgreSQL is not configured: set DATABASE_URL=postgres://...")
 
 
