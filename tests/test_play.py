@@ -50,12 +50,13 @@ def player_digits(board: str) -> str:
 # --- pages ----------------------------------------------------------------------------------
 
 
-def test_anyone_may_look_at_a_daily_but_gets_no_clock_and_no_solution(client, daily):
+def test_anyone_may_look_at_a_daily_but_may_not_play_it(client, daily):
     response = client.get(url(daily))
     assert response.status_code == 200
     assert SOLUTION.encode() not in response.content
-    assert response.context["can_play"] is False
-    assert "next=" in response.context["login_url"]
+    assert f'href="/accounts/login/?next={url(daily)}"'.encode() in response.content
+    # The board asks who is here at once; a visitor is told to log in, and nothing starts.
+    assert client.get(url(daily, "state")).status_code == 401
     assert not Attempt.objects.exists()
 
 
@@ -68,18 +69,27 @@ def test_opening_a_daily_starts_the_players_attempt_once(player, daily):
     assert Attempt.objects.count() == 1
 
 
-def test_the_page_is_the_same_for_every_player_but_the_state_is_each_players_own(client, daily):
-    ada = User.objects.create_user("ada", password="x")
-    bob = User.objects.create_user("bob", password="x")
+def test_the_page_is_the_same_for_everyone_and_the_state_is_each_players_own(client, daily):
+    ada = User.objects.create_user("ada_lovelace", password="x")
+    bob = User.objects.create_user("bob_kahn", password="x")
     services.attempt_save(services.attempt_open(ada, daily).pk, version=0, digits="4" + "0" * 80, corner=None, centre=None)
+    visitor = client.get(url(daily))
+    pages = {visitor.content}
+    for user in (bob, ada):
+        client.force_login(user)
+        response = client.get(url(daily))
+        pages.add(response.content)
+        # The page is not about its reader: no session read, no cookie set, nothing to vary on.
+        assert "Cookie" not in response.get("Vary", "") and not response.cookies
+    assert len(pages) == 1
+    page = pages.pop().decode()
+    assert "ada_lovelace" not in page and "bob_kahn" not in page
+    assert 'name="csrfmiddlewaretoken" id="account-csrf" value=""' in page  # board.js fills it in
+    state = client.get(url(daily, "state")).json()
+    assert state["player"] == {"id": ada.pk, "name": "ada_lovelace"} and state["digits"] == "4" + "0" * 80
     client.force_login(bob)
-    page = client.get(url(daily)).content.decode()
-    assert f'data-player="{bob.pk}"' in page and "csrfmiddlewaretoken" in page
-    assert client.get(url(daily, "state")).json()["digits"] == "0" * 81
-    client.force_login(ada)
-    page = client.get(url(daily)).content.decode()
-    assert f'data-player="{ada.pk}"' in page
-    assert client.get(url(daily, "state")).json()["digits"] == "4" + "0" * 80
+    state = client.get(url(daily, "state")).json()
+    assert state["player"] == {"id": bob.pk, "name": "bob_kahn"} and state["digits"] == "0" * 81
 
 
 @pytest.mark.parametrize(
@@ -115,7 +125,7 @@ def test_signing_up_logs_in_and_returns_to_the_puzzle(client, daily):
         {"username": "grace", "password1": "correct horse battery", "password2": "correct horse battery", "next": url(daily)},
     )
     assert response.status_code == 302 and response.url == url(daily)
-    assert client.get(url(daily)).context["can_play"] is True
+    assert client.get(url(daily, "state")).json()["player"]["name"] == "grace"
 
 
 def test_signup_applies_the_password_validators(client):
@@ -203,9 +213,10 @@ def test_the_api_needs_a_login_and_a_csrf_token(daily):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(user)
     assert post(strict, url(daily, "save"), {"version": 0, "digits": "0" * 81}).status_code == 403
-    strict.get(url(daily))
+    assert "csrftoken" in strict.get(url(daily, "state")).cookies  # the board's first request sets it
     token = strict.cookies["csrftoken"].value
     assert post(strict, url(daily, "save"), {"version": 0, "digits": "0" * 81}, HTTP_X_CSRFTOKEN=token).status_code == 200
+    assert "csrftoken" not in strict.get(url(daily, "state")).cookies  # and leaves it alone after
 
 
 def test_one_player_can_never_touch_another_players_attempt(player, daily):
@@ -277,39 +288,30 @@ def test_the_database_allows_one_solve_per_player_and_daily(player, daily):
         Solve.objects.create(attempt=solve.attempt, user=solve.user, daily=solve.daily, seconds=1)
 
 
-def test_the_shared_page_filled_in_for_a_player_is_the_page_rendered_just_for_them(client, daily):
-    import re
+def test_the_page_kept_in_memory_follows_a_change_of_the_dailys_puzzle(client, daily):
+    from puzzles.models import Puzzle
 
-    from django.test import RequestFactory
-    from django.contrib.sessions.backends.db import SessionStore
-
-    from puzzles.views.play import _daily_context
-    from django.shortcuts import render
-
-    ada = User.objects.create_user("ada&co", password="x")
-    client.force_login(ada)
-    client.get(url(daily))  # renders the shared page
-    served = client.get(url(daily)).content.decode()  # filled in from it
-    request = RequestFactory().get(url(daily))
-    request.user, request.session = ada, SessionStore()
-    direct = render(request, "puzzles/daily.html", _daily_context(request, daily, True)).content.decode()
-    token = re.compile(r'name="csrfmiddlewaretoken" value="[A-Za-z0-9]{64}"')
-    assert token.search(served) and token.sub("TOKEN", served) == token.sub("TOKEN", direct)
-    assert "ada&amp;co" in served and "\ue000" not in served
+    fewer = "0" + EASY_GIVENS[1:2] + "0" + EASY_GIVENS[3:]  # the same puzzle less one given
+    assert EASY_GIVENS.encode() in client.get(url(daily)).content
+    daily.puzzle = Puzzle.objects.create(
+        givens=fewer, solution=EASY_SOLUTION, tier="easy", score=1, hardest="naked-single", clues=31, filler="imported"
+    )
+    daily.save()  # as the admin does
+    page = client.get(url(daily)).content
+    assert fewer.encode() in page and EASY_GIVENS.encode() not in page
 
 
-def test_the_token_on_the_shared_page_is_the_players_own(daily):
-    import re
-
+def test_the_log_out_form_takes_the_token_board_js_gives_it(daily):
+    # The page names nobody, so board.js puts the CSRF cookie's token in the header's log-out form.
     client = Client(enforce_csrf_checks=True)
     client.force_login(User.objects.create_user("ada", password="x"))
-    client.get(url(daily))
-    page = client.get(url(daily)).content.decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]{64})"', page).group(1)
-    assert post(client, url(daily, "save"), {"version": 0, "digits": "0" * 81}, HTTP_X_CSRFTOKEN=token).status_code == 200
+    client.get(url(daily, "state"))
+    assert client.post("/accounts/logout/", {"csrfmiddlewaretoken": ""}).status_code == 403
+    response = client.post("/accounts/logout/", {"csrfmiddlewaretoken": client.cookies["csrftoken"].value})
+    assert response.status_code == 302 and client.get(url(daily, "state")).status_code == 401
 
 
-def test_a_waiting_message_is_shown_on_the_puzzle_page(player, daily):
+def test_a_waiting_message_waits_for_a_page_about_its_reader(player, daily):
     from django.contrib.messages import constants
     from django.contrib.messages.storage.base import Message
     from django.contrib.messages.storage.cookie import CookieStorage
@@ -317,8 +319,9 @@ def test_a_waiting_message_is_shown_on_the_puzzle_page(player, daily):
 
     encoded = CookieStorage(RequestFactory().get("/"))._encode([Message(constants.INFO, "Welcome back")])
     player.cookies["messages"] = encoded
-    assert "Welcome back" in player.get(url(daily)).content.decode()
-    assert "Welcome back" not in player.get(url(daily)).content.decode()  # shown once
+    assert "Welcome back" not in player.get(url(daily)).content.decode()  # the page is everyone's
+    assert "Welcome back" in player.get("/").content.decode()
+    assert "Welcome back" not in player.get("/").content.decode()  # shown once
 
 
 def test_a_failure_on_our_side_is_a_json_500_for_the_board_and_a_plain_page_elsewhere(daily, monkeypatch):

@@ -7,10 +7,9 @@ import json
 from functools import wraps
 from typing import Any, Callable, Optional
 
-from django.contrib import messages
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache, caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -18,13 +17,13 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as default_server_error
 
 from .. import services
+from ..context_processors import site_urls
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, site_today
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
@@ -93,67 +92,38 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "puzzles/home.html", {"today": today, "cards": cards})
 
 
-# The puzzle page is rendered once per daily (for players, and for visitors) with markers where
-# a player's own bits go, kept in this process's memory, and filled in per request: the 81 cells
-# and the rest of the page depend on the puzzle alone, and rendering them was most of the page's
-# cost. A marker is a name between two private-use characters, which escaping leaves alone and
-# no content holds. The page is kept split at the markers and encoded, so filling it in is one
-# join of a few byte strings, not a search through 27 KB for each marker.
-MARK = "\ue000"
-PLAYER_ID, PLAYER_NAME, CSRF_TOKEN = f"{MARK}id{MARK}", f"{MARK}name{MARK}", f"{MARK}csrf{MARK}"
+# The puzzle page is one document per puzzle, the same for everyone: rendered once, kept in this
+# process's memory, and served without looking at the session. Who is playing, and their
+# position, come from the state API, which board.js calls at once; so opening a puzzle costs
+# one authenticated request, not two, and the page itself costs little more than a do-nothing
+# view. A page kept for an hour is safe: its address names the daily, and the key below changes
+# with the daily's puzzle.
 PAGE_CACHE_SECONDS = 3600
 
 
-class _MarkedPlayer:
-    """Stands in for the logged-in user while the shared page is rendered."""
+def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
+    """The board: the givens, the controls (hidden until the player's game loads), no player."""
+    daily = _daily_or_404(day, difficulty)
+    key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{request.path}"
+    page = local_cache.get(key)
+    if page is None:
+        page = render_to_string("puzzles/daily.html", _daily_context(request, daily)).encode()
+        local_cache.set(key, page, PAGE_CACHE_SECONDS)
+    return HttpResponse(page)
 
-    is_authenticated = True
-    is_anonymous = False
-    pk = PLAYER_ID
 
-    def get_username(self) -> str:
-        return PLAYER_NAME
-
-
-def _daily_context(request: HttpRequest, daily: DailyPuzzle, can_play: bool) -> dict[str, Any]:
+def _daily_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
+    """Everything the page shows, none of it about the person asking (so no context processors)."""
+    back = f"?next={request.path}"
     return {
         "daily": daily,
         "puzzle_state": services.attempt_state(None, daily),
-        "can_play": can_play,
-        "login_url": f"{reverse('login')}?next={request.path}",
+        "login_url": reverse("login") + back,
+        "signup_url": reverse("puzzles:signup") + back,
         "api": _api_urls(daily),
+        "site_urls": site_urls(request)["site_urls"],
+        "messages": (),  # a waiting message is left for the next page that is about its reader
     }
-
-
-def _split_at_markers(page: str) -> tuple[bytes | str, ...]:
-    """The page as its text between markers (encoded, at even places) and marker names (at odd)."""
-    pieces = page.split(MARK)
-    return tuple(piece.encode() if i % 2 == 0 else piece for i, piece in enumerate(pieces))
-
-
-def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
-    """The board. Anyone may look; a logged-in player's position (and their clock) comes from
-    the state API, which board.js calls at once, so this page is the same for every player."""
-    daily = _daily_or_404(day, difficulty)
-    can_play = request.user.is_authenticated
-    if len(messages.get_messages(request)):
-        # A message waits to be shown (rare on this page): render it all, for this player.
-        return render(request, "puzzles/daily.html", _daily_context(request, daily, can_play))
-    key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{can_play}:{request.path}"
-    pieces = local_cache.get(key)
-    if pieces is None:
-        marked = {"user": _MarkedPlayer() if can_play else AnonymousUser(), "csrf_token": CSRF_TOKEN, "messages": ()}
-        page = render_to_string("puzzles/daily.html", {**_daily_context(request, daily, can_play), **marked}, request)
-        pieces = _split_at_markers(page)
-        local_cache.set(key, pieces, PAGE_CACHE_SECONDS)
-    if len(pieces) == 1:  # a visitor's page has no markers
-        return HttpResponse(pieces[0])
-    player = {
-        "id": str(request.user.pk).encode(),
-        "name": escape(request.user.get_username()).encode(),
-        "csrf": get_token(request).encode(),
-    }
-    return HttpResponse(b"".join(player[piece] if i % 2 else piece for i, piece in enumerate(pieces)))
 
 
 # --- the board's JSON API ---------------------------------------------------------------------
@@ -214,7 +184,11 @@ def _version(payload: dict[str, Any]) -> int:
 @require_GET
 @api_view
 def api_state(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResponse:
-    return JsonResponse(services.attempt_state(attempt, attempt.daily))
+    """The player's position, and who they are (the puzzle page itself does not say)."""
+    if settings.CSRF_COOKIE_NAME not in request.COOKIES:
+        get_token(request)  # the board sends this cookie's token with every write
+    player = {"id": request.user.pk, "name": request.user.get_username()}
+    return JsonResponse({**services.attempt_state(attempt, attempt.daily), "player": player})
 
 
 @require_POST

@@ -337,12 +337,13 @@ async function start(root) {
     grid: root.querySelector("#sudoku-grid"),
     cells: [...root.querySelectorAll("[data-cell]")],
     parts: [], // per cell: its digit, corner and centre elements, looked up once
-    canPlay: false, // true once the player's position has arrived (if they may play at all)
+    canPlay: false, // true once the player's position has arrived (a visitor never may)
     api: { save: data.apiSave, beat: data.apiBeat, submit: data.apiSubmit, state: data.apiState, hint: data.apiHint },
     resultsUrl: data.resultsUrl,
     results: "none", // the results fragment: "none", "loading", "loaded" or "failed"
     loginUrl: data.loginUrl,
-    storeKey: `sudoku:${data.player}:${data.puzzle}`,
+    puzzleKey: data.puzzle,
+    storeKey: null, // where this device keeps unsaved moves: per player, once the server says who
     board: page.board,
     version: 0,
     solved: false,
@@ -376,10 +377,14 @@ async function start(root) {
   }));
   wireGrid(game);
   render(game);
-  if (data.canPlay !== "true") return;
 
   const server = await loadState(game);
   if (!server) return;
+  if (!server.player) {
+    showVisitor(game);
+    return;
+  }
+  showPlayer(game, server.player);
   Object.assign(game, { canPlay: true, board: server.board, version: server.version, solved: server.solved });
   game.clock.base = server.elapsed;
   // Hints already shown for this very position: the next press goes on from there.
@@ -392,17 +397,24 @@ async function start(root) {
   root.dataset.ready = "true"; // for tests: the player's position is on the board
 }
 
-/** The player's position from the server, retried while the network is away; null if refused. */
+/**
+ * The player's position and who they are, retried while the network is away. A visitor (401)
+ * gets a state without a player; null if the server refused otherwise.
+ */
 async function loadState(game) {
   showSaveState(game, "loading", "Loading your game…");
   for (let wait = 1000; ; wait = Math.min(RETRY_MAX_MS, wait * 2)) {
     try {
       const { status, data } = await api(game.api.state);
-      if (status === 200 && data) {
+      if (status === 200 && data?.player) {
         showSaveState(game, "idle");
-        return parseState(data);
+        return { ...parseState(data), player: data.player };
       }
-      if (status === 401 || status === 403) refused(game, status, data);
+      if (status === 401) {
+        showSaveState(game, "idle");
+        return { player: null };
+      }
+      if (status === 403) refused(game, status, data);
       else showSaveState(game, "error", `Could not load your game: ${data?.error || `error ${status}`}. Reload the page to try again.`);
       return null;
     } catch (error) {
@@ -411,6 +423,24 @@ async function loadState(game) {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
+}
+
+/** Not logged in: the board stays read-only, with the way to log in (the page says nobody's name). */
+function showVisitor(game) {
+  game.root.querySelector("#sudoku-login").hidden = false;
+  document.getElementById("account-visitor").hidden = false;
+  game.root.dataset.ready = "visitor"; // for tests: the page knows it has a visitor
+}
+
+/** Logged in: name the player in the site header, give its log-out form the CSRF token, open the grid. */
+function showPlayer(game, player) {
+  game.storeKey = `sudoku:${player.id}:${game.puzzleKey}`;
+  setText(document.getElementById("account-name"), player.name);
+  document.getElementById("account-csrf").value = csrfToken();
+  for (const id of ["account-player", "account-stats"]) document.getElementById(id).hidden = false;
+  const help = game.root.querySelector("#sudoku-help");
+  setText(help, help.dataset.playerHelp);
+  game.grid.removeAttribute("aria-readonly");
 }
 
 // ---- Rendering: one pass over the 81 cells after every change; cheap, and never out of step. ----

@@ -189,3 +189,34 @@ def test_a_stale_tab_adopts_the_newer_progress_instead_of_overwriting_it(chromiu
     first.wait_for_function("document.querySelector('#cell-0 .cell-digit').textContent.trim() === '4'", timeout=10_000)
     assert "other" in first.locator("#sudoku-notice").inner_text().lower()
     context.close()
+
+
+def test_the_shared_page_names_the_player_lets_them_log_out_and_tells_a_visitor_to_log_in(
+    chromium, live_server, todays_easy
+):
+    # The page is the same document for everyone; board.js asks the state API who is here.
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    sign_up(page, live_server.url, path, "grace_hopper")
+    header = page.locator(".site-header")
+    assert header.locator("#account-name").inner_text() == "grace_hopper"
+    assert header.get_by_role("link", name="Stats").is_visible()
+    assert not page.locator("#sudoku-login").is_visible()
+    assert page.locator("#sudoku-grid").get_attribute("aria-readonly") is None
+
+    # Log out from this page's header: its form has the token board.js put there.
+    header.get_by_role("button", name="Log out").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("button", name="Log out").count() == 0
+
+    # The same page for a visitor: read-only, with the way to log in and back.
+    page.goto(f"{live_server.url}{path}")
+    page.wait_for_selector("#sudoku[data-ready=visitor]", timeout=10_000)
+    login = page.locator("#sudoku-login a")
+    assert login.is_visible() and login.get_attribute("href") == f"/accounts/login/?next={path}"
+    assert header.get_by_role("link", name="Log in").is_visible()
+    assert not header.get_by_role("link", name="Stats").is_visible()
+    assert page.locator("#sudoku-grid").get_attribute("aria-readonly") == "true"
+    assert not page.locator("#sudoku-keypad").is_visible() and not page.locator("#sudoku-clock").is_visible()
+    context.close()
