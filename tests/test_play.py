@@ -388,3 +388,37 @@ def test_visitors_arriving_while_the_day_is_being_published_wait_for_it(db):
     # Once tried, a day whose pools are empty is not tried again on every request.
     assert services.daily_publish_if_missing(today) is True
     assert services.daily_publish_if_missing(today) is False
+
+
+def test_the_state_read_in_one_plain_query_is_the_state_the_orm_reads(daily, django_assert_num_queries):
+    # attempt_read writes out the query that attempt_open builds with the ORM; they must agree.
+    from puzzles.hints import position_key
+
+    def both(user):
+        if Attempt.objects.filter(user=user).exists():
+            with django_assert_num_queries(1):  # the solve comes with it, too
+                by_hand = services.attempt_state(services.attempt_read(user, daily), daily)
+        else:
+            by_hand = services.attempt_state(services.attempt_read(user, daily), daily)
+        return by_hand, services.attempt_state(services.attempt_open(user, daily), daily)
+
+    ada = User.objects.create_user("ada", password="x")
+    by_hand, orm = both(ada)  # never opened: started by the read
+    assert by_hand == orm and Attempt.objects.filter(user=ada).count() == 1
+
+    corner = [""] * 81
+    corner[1], corner[3] = "27", "139"
+    centre = [""] * 81
+    centre[1] = "5"
+    attempt = services.attempt_open(ada, daily)
+    services.attempt_save(attempt.pk, version=0, digits="4" + "0" * 80, corner=corner, centre=centre)
+    Attempt.objects.filter(pk=attempt.pk).update(
+        hint_stage=2, hint_position=position_key("4" + "0" * 80, services.progress_clean(GIVENS, "4" + "0" * 80, corner, centre)[2])
+    )
+    by_hand, orm = both(ada)
+    assert by_hand == orm and by_hand["corner"][3] == "139" and by_hand["hint_stage"] == 2
+
+    result = services.attempt_submit(attempt.pk, version=1, digits=player_digits(SOLUTION))
+    assert result.solved
+    by_hand, orm = both(ada)
+    assert by_hand == orm and by_hand["solved"] and by_hand["solve_seconds"] == round(result.solve.seconds, 1)

@@ -188,7 +188,8 @@ def api_state(request: HttpRequest, attempt: Attempt, payload: dict) -> JsonResp
     if settings.CSRF_COOKIE_NAME not in request.COOKIES:
         get_token(request)  # the board sends this cookie's token with every write
     player = {"id": request.user.pk, "name": request.user.get_username()}
-    return JsonResponse({**services.attempt_state(attempt, attempt.daily), "player": player})
+    shown = services.attempt_read(request.user, request.daily)  # one plain query: asked on every opening
+    return JsonResponse({**services.attempt_state(shown, request.daily), "player": player})
 
 
 @require_POST
