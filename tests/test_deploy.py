@@ -83,3 +83,15 @@ def test_gunicorn_loads_the_sites_settings_with_the_platforms_worker_count(tmp_p
     assert checked.returncode == 0, checked.stdout + checked.stderr
     read = run(["-c", "from sudokusite import gunicorn as g; print(g.workers, g.bind)"], env)
     assert read.stdout.split() == [str(workers), "0.0.0.0:8123"]
+
+
+def test_a_gunicorn_worker_keeps_the_loaded_site_out_of_the_garbage_collectors_scans(tmp_path):
+    # What gunicorn runs in each worker once the application is loaded.
+    script = (
+        "import gc, sys; from sudokusite.wsgi import application; from sudokusite import gunicorn as g; "
+        "g.post_worker_init(None); print(gc.get_freeze_count(), 'puzzles.views.play' in sys.modules)"
+    )
+    result = run(["-c", script], production_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    frozen, views_loaded = result.stdout.split()
+    assert int(frozen) > 50_000 and views_loaded == "True"  # Django, the apps, and the views the URLs import
