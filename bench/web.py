@@ -9,9 +9,10 @@ takes the median round. gunicorn runs with the site's own settings (sudokusite/g
 (2 x cores) + 1 sync workers) unless --workers says otherwise.
 
 It uses (and empties) its own database, `sudoku_bench_web` on the local PostgreSQL unless
-BENCH_DATABASE_URL says otherwise. Each simulated player is a thread with its own connection
-(reopened whenever gunicorn's sync workers close it, which they do after every response) and its
-own logged-in session; every request's latency is recorded.
+BENCH_DATABASE_URL says otherwise. Each simulated player is a thread (the players are spread over
+LOAD_PROCESSES processes) with its own connection, reopened whenever gunicorn's sync workers close
+it, which they do after every response, and its own logged-in session; every request's latency
+is recorded.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import gc
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -156,21 +158,42 @@ class Player(threading.Thread):
                 self.errors += 1
 
 
-def load(port: int, kind: str, path: str, sessions, seconds: float, givens: str, pace: float = 0.0) -> dict:
-    until = time.monotonic() + seconds
-    players = [Player(port, kind, path, s, until, givens, pace) for s in sessions]
+def _play(port: int, kind: str, path: str, sessions, start_at: float, seconds: float, givens: str,
+          pace: float) -> list[tuple[list[float], int]]:
+    """One load process: its share of the players, from `start_at` for `seconds`."""
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    players = [Player(port, kind, path, s, start_at + seconds, givens, pace) for s in sessions]
     for p in players:
         p.start()
     for p in players:
         p.join()
-    latencies = sorted(x for p in players for x in p.latencies)
+    return [(p.latencies, p.errors) for p in players]
+
+
+def load(port: int, kind: str, path: str, sessions, seconds: float, givens: str, pace: float = 0.0) -> dict:
+    """The players, spread over LOAD_PROCESSES processes, all starting together.
+
+    One Python process for twenty players made them take turns on its interpreter lock: a player
+    could wait milliseconds to read its answer and close its connection, and gunicorn's sync
+    worker waits for that close (a graceful close, up to 2 s) before it takes the next request.
+    Real players are separate machines, so here they are at least separate processes.
+    """
+    shares = [sessions[i::LOAD_PROCESSES] for i in range(LOAD_PROCESSES) if sessions[i::LOAD_PROCESSES]]
+    start_at = time.monotonic() + 0.5  # every process forked and waiting (the clock is system-wide)
+    with multiprocessing.get_context("fork").Pool(len(shares)) as pool:
+        results = pool.starmap(_play, [(port, kind, path, share, start_at, seconds, givens, pace) for share in shares])
+    played = [player for share in results for player in share]
+    latencies = sorted(x for times, _ in played for x in times)
     return {
         "requests": len(latencies),
         "rps": len(latencies) / seconds,
         "p50": latencies[len(latencies) // 2],
         "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
-        "errors": sum(p.errors for p in players),
+        "errors": sum(errors for _, errors in played),
     }
+
+
+LOAD_PROCESSES = 4
 
 
 def main() -> None:
