@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import json
 import logging
 import random
@@ -505,8 +506,18 @@ _READ_ATTEMPT = ("id", "user_id", "daily_id", "digits", "corner", "centre", "ver
 _READ_SOLVE = ("id", "attempt_id", "seconds")
 
 
-def _in_field_order(model: type, names: tuple[str, ...]) -> list:
-    return [f for f in model._meta.concrete_fields if f.attname in names]
+@functools.cache
+def _read_query() -> tuple[list, list, str]:
+    """attempt_read's fields (attempt's, solve's, in model order) and its SQL, worked out once."""
+    attempt_fields = [f for f in Attempt._meta.concrete_fields if f.attname in _READ_ATTEMPT]
+    solve_fields = [f for f in Solve._meta.concrete_fields if f.attname in _READ_SOLVE]
+    columns = [f"a.{f.column}" for f in attempt_fields] + [f"s.{f.column}" for f in solve_fields]
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {Attempt._meta.db_table} AS a"
+        f" LEFT JOIN {Solve._meta.db_table} AS s ON s.attempt_id = a.id"
+        " WHERE a.user_id = %s AND a.daily_id = %s"
+    )
+    return attempt_fields, solve_fields, sql
 
 
 def attempt_read(user, daily: DailyPuzzle) -> Attempt:
@@ -517,15 +528,9 @@ def attempt_read(user, daily: DailyPuzzle) -> Attempt:
     so it is written out here. The attempt holds only what attempt_state reads, the rest
     deferred: it is for reading, never for saving (writes go through attempt_locked or one UPDATE).
     """
-    attempt_fields, solve_fields = _in_field_order(Attempt, _READ_ATTEMPT), _in_field_order(Solve, _READ_SOLVE)
-    columns = [f"a.{f.column}" for f in attempt_fields] + [f"s.{f.column}" for f in solve_fields]
+    attempt_fields, solve_fields, sql = _read_query()
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(columns)} FROM {Attempt._meta.db_table} AS a"
-            f" LEFT JOIN {Solve._meta.db_table} AS s ON s.attempt_id = a.id"
-            " WHERE a.user_id = %s AND a.daily_id = %s",
-            [user.pk, daily.pk],
-        )
+        cursor.execute(sql, [user.pk, daily.pk])
         row = cursor.fetchone()
     if row is None:
         return attempt_open(user, daily)
