@@ -1,4 +1,4 @@
-from django.urls import path, re_path, register_converter
+from django.urls import include, path, re_path, register_converter
 
 from .views import health, hints, play, progress, results
 from .converters import IsoDateConverter
@@ -12,11 +12,14 @@ urlpatterns = [
     path("ping/", play.ping, name="ping"),
     path("health/", health.health, name="health"),
     path("daily/<isodate:day>/<str:difficulty>/", play.daily_page, name="daily"),
-    path("api/daily/<isodate:day>/<str:difficulty>/state/", play.api_state, name="api-state"),
-    path("api/daily/<isodate:day>/<str:difficulty>/save/", play.api_save, name="api-save"),
-    path("api/daily/<isodate:day>/<str:difficulty>/beat/", play.api_beat, name="api-beat"),
-    path("api/daily/<isodate:day>/<str:difficulty>/submit/", play.api_submit, name="api-submit"),
-    path("api/daily/<isodate:day>/<str:difficulty>/hint/", hints.api_hint, name="api-hint"),
+    # The board's JSON endpoints for one daily.
+    path("api/daily/<isodate:day>/<str:difficulty>/", include([
+        path("state/", play.api_state, name="api-state"),
+        path("save/", play.api_save, name="api-save"),
+        path("beat/", play.api_beat, name="api-beat"),
+        path("submit/", play.api_submit, name="api-submit"),
+        path("hint/", hints.api_hint, name="api-hint"),
+    ])),
     path("daily/<isodate:day>/<str:difficulty>/results/", results.results, name="results"),
     path("accounts/signup/", play.signup, name="signup"),
     path("archive/", progress.archive_now, name="archive"),
