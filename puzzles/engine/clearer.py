@@ -159,15 +159,3 @@ def clear(solution: "Grid | str", rng: random.Random, symmetry: str = "none") ->
             board ^= low
     return givens
 
-
-def is_minimal(givens: Grid) -> bool:
-    """Whether every single clue is needed: removing any one gives more than one solution."""
-    from .solver import count_solutions
-
-    for cell in CELLS:
-        if givens[cell]:
-            trial = givens[:]
-            trial[cell] = 0
-            if count_solutions(trial, 2) < 2:
-                return False
-    return True
