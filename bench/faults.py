@@ -436,12 +436,12 @@ def prepare_players(count: int, prefix: str) -> list[Player]:
 def prepare_daily(site: Site) -> None:
     from django.core.management import call_command
 
-    from puzzles import services
+    from puzzles import pipeline
     from puzzles.models import site_today
 
     call_command("migrate", verbosity=0)
-    puzzle = services.puzzle_store(services.puzzle_make("easy", rng=random.Random(1)))
-    services.daily_schedule(puzzle, site_today(), "easy")
+    puzzle = pipeline.puzzle_store(pipeline.puzzle_make("easy", rng=random.Random(1)))
+    pipeline.daily_schedule(puzzle, site_today(), "easy")
     site.path = f"/daily/{site_today().isoformat()}/easy/"
     site.givens, site.solution = puzzle.givens, puzzle.solution
 
@@ -707,7 +707,7 @@ def check_batch(fault: str, batch_id: int, what: str, seconds: float) -> None:
 
 
 def fault_worker(env: dict[str, str], root: Path, visibility: int) -> None:
-    from puzzles import services
+    from puzzles import pipeline
     from puzzles.models import SeedBatch
     from puzzles.tasks import work_seed_batch
     from sudokusite.celery import app
@@ -722,7 +722,7 @@ def fault_worker(env: dict[str, str], root: Path, visibility: int) -> None:
         #    reject_on_worker_lost); it is stopped, and a new worker finishes the batch.
         first = Worker("b1", env, root)
         workers.append(first)
-        batch = services.seed_batch_create("medium", 150, filler="diagonal-boxes", symmetry="none")
+        batch = pipeline.seed_batch_create("medium", 150, filler="diagonal-boxes", symmetry="none")
         work_seed_batch.delay(batch.pk)  # one task per batch, as the admin and seed_pool enqueue
         wait_until(lambda: SeedBatch.objects.get(pk=batch.pk).made >= 30, 60)
         received, succeeded = first.events()
@@ -752,7 +752,7 @@ def fault_worker(env: dict[str, str], root: Path, visibility: int) -> None:
         #    until the visibility timeout, when a worker (re)starting puts it back in the queue.
         third = Worker("b3", env, root)
         workers.append(third)
-        batch = services.seed_batch_create("medium", 150, filler="diagonal-boxes", symmetry="none")
+        batch = pipeline.seed_batch_create("medium", 150, filler="diagonal-boxes", symmetry="none")
         work_seed_batch.delay(batch.pk)
         wait_until(lambda: SeedBatch.objects.get(pk=batch.pk).made >= 30, 60)
         os.killpg(third.proc.pid, signal.SIGKILL)

@@ -48,7 +48,7 @@ def main() -> None:
     from django.middleware.csrf import _get_new_csrf_string
     from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st
 
-    from puzzles import services
+    from puzzles import attempts
     from puzzles.models import DailyPuzzle, Puzzle, site_today
     from tests.conftest import EASY_GIVENS, EASY_SOLUTION
     from tests.test_fuzz import MEDIUM_GIVENS, MEDIUM_SOLUTION, Live, _reset, _target_daily, case_strategy, check, render, snapshot
@@ -67,7 +67,7 @@ def main() -> None:
     user = User.objects.create_user("fuzzer", password=None)
     target = next(iter(dailies.values()))
     for daily in dailies.values():
-        services.attempt_open(user, daily)
+        attempts.attempt_open(user, daily)
     store = SessionStore()
     store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(user.pk), "puzzles.auth.CachedModelBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()

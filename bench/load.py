@@ -94,10 +94,10 @@ def reset_site() -> None:
 
 def make_puzzles(seed: int, tiers=TIERS) -> list:
     """One stored puzzle per tier, made by the engine from a seed."""
-    from puzzles import services
+    from puzzles import pipeline
 
     rng = random.Random(seed)
-    return [services.puzzle_store(services.puzzle_make(tier, rng=rng)) for tier in tiers]
+    return [pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=rng)) for tier in tiers]
 
 
 def make_players(count: int) -> float:
@@ -363,13 +363,13 @@ def main() -> None:
     reset_site()
     from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password, get_hasher
 
-    from puzzles import services
+    from puzzles import pipeline
     from puzzles.models import site_today
 
     today = site_today()
     dailies = {}
     for puzzle in make_puzzles(seed=6):
-        services.daily_schedule(puzzle, today, puzzle.tier)
+        pipeline.daily_schedule(puzzle, today, puzzle.tier)
         dailies[puzzle.tier] = Daily(puzzle.tier, f"/daily/{today.isoformat()}/{puzzle.tier}/", puzzle.givens, puzzle.solution)
     hash_seconds = make_players(args.players)
     from django.contrib.auth.models import User

@@ -131,7 +131,7 @@ def sessions_for(count: int, prefix: str) -> list[tuple[str, str]]:
 def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     from django.db import connections
 
-    from puzzles import services
+    from puzzles import pipeline
     from puzzles.models import DailyPuzzle
 
     reset_site()
@@ -153,7 +153,7 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     days = [old_day, new_day, new_day + datetime.timedelta(days=1)] if name == "ahead" else [old_day]
     for n, day in enumerate(days):
         for puzzle in make_puzzles(seed=100 + n):
-            services.daily_schedule(puzzle, day, puzzle.tier)
+            pipeline.daily_schedule(puzzle, day, puzzle.tier)
     if name == "beat":
         make_puzzles(seed=200)  # the pools: one puzzle per tier for beat to publish at midnight
     sessions = sessions_for(args.players, f"night{name}")

@@ -78,14 +78,14 @@ def run(tier: str, processes: int, seconds: float) -> tuple[float, float]:
     """(puzzles stored per minute, overhead as a fraction of engine time) for one configuration."""
     from django.db.models import Sum
 
-    from puzzles import services
+    from puzzles import pipeline
     from puzzles.models import Puzzle, SeedBatch
     from puzzles.tasks import work_seed_batch
 
     Puzzle.objects.all().delete()
     SeedBatch.objects.all().delete()
     count = max(10, int(RATE[tier] * processes * seconds))
-    batch = services.seed_batch_create(tier, count, filler="diagonal-boxes", symmetry="none")
+    batch = pipeline.seed_batch_create(tier, count, filler="diagonal-boxes", symmetry="none")
     started = time.monotonic()
     for _ in range(processes):
         work_seed_batch.delay(batch.pk)

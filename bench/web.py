@@ -77,7 +77,7 @@ def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
     from django.contrib.auth.models import User
     from django.core.management import call_command
 
-    from puzzles import services
+    from puzzles import pipeline
     from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve, site_today
 
     call_command("migrate", verbosity=0)
@@ -89,9 +89,9 @@ def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
     DailyPuzzle.objects.all().delete()
     Puzzle.objects.all().delete()
     User.objects.filter(username__startswith="bench").delete()
-    made = services.puzzle_make("easy", rng=random.Random(1))
-    puzzle = services.puzzle_store(made)
-    services.daily_schedule(puzzle, site_today(), "easy")
+    made = pipeline.puzzle_make("easy", rng=random.Random(1))
+    puzzle = pipeline.puzzle_store(made)
+    pipeline.daily_schedule(puzzle, site_today(), "easy")
     sessions = [logged_in_session(User.objects.create_user(f"bench{i}", password=None)) for i in range(players)]
     assert settings.SESSION_COOKIE_NAME == "sessionid"
     return f"/daily/{site_today().isoformat()}/easy/", sessions

@@ -1,6 +1,6 @@
 """The staff side: the pool dashboard, puzzles, dailies, and importing puzzles from a file.
 
-Views here fetch, call a service, render; the work itself is in services.py, importing.py and
+Views here fetch, call a service, render; the work itself is in pipeline.py, importing.py and
 the Celery tasks.
 """
 
@@ -20,7 +20,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from . import broker, dashboard, importing, services, tasks
+from . import broker, dashboard, importing, pipeline, tasks
 from .forms import DailyScheduleForm, ImportForm, RequeueForm, SeedForm
 from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, Solve, site_today
 
@@ -55,7 +55,7 @@ class PoolAdmin(admin.ModelAdmin):
     readonly_fields = ("tier",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # one pool per tier, created on first use by services.pool_get
+        return False  # one pool per tier, created on first use by pipeline.pool_get
 
     def has_delete_permission(self, request: HttpRequest, obj: Optional[Pool] = None) -> bool:
         return False
@@ -63,7 +63,7 @@ class PoolAdmin(admin.ModelAdmin):
     def changelist_view(self, request: HttpRequest, extra_context: Optional[dict] = None) -> HttpResponse:
         # Pools are created lazily; make sure every tier's target is there to edit.
         for tier in TIER_ORDER:
-            services.pool_get(tier)
+            pipeline.pool_get(tier)
         return super().changelist_view(request, extra_context)
 
     def get_urls(self) -> list[URLPattern]:
@@ -94,7 +94,7 @@ class PoolAdmin(admin.ModelAdmin):
             if form.is_valid():
                 data = form.cleaned_data
                 try:
-                    batch = services.seed_batch_create(
+                    batch = pipeline.seed_batch_create(
                         data["tier"], data["count"], filler=data["filler"], symmetry=data["symmetry"]
                     )
                 except ValueError as exc:  # the form's choices should make this unreachable
@@ -273,14 +273,14 @@ class DailyPuzzleAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: DailyPuzzle, form: DailyScheduleForm, change: bool) -> None:
         # The service is the one place that marks the puzzle used along with publishing it.
-        scheduled = services.daily_schedule(obj.puzzle, obj.date, obj.difficulty)
+        scheduled = pipeline.daily_schedule(obj.puzzle, obj.date, obj.difficulty)
         obj.pk = scheduled.pk
         obj.refresh_from_db()
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Optional[dict] = None) -> HttpResponse:
         try:
             return super().add_view(request, form_url, extra_context)
-        except services.SlotTaken as exc:
+        except pipeline.SlotTaken as exc:
             # Reached only when someone else took the slot or the puzzle between the form's
             # check and the save; the admin's transaction has rolled back.
             self.message_user(request, f"Not scheduled: {exc}.", messages.ERROR)

@@ -10,7 +10,7 @@ from django.db.models import Avg, QuerySet
 from django.utils import timezone
 
 from .models import TIER_ORDER, DailyPuzzle, Puzzle, site_today
-from .services import pool_get
+from .pipeline import pool_get
 
 IMPORTED = "imported"  # the filler recorded for puzzles from an admin's file
 

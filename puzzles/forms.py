@@ -8,7 +8,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from . import engine, services
+from . import engine, pipeline
 from .models import DailyPuzzle, Tier
 
 MAX_SEED_COUNT = 500
@@ -72,7 +72,7 @@ def rehearse(action: Callable[[], Any]) -> None:
 class DailyScheduleForm(forms.ModelForm):
     """Publishing a chosen puzzle on a date, refused with the service's reason when taken.
 
-    clean() rehearses services.daily_schedule so that the rules and their wording live in one
+    clean() rehearses pipeline.daily_schedule so that the rules and their wording live in one
     place; the admin then calls the service for real when it saves.
     """
 
@@ -89,8 +89,8 @@ class DailyScheduleForm(forms.ModelForm):
         if puzzle is None or day is None or not difficulty:
             return cleaned  # a field is missing and already has its own error
         try:
-            rehearse(lambda: services.daily_schedule(puzzle, day, difficulty))
-        except services.SlotTaken as exc:
+            rehearse(lambda: pipeline.daily_schedule(puzzle, day, difficulty))
+        except pipeline.SlotTaken as exc:
             # Attached to the field at fault, which also spares the admin Django's own, vaguer
             # "already exists" message about that field.
             self.add_error("puzzle" if puzzle.used else "date", str(exc))

@@ -9,7 +9,6 @@ A hint never carries more than its stage, and never the solution grid.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import math
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -21,8 +20,8 @@ from django.utils import timezone
 
 from . import engine
 from .engine.grid import UNITS, cell_name, unit_name
-from .models import Hint
-from .services import AlreadySolved, attempt_locked, progress_clean
+from .models import DailyPuzzle, Hint
+from .attempts import AlreadySolved, attempt_lock, position_clean, position_key
 
 LAST_STAGE = 3
 RATE_WINDOW = datetime.timedelta(seconds=60)
@@ -158,12 +157,6 @@ def _which_cell(kind: str, cell: int) -> str:
     return f"Your notes for {cell_name(cell)} leave out the digit it needs."
 
 
-def position_key(digits: str, centre: list[str]) -> str:
-    """A fixed-length fingerprint of a position (the player's digits and centre notes)."""
-    text = digits + "|" + ",".join(centre)
-    return hashlib.sha256(text.encode()).hexdigest()  # 64 characters: Attempt.hint_position
-
-
 def _retry_after(user_id: int, now: datetime.datetime) -> Optional[int]:
     """Seconds until the player may ask again, or None when under settings.HINTS_PER_MINUTE."""
     recent = list(
@@ -178,20 +171,20 @@ def _retry_after(user_id: int, now: datetime.datetime) -> Optional[int]:
     return max(1, math.ceil((frees_at - now).total_seconds()))
 
 
-def hint_request(attempt_id: int, digits: object, corner: object = None, centre: object = None) -> HintResult:
+def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None, centre: object = None) -> HintResult:
     """The next hint stage for the player's position; the position itself is not saved.
 
-    Raises BadProgress for a malformed position, AlreadySolved for a solved attempt and
+    Raises BadPosition for a malformed position, AlreadySolved for a solved attempt and
     HintsTooFast over the rate limit; in each case nothing is recorded. A full, correct board
     gives a result with no step, and records nothing either.
     """
     with transaction.atomic():
         # Locked: two hint requests at once must not both read stage 1 and both show it.
-        attempt = attempt_locked(attempt_id)
-        if hasattr(attempt, "solve"):
+        attempt = attempt_lock(user, daily)
+        if attempt.is_solved:
             raise AlreadySolved()
-        givens = attempt.daily.puzzle.givens
-        digits, _, centre = progress_clean(givens, digits, corner, centre)
+        givens = daily.puzzle.givens
+        digits, _, centre = position_clean(givens, digits, corner, centre)
         now = timezone.now()
         # The player's row is the lock for the rate limit: their hints on other dailies (other
         # attempt rows) are counted too, and two requests at once must not both get the last one.

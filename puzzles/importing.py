@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from . import engine, services
+from . import engine, pipeline
 from .dashboard import IMPORTED
 from .models import Puzzle
 
@@ -63,7 +63,7 @@ def puzzle_import(text: str) -> bool:
     )
     # puzzle_store saves in its own transaction and answers None when another request stored
     # the same givens in the meantime.
-    return services.puzzle_store(made) is not None
+    return pipeline.puzzle_store(made) is not None
 
 
 def puzzles_import(lines: Iterable[str]) -> ImportReport:

@@ -13,7 +13,7 @@ from typing import Optional
 from django.conf import settings
 
 from .models import DailyPuzzle, Solve, SolveQuerySet, site_today
-from .progress import format_duration as clock
+from .record import format_duration as clock
 
 TOP = 20
 

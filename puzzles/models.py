@@ -1,6 +1,7 @@
 """Puzzles in the pools and the daily puzzles published from them.
 
-Rules live here as constraints and querysets; workflows that change them are in services.py.
+Rules live here as constraints and querysets; the workflows that change them are in pipeline.py
+(pools and dailies) and attempts.py (a player's position and solve).
 """
 
 from __future__ import annotations
@@ -14,16 +15,11 @@ from django.dispatch import receiver
 from django.db.models import Q
 from django.utils import timezone
 
+from .engine import TIERS
 
-class Tier(models.TextChoices):
-    EASY = "easy", "Easy"
-    MEDIUM = "medium", "Medium"
-    HARD = "hard", "Hard"
-    EXPERT = "expert", "Expert"
-    EXTREME = "extreme", "Extreme"
-
-
-TIER_ORDER: tuple[str, ...] = tuple(Tier.values)
+# The engine defines the tiers (easiest first); the site names them for people.
+Tier = models.TextChoices("Tier", [(tier.upper(), (tier, tier.capitalize())) for tier in TIERS])
+TIER_ORDER: tuple[str, ...] = TIERS
 
 
 def nearest_tiers(tier: str) -> list[str]:
@@ -172,7 +168,7 @@ def empty_notes() -> list[str]:
 
 
 class Attempt(models.Model):
-    """A player's progress on one daily puzzle: their digits and notes, and the active time.
+    """A player's attempt at one daily puzzle: their position (digits and notes) and the active time.
 
     `version` goes up by one with every save; a save names the version it started from and is
     refused when another tab or device saved first. Time is counted by the server from the
@@ -204,6 +200,11 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.daily}"
+
+    @property
+    def is_solved(self) -> bool:
+        """Whether the player has solved it (its solve is read once, then kept on the instance)."""
+        return hasattr(self, "solve")
 
 
 class SolveQuerySet(models.QuerySet["Solve"]):
@@ -264,7 +265,7 @@ class Hint(models.Model):
 def _forget_cached_daily(sender: type, instance: DailyPuzzle, **kwargs: object) -> None:
     # An admin rescheduling or deleting a daily must not leave a stale copy behind: the shared
     # cache and this process's forget it now, other processes within seconds
-    # (views.play.DAILY_LOCAL_SECONDS).
+    # (dailies.DAILY_LOCAL_SECONDS).
     key = DailyPuzzle.cache_key(instance.date, instance.difficulty)
     caches["default"].delete(key)
     caches["local"].delete(key)

@@ -17,7 +17,7 @@ from . import engine
 from .engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES
 from .hints import technique_about, technique_title
 from .leaderboard import median_time
-from .progress import format_duration as clock
+from .record import format_duration as clock
 from .models import DailyPuzzle, Puzzle, Tier
 
 log = logging.getLogger(__name__)

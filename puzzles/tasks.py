@@ -1,26 +1,24 @@
-"""Celery tasks: thin interfaces onto services.py (plain values in, one service call)."""
+"""Celery tasks: thin interfaces onto pipeline.py (plain values in, one service call)."""
 
 from __future__ import annotations
-
-import datetime
 
 from celery import shared_task
 from django.conf import settings
 
-from . import services
+from . import pipeline
 
 
 @shared_task
 def fill_pool(tier: str) -> dict:
     """Make puzzles of one tier until its pool is full or this task's time budget is spent."""
     try:
-        report = services.pool_fill(tier, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+        report = pipeline.pool_fill(tier, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
     finally:
-        services.pool_release_fill(tier)
+        pipeline.pool_release_fill(tier)
     # Fresh puzzles go straight into any empty slot of their own tier; borrowing from another
     # tier is left to the scheduled publisher.
-    if report.stored and services.dailies_missing():
-        services.dailies_publish_ahead(substitutes=False)
+    if report.stored and pipeline.dailies_missing():
+        pipeline.dailies_publish_ahead(substitutes=False)
     return vars(report)
 
 
@@ -28,12 +26,12 @@ def fill_pool(tier: str) -> dict:
 def refill_pools() -> list[str]:
     """Enqueue a fill task for each tier below target that has none queued or running."""
     queued = []
-    for tier in services.pools_needing_puzzles():
-        if services.pool_claim_fill(tier):
+    for tier in pipeline.pools_needing_puzzles():
+        if pipeline.pool_claim_fill(tier):
             try:
                 fill_pool.delay(tier)
             except Exception:
-                services.pool_release_fill(tier)
+                pipeline.pool_release_fill(tier)
                 raise
             queued.append(tier)
     return queued
@@ -52,22 +50,15 @@ def seed_batch_enqueue(batch_id: int) -> None:
 @shared_task
 def work_seed_batch(batch_id: int) -> int:
     """Make puzzles for an admin's seed batch within one task's budget, then hand on the rest."""
-    batch = services.seed_batch_work(batch_id, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+    batch = pipeline.seed_batch_work(batch_id, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
     if not batch.done:
         work_seed_batch.delay(batch_id)
     return batch.made
 
 
 @shared_task
-def publish_date(day: str) -> dict:
-    """Publish the dailies of one date, given as YYYY-MM-DD."""
-    report = services.daily_publish(datetime.date.fromisoformat(day))
-    return {"published": report.published, "substitutes": report.substitutes, "missing": report.missing}
-
-
-@shared_task
 def publish_dailies() -> dict:
     """Publish today's and the next days' puzzles where a slot is still empty."""
-    reports = services.dailies_publish_ahead()
+    reports = pipeline.dailies_publish_ahead()
     return {str(r.day): {"published": r.published, "substitutes": r.substitutes, "missing": r.missing} for r in reports}
 

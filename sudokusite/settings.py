@@ -13,6 +13,8 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from puzzles.engine import TIERS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -29,8 +31,7 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_per_tier(prefix: str, defaults: tuple[float, ...]) -> dict[str, str]:
     """One value per difficulty, easiest first, from PREFIX_EASY ... PREFIX_EXTREME."""
-    tiers = ("easy", "medium", "hard", "expert", "extreme")
-    return {tier: env(f"{prefix}_{tier.upper()}", str(default)) for tier, default in zip(tiers, defaults)}
+    return {tier: env(f"{prefix}_{tier.upper()}", str(default)) for tier, default in zip(TIERS, defaults, strict=True)}
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -80,7 +81,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "sudokusite.urls"
-CSRF_FAILURE_VIEW = "puzzles.views.csrf_failure"
+CSRF_FAILURE_VIEW = "puzzles.views.errors.csrf_failure"
 WSGI_APPLICATION = "sudokusite.wsgi.application"
 
 TEMPLATES = [
@@ -156,6 +157,26 @@ STORAGES = {
 
 REDIS_URL = env("REDIS_URL")
 
+# Logging: everything to the console (the process manager keeps it), the web server, the worker
+# and beat alike. Django's own default sends a 500's traceback nowhere when DEBUG is off; here it
+# is logged at ERROR by django.request with the traceback.
+LOG_LEVEL = env("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Replaces Django's default for "django", which logs only with DEBUG on (and mails admins).
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+    },
+}
+
 # The cache: Redis when CACHE_URL names one (shared by every process: sessions and users are read
 # from it), otherwise this process's memory. Use a database number of its own, not the broker's:
 # clearing the cache empties that whole database. The cache is never the only copy of anything;
@@ -212,6 +233,8 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A request that enqueues work gives up quickly instead of hanging when the broker is away.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+# Worker and beat log through LOGGING above, like the web server, instead of their own set-up.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -9,5 +9,5 @@ urlpatterns = [
 ]
 
 # JSON for the board's API, the friendly pages elsewhere.
-handler404 = "puzzles.views.play.not_found"
-handler500 = "puzzles.views.play.server_error"
+handler404 = "puzzles.views.errors.not_found"
+handler500 = "puzzles.views.errors.server_error"

@@ -89,9 +89,27 @@ def test_a_gunicorn_worker_keeps_the_loaded_site_out_of_the_garbage_collectors_s
     # What gunicorn runs in each worker once the application is loaded.
     script = (
         "import gc, sys; from sudokusite.wsgi import application; from sudokusite import gunicorn as g; "
-        "g.post_worker_init(None); print(gc.get_freeze_count(), 'puzzles.views.play' in sys.modules)"
+        "g.post_worker_init(None); print(gc.get_freeze_count(), 'puzzles.views.pages' in sys.modules)"
     )
     result = run(["-c", script], production_env(tmp_path))
     assert result.returncode == 0, result.stderr
     frozen, views_loaded = result.stdout.split()
     assert int(frozen) > 50_000 and views_loaded == "True"  # Django, the apps, and the views the URLs import
+
+
+def test_a_server_error_in_production_logs_its_traceback_and_shows_none(tmp_path):
+    # Django's own default logs nothing when DEBUG is off; LOGGING sends the traceback to the console.
+    script = (
+        "import django; django.setup()\n"
+        "from django.core.management import call_command; call_command('migrate', verbosity=0)\n"
+        "from django.test import Client\n"
+        "from puzzles.views import pages\n"
+        "def broken(*a, **k): raise RuntimeError('the database went away')\n"
+        "pages.dailies_of_today = broken\n"
+        "r = Client(raise_request_exception=False).get('/', secure=True, HTTP_HOST='sudoku.example.com')\n"
+        "print(r.status_code, b'went away' in r.content)\n"
+    )
+    result = run(["-c", script], production_env(tmp_path))
+    assert result.stdout.split() == ["500", "False"], result.stdout + result.stderr
+    assert "Traceback" in result.stderr and "RuntimeError: the database went away" in result.stderr
+    assert "ERROR django.request" in result.stderr

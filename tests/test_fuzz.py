@@ -313,7 +313,7 @@ def world(db, todays_easy):
     from django.middleware.csrf import _get_new_csrf_string
     from django.test import Client
 
-    from puzzles import services
+    from puzzles import attempts
     from puzzles.models import DailyPuzzle, Puzzle
 
     def publish(givens: str, solution: str, day: datetime.date, difficulty: str) -> DailyPuzzle:
@@ -332,7 +332,7 @@ def world(db, todays_easy):
     client.force_login(user)
     token = _get_new_csrf_string()
     client.cookies["csrftoken"] = token
-    services.attempt_open(user, todays_easy)
+    attempts.attempt_open(user, todays_easy)
     return {"client": client, "user": user, "token": token, "today": today,
             "dailies": {d.pk: d for d in (todays_easy, medium, yesterday)}, "target": todays_easy}
 

@@ -259,7 +259,7 @@ def test_the_limit_counts_the_players_hints_on_every_daily_but_no_one_elses(play
     other = User.objects.create_user("grace", password="a long enough password 1")
     theirs = Attempt.objects.create(user=other, daily=daily)
     for _ in range(2):
-        hints.hint_request(theirs.pk, EMPTY, NO_NOTES, NO_NOTES)
+        hints.hint_request(other, daily, EMPTY, NO_NOTES, NO_NOTES)
     assert ask(player, daily).status_code == 200
     # The player's own hint elsewhere counts against the same minute.
     Hint.objects.create(attempt=Attempt.objects.get(user=user), user=user, stage=1, technique="x")
@@ -316,7 +316,7 @@ def test_two_hints_at_once_on_one_position_reveal_two_stages(postgres, todays_ea
         def run():
             try:
                 barrier.wait()
-                stages.append(hints.hint_request(attempt.pk, EMPTY, NO_NOTES, NO_NOTES).stage)
+                stages.append(hints.hint_request(user, todays_easy, EMPTY, NO_NOTES, NO_NOTES).stage)
             except BaseException as exc:  # reported below
                 errors.append(exc)
             finally:
@@ -356,14 +356,14 @@ def test_hints_at_once_on_several_dailies_never_pass_the_players_limit(postgres,
         )
         daily = DailyPuzzle.objects.create(date=todays_easy.date, difficulty=tier, puzzle=puzzle)
         attempts.append(Attempt.objects.create(user=user, daily=daily))
-    jobs = [a.pk for a in attempts] * 2
+    jobs = [a.daily for a in attempts] * 2
     barrier = threading.Barrier(len(jobs))
     outcomes, errors = [], []
 
-    def run(attempt_id):
+    def run(daily):
         try:
             barrier.wait()
-            hints.hint_request(attempt_id, EMPTY, NO_NOTES, NO_NOTES)
+            hints.hint_request(user, daily, EMPTY, NO_NOTES, NO_NOTES)
             outcomes.append("shown")
         except hints.HintsTooFast:
             outcomes.append("refused")
@@ -372,7 +372,7 @@ def test_hints_at_once_on_several_dailies_never_pass_the_players_limit(postgres,
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=run, args=(pk,)) for pk in jobs]
+    threads = [threading.Thread(target=run, args=(daily,)) for daily in jobs]
     for t in threads:
         t.start()
     for t in threads:

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles import engine, receipt, services
+from puzzles import engine, pipeline, receipt
 from puzzles.leaderboard import clock, leaderboard_for, median_time, standing_of
 from puzzles.models import Attempt, DailyPuzzle, Solve, site_today
 
@@ -251,7 +251,7 @@ def test_results_of_a_puzzle_that_is_not_served_are_a_404(client, daily):
 
 
 def make_daily(tier, seed, day):
-    puzzle = services.puzzle_store(services.puzzle_make(tier, rng=random.Random(seed)))
+    puzzle = pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=random.Random(seed)))
     return DailyPuzzle.objects.create(date=day, difficulty=tier, puzzle=puzzle)
 
 

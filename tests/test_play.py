@@ -9,7 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles import services
+from puzzles import attempts, pipeline
+from puzzles.views import api, pages
 from puzzles.models import Attempt, DailyPuzzle, Solve
 
 from .conftest import EASY_GIVENS, EASY_SOLUTION
@@ -72,7 +73,7 @@ def test_opening_a_daily_starts_the_players_attempt_once(player, daily):
 def test_the_page_is_the_same_for_everyone_and_the_state_is_each_players_own(client, daily):
     ada = User.objects.create_user("ada_lovelace", password="x")
     bob = User.objects.create_user("bob_kahn", password="x")
-    services.attempt_save(services.attempt_open(ada, daily).pk, version=0, digits="4" + "0" * 80, corner=None, centre=None)
+    attempts.attempt_save(ada, daily, version=0, digits="4" + "0" * 80, corner=None, centre=None)
     visitor = client.get(url(daily))
     pages = {visitor.content}
     for user in (bob, ada):
@@ -221,8 +222,8 @@ def test_the_api_needs_a_login_and_a_csrf_token(daily):
 
 def test_one_player_can_never_touch_another_players_attempt(player, daily):
     other = User.objects.create_user("mallory", password="a long enough password 1")
-    theirs = services.attempt_open(other, daily)
-    services.attempt_save(theirs.pk, version=0, digits="4" + "0" * 80, corner=None, centre=None)
+    theirs = attempts.attempt_open(other, daily)
+    attempts.attempt_save(other, daily, version=0, digits="4" + "0" * 80, corner=None, centre=None)
     # Our save goes to our own attempt, whatever the payload says.
     post(player, url(daily, "save"), {"version": 0, "digits": "0" * 80 + "2", "attempt": theirs.pk, "user": other.pk})
     theirs.refresh_from_db()
@@ -331,8 +332,8 @@ def test_a_failure_on_our_side_is_a_json_500_for_the_board_and_a_plain_page_else
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(services, "attempt_save", broken)
-    monkeypatch.setattr(services, "attempt_state", broken)
+    monkeypatch.setattr(api, "attempt_save", broken)
+    monkeypatch.setattr(pages, "attempt_state", broken)
     response = post(client, url(daily, "save"), {"version": 0, "digits": "0" * 81})
     assert response.status_code == 500 and "try again" in response.json()["error"]
     page = client.get(url(daily))
@@ -340,7 +341,7 @@ def test_a_failure_on_our_side_is_a_json_500_for_the_board_and_a_plain_page_else
 
 
 def test_the_home_page_shows_times_as_the_clock_does(player, daily):
-    attempt = services.attempt_open(User.objects.get(username="ada"), daily)
+    attempt = attempts.attempt_open(User.objects.get(username="ada"), daily)
     attempt.active_seconds = 65.7
     attempt.save()
     assert "In progress, 1:05 so far" in player.get("/").content.decode()
@@ -354,7 +355,7 @@ def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
     from puzzles.models import Puzzle
 
     for seed, tier in enumerate(("easy", "medium")):
-        services.puzzle_store(services.puzzle_make(tier, rng=random.Random(seed)))
+        pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=random.Random(seed)))
     page = client.get("/").content.decode()
     assert DailyPuzzle.objects.for_date().count() == 2
     assert page.count("Not published yet") == 3
@@ -366,7 +367,7 @@ def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
 def test_todays_missing_puzzle_page_is_published_on_the_way(client):
     import random
 
-    services.puzzle_store(services.puzzle_make("hard", rng=random.Random(3)))
+    pipeline.puzzle_store(pipeline.puzzle_make("hard", rng=random.Random(3)))
     today = timezone.localdate().isoformat()
     assert client.get(f"/daily/{today}/hard/").status_code == 200
     assert client.get(f"/daily/{today}/expert/").status_code == 404  # its pool is empty: nothing to publish
@@ -383,42 +384,40 @@ def test_visitors_arriving_while_the_day_is_being_published_wait_for_it(db):
     cache.add(running, 1, 10)  # another request is publishing the day right now
     threading.Timer(0.3, lambda: cache.delete(running)).start()
     started = time.monotonic()
-    assert services.daily_publish_if_missing(today) is True  # it waited, then says: read the day again
+    assert pipeline.daily_publish_if_missing(today) is True  # it waited, then says: read the day again
     assert 0.25 < time.monotonic() - started < 2
     # Once tried, a day whose pools are empty is not tried again on every request.
-    assert services.daily_publish_if_missing(today) is True
-    assert services.daily_publish_if_missing(today) is False
+    assert pipeline.daily_publish_if_missing(today) is True
+    assert pipeline.daily_publish_if_missing(today) is False
 
 
-def test_the_state_read_in_one_plain_query_is_the_state_the_orm_reads(daily, django_assert_num_queries):
-    # attempt_read writes out the query that attempt_open builds with the ORM; they must agree.
-    from puzzles.hints import position_key
+def test_the_state_is_read_in_one_query_with_its_solve(daily, django_assert_num_queries):
+    # The board asks for it on every opening of a puzzle: the attempt and its solve together.
+    from puzzles.attempts import position_key
 
-    def both(user):
+    def state(user):
         if Attempt.objects.filter(user=user).exists():
             with django_assert_num_queries(1):  # the solve comes with it, too
-                by_hand = services.attempt_state(services.attempt_read(user, daily), daily)
-        else:
-            by_hand = services.attempt_state(services.attempt_read(user, daily), daily)
-        return by_hand, services.attempt_state(services.attempt_open(user, daily), daily)
+                return attempts.attempt_state(attempts.attempt_open(user, daily), daily)
+        return attempts.attempt_state(attempts.attempt_open(user, daily), daily)
 
     ada = User.objects.create_user("ada", password="x")
-    by_hand, orm = both(ada)  # never opened: started by the read
-    assert by_hand == orm and Attempt.objects.filter(user=ada).count() == 1
+    state(ada)  # never opened: started by the read
+    assert Attempt.objects.filter(user=ada).count() == 1
 
     corner = [""] * 81
     corner[1], corner[3] = "27", "139"
     centre = [""] * 81
     centre[1] = "5"
-    attempt = services.attempt_open(ada, daily)
-    services.attempt_save(attempt.pk, version=0, digits="4" + "0" * 80, corner=corner, centre=centre)
+    attempt = attempts.attempt_open(ada, daily)
+    attempts.attempt_save(ada, daily, version=0, digits="4" + "0" * 80, corner=corner, centre=centre)
     Attempt.objects.filter(pk=attempt.pk).update(
-        hint_stage=2, hint_position=position_key("4" + "0" * 80, services.progress_clean(GIVENS, "4" + "0" * 80, corner, centre)[2])
+        hint_stage=2, hint_position=position_key("4" + "0" * 80, attempts.position_clean(GIVENS, "4" + "0" * 80, corner, centre)[2])
     )
-    by_hand, orm = both(ada)
-    assert by_hand == orm and by_hand["corner"][3] == "139" and by_hand["hint_stage"] == 2
+    shown = state(ada)
+    assert shown["corner"][3] == "139" and shown["hint_stage"] == 2
 
-    result = services.attempt_submit(attempt.pk, version=1, digits=player_digits(SOLUTION))
+    result = attempts.attempt_submit(ada, daily, version=1, digits=player_digits(SOLUTION))
     assert result.solved
-    by_hand, orm = both(ada)
-    assert by_hand == orm and by_hand["solved"] and by_hand["solve_seconds"] == round(result.solve.seconds, 1)
+    shown = state(ada)
+    assert shown["solved"] and shown["solve_seconds"] == round(result.solve.seconds, 1)

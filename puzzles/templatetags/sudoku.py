@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..progress import format_duration
+from ..record import format_duration
 
 register = template.Library()
 

@@ -1,5 +1,1 @@
-"""The site's views, one module per area: play (today's puzzles, the board and its API, accounts)."""
-
-from .play import csrf_failure
-
-__all__ = ["csrf_failure"]
+"""The site's views, one module per role: pages, the board's JSON API, accounts, errors, health."""

@@ -1,4 +1,5 @@
-"""`/health/`: what a load balancer and an admin need to know, and no secrets."""
+"""`/ping/` and `/health/`: whether this process answers, and what a load balancer and an admin
+need to know, with no secrets."""
 
 from __future__ import annotations
 
@@ -6,11 +7,16 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.db.models import Count
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from .. import broker
 from ..models import TIER_ORDER, Pool, Puzzle
+
+
+def ping(request: HttpRequest) -> HttpResponse:
+    """Liveness: the process answers, without touching the database (the load bench's ceiling)."""
+    return HttpResponse("ok", content_type="text/plain")
 
 
 def _pools() -> dict[str, dict[str, int]]:

@@ -10,7 +10,7 @@ import threading
 import pytest
 from django.db import connections
 
-from puzzles import services
+from puzzles import attempts, pipeline
 from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch
 
 pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -43,7 +43,7 @@ def run_together(*jobs):
 def make_puzzles(tier, n, seed=0):
     rng = random.Random(seed)
     for _ in range(n):
-        services.puzzle_store(services.puzzle_make(tier, rng=rng))
+        pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=rng))
 
 
 def test_two_publishers_at_once_give_exactly_one_daily_per_slot(postgres):
@@ -52,7 +52,7 @@ def test_two_publishers_at_once_give_exactly_one_daily_per_slot(postgres):
     day = datetime.date(2026, 11, 22)
     for attempt in range(3):  # several rounds, so the race is really run more than once
         target = day + datetime.timedelta(days=attempt)
-        reports = run_together(*(lambda d=target: services.daily_publish(d) for _ in range(3)))
+        reports = run_together(*(lambda d=target: pipeline.daily_publish(d) for _ in range(3)))
         assert DailyPuzzle.objects.filter(date=target).count() == 5
         published = [set(r.published) for r in reports]
         # Every slot was published by exactly one of the publishers.
@@ -68,7 +68,7 @@ def test_two_publishers_never_take_the_same_puzzle_for_different_days(postgres):
     for tier in ("medium", "hard", "expert", "extreme"):
         make_puzzles(tier, 1, seed=9)
     a, b = datetime.date(2027, 1, 1), datetime.date(2027, 1, 2)
-    run_together(lambda: services.daily_publish(a), lambda: services.daily_publish(b))
+    run_together(lambda: pipeline.daily_publish(a), lambda: pipeline.daily_publish(b))
     easy = DailyPuzzle.objects.filter(difficulty="easy")
     assert easy.count() == 2
     assert len({d.puzzle_id for d in easy}) == 2
@@ -77,17 +77,17 @@ def test_two_publishers_never_take_the_same_puzzle_for_different_days(postgres):
 def test_two_refills_at_once_overfill_nothing(postgres):
     Pool.objects.create(tier="easy", target=12)
     reports = run_together(
-        *(lambda s=seed: services.pool_fill("easy", budget_seconds=60, rng=random.Random(s)) for seed in range(4))
+        *(lambda s=seed: pipeline.pool_fill("easy", budget_seconds=60, rng=random.Random(s)) for seed in range(4))
     )
     assert Puzzle.objects.available("easy").count() == 12
     assert sum(r.stored for r in reports) == 12
 
 
 def test_two_workers_on_one_seed_batch_make_exactly_what_was_asked(postgres):
-    batch = services.seed_batch_create("easy", 7, filler="diagonal-boxes", symmetry="none")
+    batch = pipeline.seed_batch_create("easy", 7, filler="diagonal-boxes", symmetry="none")
     run_together(
-        lambda: services.seed_batch_work(batch.pk, rng=random.Random(1)),
-        lambda: services.seed_batch_work(batch.pk, rng=random.Random(2)),
+        lambda: pipeline.seed_batch_work(batch.pk, rng=random.Random(1)),
+        lambda: pipeline.seed_batch_work(batch.pk, rng=random.Random(2)),
     )
     assert SeedBatch.objects.get(pk=batch.pk).made == 7
     assert Puzzle.objects.count() == 7
@@ -106,9 +106,9 @@ def _outcome(job):
     def run():
         try:
             return job()
-        except services.StaleSave:
+        except attempts.StaleSave:
             return "stale"
-        except services.AlreadySolved:
+        except attempts.AlreadySolved:
             return "solved"
 
     return run
@@ -118,12 +118,11 @@ def test_two_saves_from_the_same_version_one_wins_the_other_is_stale(postgres, t
     from django.contrib.auth.models import User
 
     player = User.objects.create_user("ada")
-    services.attempt_open(player, todays_easy)
-    ref = (player, todays_easy)
+    attempts.attempt_open(player, todays_easy)
     for _ in range(5):
         version = stored_version(player, todays_easy)
         a, b = run_together(*[
-            _outcome(lambda d=d: services.attempt_save(ref, version=version, digits=d + "0" * 80, corner=None, centre=None))
+            _outcome(lambda d=d: attempts.attempt_save(player, todays_easy, version=version, digits=d + "0" * 80, corner=None, centre=None))
             for d in "45"
         ])
         assert sorted([a == "stale", b == "stale"]) == [False, True]
@@ -136,12 +135,11 @@ def test_a_save_racing_the_solving_submit_never_changes_a_solved_attempt(postgre
     from tests.conftest import EASY_GIVENS, EASY_SOLUTION
 
     player = User.objects.create_user("ada")
-    services.attempt_open(player, todays_easy)
-    ref = (player, todays_easy)
+    attempts.attempt_open(player, todays_easy)
     mine = "".join("0" if g != "0" else d for g, d in zip(EASY_GIVENS, EASY_SOLUTION))
     submit, save = run_together(
-        _outcome(lambda: services.attempt_submit(ref, version=0, digits=mine)),
-        _outcome(lambda: services.attempt_save(ref, version=0, digits="0" * 81, corner=None, centre=None)),
+        _outcome(lambda: attempts.attempt_submit(player, todays_easy, version=0, digits=mine)),
+        _outcome(lambda: attempts.attempt_save(player, todays_easy, version=0, digits="0" * 81, corner=None, centre=None)),
     )
     from puzzles.models import Attempt
 
@@ -151,4 +149,4 @@ def test_a_save_racing_the_solving_submit_never_changes_a_solved_attempt(postgre
         assert submit.solved and attempt.digits == mine
     else:
         # The save went first: the submit then started from a stale version.
-        assert submit == "stale" and attempt.digits == "0" * 81 and not hasattr(attempt, "solve")
+        assert submit == "stale" and attempt.digits == "0" * 81 and not attempt.is_solved

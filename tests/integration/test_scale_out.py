@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 import pytest
 from django.db import connection
 
-from puzzles import services
+from puzzles import pipeline
 from puzzles.models import Puzzle, SeedBatch
 from puzzles.tasks import work_seed_batch
 
@@ -127,7 +127,7 @@ def assert_batch_exact(batch_id: int) -> None:
 
 def test_two_workers_share_a_large_batch_with_no_duplicate_and_no_lost_task(start_worker_process, puzzle_origins):
     workers = start_workers(start_worker_process, "alpha", "beta")
-    batch = services.seed_batch_create("easy", BATCH, filler="diagonal-boxes", symmetry="none")
+    batch = pipeline.seed_batch_create("easy", BATCH, filler="diagonal-boxes", symmetry="none")
     sent = {work_seed_batch.delay(batch.pk).id for _ in range(TASKS)}
 
     wait_for(lambda: SeedBatch.objects.get(pk=batch.pk).done, 45, "the batch to be complete")
@@ -155,7 +155,7 @@ def test_two_workers_share_a_large_batch_with_no_duplicate_and_no_lost_task(star
 def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_worker_process, puzzle_origins):
     workers = start_workers(start_worker_process, "alpha", "beta")
     alpha, beta = workers["alpha"], workers["beta"]
-    batch = services.seed_batch_create("easy", BATCH, filler="diagonal-boxes", symmetry="none")
+    batch = pipeline.seed_batch_create("easy", BATCH, filler="diagonal-boxes", symmetry="none")
     for _ in range(TASKS):
         work_seed_batch.delay(batch.pk)
     wait_for(lambda: SeedBatch.objects.get(pk=batch.pk).made >= BATCH // 4, 30, "a quarter of the batch")

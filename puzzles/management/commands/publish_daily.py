@@ -4,7 +4,7 @@ import datetime
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from puzzles import services
+from puzzles import pipeline
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
                 day = datetime.date.fromisoformat(date)
             except ValueError as exc:
                 raise CommandError(f"--date must look like 2026-11-22, not {date!r}") from exc
-        report = services.daily_publish(day)
+        report = pipeline.daily_publish(day)
         for difficulty, pk in report.published.items():
             note = f" (substitute from {report.substitutes[difficulty]})" if difficulty in report.substitutes else ""
             self.stdout.write(f"{report.day} {difficulty}: puzzle #{pk}{note}")

@@ -4,7 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from puzzles import engine, services
+from puzzles import engine, pipeline
 from puzzles.models import TIER_ORDER, SeedBatch
 
 
@@ -20,7 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, difficulty: str, count: int, filler: str, symmetry: str, now: bool, **options) -> None:
         try:
-            batch = services.seed_batch_create(difficulty, count, filler=filler, symmetry=symmetry)
+            batch = pipeline.seed_batch_create(difficulty, count, filler=filler, symmetry=symmetry)
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         if not now:
@@ -34,7 +34,7 @@ class Command(BaseCommand):
             return
         started = time.monotonic()
         self._progress(batch)
-        batch = services.seed_batch_work(batch.pk, progress=self._progress)
+        batch = pipeline.seed_batch_work(batch.pk, progress=self._progress)
         seconds = time.monotonic() - started
         if self.stdout.isatty():
             self.stdout.write("")
@@ -42,7 +42,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"Made {batch.made} {difficulty} puzzles in {seconds:.1f} s "
                 f"({seconds / max(batch.made, 1):.2f} s each); pool now holds "
-                f"{services.pool_get(difficulty).available}."
+                f"{pipeline.pool_get(difficulty).available}."
             )
         )
 

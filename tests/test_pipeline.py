@@ -3,15 +3,15 @@ import random
 
 import pytest
 
-from puzzles import services
+from puzzles import pipeline
 from puzzles.models import DailyPuzzle, Pool, Puzzle
 
 pytestmark = pytest.mark.django_db
 
 
 def make_puzzle(tier="easy", seed=0):
-    made = services.puzzle_make(tier, rng=random.Random(seed))
-    return services.puzzle_store(made)
+    made = pipeline.puzzle_make(tier, rng=random.Random(seed))
+    return pipeline.puzzle_store(made)
 
 
 def test_a_stored_puzzle_keeps_its_rating_and_how_it_was_made():
@@ -24,9 +24,9 @@ def test_a_stored_puzzle_keeps_its_rating_and_how_it_was_made():
 
 
 def test_storing_the_same_puzzle_twice_keeps_one_row():
-    made = services.puzzle_make("easy", rng=random.Random(4))
-    assert services.puzzle_store(made) is not None
-    assert services.puzzle_store(made) is None
+    made = pipeline.puzzle_make("easy", rng=random.Random(4))
+    assert pipeline.puzzle_store(made) is not None
+    assert pipeline.puzzle_store(made) is None
     assert Puzzle.objects.count() == 1
 
 
@@ -40,15 +40,15 @@ def test_the_database_refuses_a_grid_that_is_not_81_digits():
 
 def test_filling_a_pool_stops_at_its_target():
     Pool.objects.create(tier="easy", target=3)
-    report = services.pool_fill("easy", budget_seconds=30, rng=random.Random(2))
+    report = pipeline.pool_fill("easy", budget_seconds=30, rng=random.Random(2))
     assert report.stored == 3 and report.level == 3
-    assert services.pool_fill("easy", budget_seconds=30).stored == 0
+    assert pipeline.pool_fill("easy", budget_seconds=30).stored == 0
 
 
 def test_a_seed_batch_never_makes_more_than_it_asked_for_even_when_run_twice():
-    batch = services.seed_batch_create("easy", 2, filler="row-by-row", symmetry="rotational")
-    services.seed_batch_work(batch.pk, rng=random.Random(1))
-    services.seed_batch_work(batch.pk, rng=random.Random(2))
+    batch = pipeline.seed_batch_create("easy", 2, filler="row-by-row", symmetry="rotational")
+    pipeline.seed_batch_work(batch.pk, rng=random.Random(1))
+    pipeline.seed_batch_work(batch.pk, rng=random.Random(2))
     batch.refresh_from_db()
     assert batch.made == 2
     assert Puzzle.objects.filter(filler="row-by-row", symmetry="rotational").count() == 2
@@ -58,12 +58,12 @@ def test_publishing_fills_each_difficulty_once_and_marks_puzzles_used():
     for i, tier in enumerate(["easy", "medium", "hard", "expert", "extreme"]):
         make_puzzle(tier, seed=i)
     day = datetime.date(2026, 11, 22)
-    report = services.daily_publish(day)
+    report = pipeline.daily_publish(day)
     assert set(report.published) == {"easy", "medium", "hard", "expert", "extreme"}
     assert not report.substitutes and not report.missing
     assert DailyPuzzle.objects.filter(date=day).count() == 5
     assert not Puzzle.objects.available().exists()
-    again = services.daily_publish(day)
+    again = pipeline.daily_publish(day)
     assert not again.published and len(again.existing) == 5
 
 
@@ -73,7 +73,7 @@ def test_an_empty_pool_gets_the_nearest_tier_as_a_recorded_substitute(caplog):
     make_puzzle("hard", seed=2)
     make_puzzle("extreme", seed=3)
     day = datetime.date(2026, 11, 23)
-    report = services.daily_publish(day)
+    report = pipeline.daily_publish(day)
     # Own tiers first: easy, hard and extreme keep theirs; medium borrows the spare easy one.
     assert report.published.keys() == {"easy", "medium", "hard", "extreme"}
     assert report.substitutes == {"medium": "easy"}
@@ -86,11 +86,11 @@ def test_an_empty_pool_gets_the_nearest_tier_as_a_recorded_substitute(caplog):
 def test_scheduling_a_taken_slot_or_a_used_puzzle_is_refused_with_a_reason():
     first, second = make_puzzle("easy", 1), make_puzzle("easy", 2)
     day = datetime.date(2026, 12, 1)
-    services.daily_schedule(first, day, "easy")
-    with pytest.raises(services.SlotTaken, match="already has its easy puzzle"):
-        services.daily_schedule(second, day, "easy")
-    with pytest.raises(services.SlotTaken, match="already been published"):
-        services.daily_schedule(first, day + datetime.timedelta(days=1), "easy")
+    pipeline.daily_schedule(first, day, "easy")
+    with pytest.raises(pipeline.SlotTaken, match="already has its easy puzzle"):
+        pipeline.daily_schedule(second, day, "easy")
+    with pytest.raises(pipeline.SlotTaken, match="already been published"):
+        pipeline.daily_schedule(first, day + datetime.timedelta(days=1), "easy")
     second.refresh_from_db()
     assert not second.used
 
@@ -114,26 +114,17 @@ def test_a_stale_fill_claim_is_taken_over(settings):
     from django.utils import timezone
 
     pool = Pool.objects.create(tier="hard", target=1)
-    assert services.pool_claim_fill("hard") is True
-    assert services.pool_claim_fill("hard") is False
+    assert pipeline.pool_claim_fill("hard") is True
+    assert pipeline.pool_claim_fill("hard") is False
     long_ago = timezone.now() - datetime.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 120)
     Pool.objects.filter(pk=pool.pk).update(fill_queued_at=long_ago)
-    assert services.pool_claim_fill("hard") is True
-
-
-def test_the_publish_task_takes_a_date_as_text():
-    from puzzles.tasks import publish_date
-
-    make_puzzle("easy", seed=8)
-    result = publish_date("2027-02-03")
-    assert list(result["published"]) == ["easy"]
-    assert DailyPuzzle.objects.get(date=datetime.date(2027, 2, 3)).difficulty == "easy"
+    assert pipeline.pool_claim_fill("hard") is True
 
 
 def test_a_duplicate_puzzle_does_not_use_up_a_unit_of_its_batch():
-    batch = services.seed_batch_create("easy", 3, filler="diagonal-boxes", symmetry="none")
-    made = services.puzzle_make("easy", rng=random.Random(21))
-    assert services.puzzle_store(made, batch_id=batch.pk) is not None
-    assert services.puzzle_store(made, batch_id=batch.pk) is None
+    batch = pipeline.seed_batch_create("easy", 3, filler="diagonal-boxes", symmetry="none")
+    made = pipeline.puzzle_make("easy", rng=random.Random(21))
+    assert pipeline.puzzle_store(made, batch_id=batch.pk) is not None
+    assert pipeline.puzzle_store(made, batch_id=batch.pk) is None
     batch.refresh_from_db()
     assert batch.made == 1 and Puzzle.objects.count() == 1

@@ -62,11 +62,6 @@ class DifficultyStats:
     median: Optional[float]
     mean: Optional[float]
 
-    @property
-    def completion_rate(self) -> Optional[float]:
-        """Solved attempts as a share of started ones (0 to 1); None when none was started."""
-        return self.solved / self.started if self.started else None
-
 
 def difficulty_stats(difficulty: str, started: int, times: list[float]) -> DifficultyStats:
     """Count, best, median and mean of one difficulty's solve times, with the attempts started."""
@@ -183,10 +178,9 @@ def play_status(attempt: Optional[Attempt]) -> PlayStatus:
     """A player's status on a daily from their attempt (its solve loaded with it), if any."""
     if attempt is None:
         return NOT_STARTED
-    solve: Optional[Solve] = getattr(attempt, "solve", None)
-    if solve is None:
+    if not attempt.is_solved:
         return IN_PROGRESS
-    return PlayStatus("solved", "solved", hinted=solve.hinted, late=solve.late)
+    return PlayStatus("solved", "solved", hinted=attempt.solve.hinted, late=attempt.solve.late)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,290 @@
+"""A player's attempt at a daily: their position on the board, its saving, the clock, the solve.
+
+A position is what the player has put on the board (digits, corner and centre notes); it is
+checked against the givens on every write. Every write names the version it was made on, and a
+stale one is refused rather than overwriting newer progress. Time is the server's: it counts
+the gaps between a visible, unpaused page's signs of life, never a figure from the client.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from . import engine
+from .models import Attempt, DailyPuzzle, Solve
+
+
+class StaleSave(Exception):
+    """A save or submit started from an older version than the one stored (another tab won)."""
+
+    def __init__(self, attempt: Attempt) -> None:
+        super().__init__("Your progress was saved from another tab or device first.")
+        self.attempt = attempt
+
+
+class BadPosition(ValueError):
+    """A payload that cannot be a player's position; the message says what is wrong."""
+
+
+class AlreadySolved(Exception):
+    """The attempt is solved; nothing about it changes any more."""
+
+
+NOTE = re.compile(r"[1-9]{0,9}")
+DIGITS = re.compile(r"[0-9]{81}")
+
+# The fields a save writes: the position, its version and the clock.
+POSITION_FIELDS = ["digits", "corner", "centre", "version", "active_seconds", "last_beat_at", "updated_at"]
+
+
+def _check_notes(notes: object, givens: str, name: str) -> list[str]:
+    if not isinstance(notes, list) or len(notes) != 81:
+        raise BadPosition(f"{name} notes must be a list of 81 strings")
+    clean = []
+    for cell, mark in enumerate(notes):
+        # Every save checks 162 of these, so the common case (an empty note) is the quick one.
+        if mark == "":
+            clean.append("")
+            continue
+        if not isinstance(mark, str) or not NOTE.fullmatch(mark):
+            raise BadPosition(f"{name} notes of cell {cell + 1} must be digits 1-9")
+        if len(set(mark)) != len(mark):
+            raise BadPosition(f"{name} notes of cell {cell + 1} repeat a digit")
+        clean.append("" if givens[cell] != "0" else "".join(sorted(mark)))
+    return clean
+
+
+def position_clean(
+    givens: str, digits: object, corner: object = None, centre: object = None
+) -> tuple[str, list[str], list[str]]:
+    """Check and normalise a player's position against the puzzle's givens.
+
+    Given cells must be empty or repeat the given; they are stored empty, since the givens
+    belong to the puzzle, not to the player.
+    """
+    if not isinstance(digits, str) or not DIGITS.fullmatch(digits):
+        raise BadPosition("digits must be 81 characters, 0-9")
+    for cell, (given, mine) in enumerate(zip(givens, digits)):
+        if given != "0" and mine not in ("0", given):
+            raise BadPosition(f"cell {cell + 1} holds a given, which cannot be changed")
+    digits = "".join("0" if given != "0" else mine for given, mine in zip(givens, digits))
+    corner = _check_notes(corner if corner is not None else [""] * 81, givens, "corner")
+    centre = _check_notes(centre if centre is not None else [""] * 81, givens, "centre")
+    return digits, corner, centre
+
+
+def position_key(digits: str, centre: list[str]) -> str:
+    """A fixed-length fingerprint of a position (the player's digits and centre notes)."""
+    text = digits + "|" + ",".join(centre)
+    return hashlib.sha256(text.encode()).hexdigest()  # 64 characters: Attempt.hint_position
+
+
+def attempt_open(user, daily: DailyPuzzle) -> Attempt:
+    """The player's attempt at a daily (with its solve, if any), started on first opening.
+
+    Starting it starts the clock: the first heartbeat counts from here.
+    """
+    attempt = Attempt.objects.select_related("solve").filter(user=user, daily=daily).first()
+    if attempt is None:
+        attempt, _ = Attempt.objects.get_or_create(
+            user=user, daily=daily, defaults={"last_beat_at": timezone.now()}
+        )
+    attempt.daily = daily  # already loaded, with its puzzle
+    return attempt
+
+
+def attempt_lock(user, daily: DailyPuzzle) -> Attempt:
+    """The player's attempt, row-locked for this transaction, with its solve if any.
+
+    One query (the daily is already loaded); the attempt is started if the player never opened it.
+    """
+    locking = Attempt.objects.select_for_update(of=("self",)).select_related("solve")
+    attempt = locking.filter(user=user, daily=daily).first()
+    if attempt is None:
+        attempt_open(user, daily)
+        attempt = locking.get(user=user, daily=daily)
+    attempt.daily = daily
+    return attempt
+
+
+def _advance_clock(attempt: Attempt, now: datetime.datetime) -> None:
+    """Count the time since the last sign of life, unless the gap says the player was away."""
+    if attempt.is_solved:
+        return
+    last = attempt.last_beat_at
+    if last is not None:
+        gap = (now - last).total_seconds()
+        if 0 < gap <= settings.HEARTBEAT_GAP_SECONDS:
+            attempt.active_seconds += gap
+    attempt.last_beat_at = now
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a save or a heartbeat tells the board: the new version and the time counted."""
+
+    version: int
+    active_seconds: float
+
+
+def attempt_beat(user, daily: DailyPuzzle) -> Saved:
+    """A heartbeat from a visible, unpaused page: advance the server's clock."""
+    saved = _write_in_one_statement(user, daily)
+    if saved is not None:
+        return saved
+    with transaction.atomic():
+        attempt = attempt_lock(user, daily)
+        _advance_clock(attempt, timezone.now())
+        attempt.save(update_fields=["active_seconds", "last_beat_at", "updated_at"])
+        return Saved(attempt.version, attempt.active_seconds)
+
+
+def attempt_save(user, daily: DailyPuzzle, *, version: int, digits: object, corner: object, centre: object) -> Saved:
+    """Store a player's position if it was made on the newest version; raise StaleSave if not."""
+    # A malformed position is refused as such, whichever version it claims to follow.
+    clean = position_clean(daily.puzzle.givens, digits, corner, centre)
+    saved = _write_in_one_statement(user, daily, version, clean)
+    if saved is not None:
+        return saved
+    # Not applied in one statement: a stale version, a solved or a never-opened attempt, or a
+    # database without it. The locking path finds out which and answers accordingly.
+    with transaction.atomic():
+        attempt = attempt_lock(user, daily)
+        if attempt.is_solved:
+            raise AlreadySolved()
+        if version != attempt.version:
+            raise StaleSave(attempt)
+        attempt.digits, attempt.corner, attempt.centre = clean
+        attempt.version += 1
+        _advance_clock(attempt, timezone.now())
+        attempt.save(update_fields=POSITION_FIELDS)
+        return Saved(attempt.version, attempt.active_seconds)
+
+
+def _write_in_one_statement(
+    user,
+    daily: DailyPuzzle,
+    version: Optional[int] = None,
+    clean: Optional[tuple[str, list[str], list[str]]] = None,
+) -> Optional[Saved]:
+    """PostgreSQL: a save (or, without a position, a heartbeat) as one conditional UPDATE.
+
+    The row changes only if it exists, is unsolved and (for a save) is still at `version`; the
+    clock advances exactly as _advance_clock does (a test holds the two to the same answers).
+    One statement is its own transaction, so a save costs one round trip instead of four, which
+    is what keeps a save's p99 under its target (README, bench/web.py). None when nothing
+    matched, or on another database: the caller then takes the locking path, which explains why
+    (stale, solved, or not opened yet). A concurrent submit holds the row lock and bumps the
+    version, so a save racing it matches nothing.
+    """
+    if connection.vendor != "postgresql":
+        return None
+    attempt_table, solve_table = Attempt._meta.db_table, Solve._meta.db_table
+    params: dict[str, Any] = {
+        "user": user.pk,
+        "daily": daily.pk,
+        "now": timezone.now(),
+        "gap": float(settings.HEARTBEAT_GAP_SECONDS),
+    }
+    position = ""
+    if clean is not None:
+        digits, corner, centre = clean
+        position = "digits = %(digits)s, corner = %(corner)s::jsonb, centre = %(centre)s::jsonb, version = a.version + 1,"
+        params.update(digits=digits, corner=json.dumps(corner), centre=json.dumps(centre), version=version)
+    sql = f"""
+        UPDATE {attempt_table} AS a SET {position}
+            active_seconds = a.active_seconds + CASE
+                WHEN a.last_beat_at < %(now)s AND %(now)s - a.last_beat_at <= make_interval(secs => %(gap)s)
+                THEN EXTRACT(EPOCH FROM %(now)s - a.last_beat_at) ELSE 0 END,
+            last_beat_at = %(now)s, updated_at = %(now)s
+        WHERE a.user_id = %(user)s AND a.daily_id = %(daily)s
+            {"AND a.version = %(version)s" if clean is not None else ""}
+            AND NOT EXISTS (SELECT 1 FROM {solve_table} AS s WHERE s.attempt_id = a.id)
+        RETURNING a.version, a.active_seconds
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return Saved(row[0], float(row[1])) if row else None
+
+
+@dataclass
+class SubmitResult:
+    solved: bool
+    attempt: Attempt
+    message: str = ""
+    solve: Optional[Solve] = None
+
+
+def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) -> SubmitResult:
+    """Check a full grid against the rules and the givens; record the solve once."""
+    with transaction.atomic():
+        attempt = attempt_lock(user, daily)
+        if attempt.is_solved:
+            return SubmitResult(True, attempt, solve=attempt.solve)
+        givens = daily.puzzle.givens
+        clean, _, _ = position_clean(givens, digits, attempt.corner, attempt.centre)
+        if version != attempt.version:
+            raise StaleSave(attempt)
+        board = [int(g) if g != "0" else int(d) for g, d in zip(givens, clean)]
+        attempt.digits = clean
+        attempt.version += 1
+        now = timezone.now()
+        _advance_clock(attempt, now)
+        if 0 in board:
+            message = "Not quite: some cells are still empty."
+        elif engine.grid.conflicts(board):
+            message = "Not quite: a digit appears twice in a row, column or box."
+        else:
+            message = ""
+        if message:
+            attempt.wrong_submissions += 1
+            attempt.save()
+            return SubmitResult(False, attempt, message=message)
+        attempt.save()
+        floor = settings.LEADERBOARD_FLOOR_SECONDS.get(daily.difficulty, 0)
+        solve = Solve.objects.create(
+            attempt=attempt,
+            user_id=attempt.user_id,
+            daily_id=attempt.daily_id,
+            seconds=attempt.active_seconds,
+            solved_at=now,
+            # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
+            late=timezone.localdate(now) != daily.date,
+            hinted=attempt.hints_used > 0,
+            flagged=attempt.active_seconds < floor,
+        )
+        return SubmitResult(True, attempt, solve=solve)
+
+
+def _hint_stage(attempt: Attempt) -> int:
+    if not attempt.hint_stage or attempt.hint_position != position_key(attempt.digits, attempt.centre):
+        return 0
+    return attempt.hint_stage
+
+
+def attempt_state(attempt: Optional[Attempt], daily: DailyPuzzle) -> dict:
+    """What the board page needs to show a player's position; never the solution."""
+    solve = attempt.solve if attempt and attempt.is_solved else None
+    return {
+        "givens": daily.puzzle.givens,
+        "digits": attempt.digits if attempt else "0" * 81,
+        "corner": attempt.corner if attempt else [""] * 81,
+        "centre": attempt.centre if attempt else [""] * 81,
+        "version": attempt.version if attempt else 0,
+        "elapsed": round(attempt.active_seconds, 1) if attempt else 0,
+        "solved": solve is not None,
+        "solve_seconds": round(solve.seconds, 1) if solve else None,
+        "paused": False,
+        # How far the hint for the stored position has been revealed (0: none, or it moved on).
+        "hint_stage": _hint_stage(attempt) if attempt and not solve else 0,
+    }

@@ -1,0 +1,375 @@
+"""The puzzle pipeline: making puzzles into the pools and publishing the dailies.
+
+Every function here may run twice, or at the same time on several machines, without making a
+duplicate or leaving a gap: unique constraints, one transaction per puzzle, and row locks or
+conditional updates where two workers could race.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from . import engine
+from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, nearest_tiers, site_today
+
+log = logging.getLogger(__name__)
+
+
+def pool_get(tier: str) -> Pool:
+    """The pool row of a tier, created with the configured target when first needed."""
+    default = settings.PUZZLE_POOL_TARGETS.get(tier, 20)
+    pool, _ = Pool.objects.get_or_create(tier=tier, defaults={"target": default})
+    return pool
+
+
+def puzzle_make(
+    tier: str,
+    *,
+    filler: str = engine.DEFAULT_FILLER,
+    symmetry: str = "none",
+    rng: Optional[random.Random] = None,
+) -> engine.Generated:
+    """Run the engine until it produces a puzzle of the tier (no database work)."""
+    return engine.generate(tier, rng or random.Random(), filler=filler, symmetry=symmetry)
+
+
+def _puzzle_row(made: engine.Generated) -> Puzzle:
+    record = made.to_dict()
+    return Puzzle(
+        givens=record["givens"],
+        solution=record["solution"],
+        tier=record["difficulty"],
+        score=record["score"],
+        hardest=record["hardest"] or "",
+        techniques=record["techniques"],
+        clues=record["clues"],
+        filler=record["filler"],
+        symmetry=record["symmetry"],
+        generation_ms=record["milliseconds"],
+    )
+
+
+def puzzle_store(
+    made: engine.Generated, *, batch_id: Optional[int] = None, fill_pool: bool = False
+) -> Optional[Puzzle]:
+    """Store one generated puzzle in its own transaction; None when it was not wanted.
+
+    With `fill_pool`, the tier's pool row is locked and the puzzle stored only while the pool is
+    under target, so concurrent refills cannot overfill it. With `batch_id`, the batch's count
+    is claimed by a conditional update, so a batch never gets more than it asked for. A puzzle
+    already in the database (same givens) is skipped.
+    """
+    row = _puzzle_row(made)
+    if batch_id is not None and not fill_pool and connection.vendor == "postgresql":
+        return _store_for_batch_in_one_statement(row, batch_id)
+    pool_pk = pool_get(row.tier).pk if fill_pool else None
+    try:
+        with transaction.atomic():
+            if pool_pk is not None:
+                pool = Pool.objects.select_for_update().get(pk=pool_pk)
+                if Puzzle.objects.available(row.tier).count() >= pool.target:
+                    return None
+            if batch_id is not None:
+                claimed = SeedBatch.objects.filter(pk=batch_id, made__lt=F("requested")).update(
+                    made=F("made") + 1
+                )
+                if not claimed:
+                    return None
+            row.save()
+            return row
+    except IntegrityError:
+        log.info("puzzle %s is already stored; skipped", row.givens)
+        return None
+
+
+_PUZZLE_COLUMNS = (
+    "givens", "solution", "tier", "score", "hardest", "techniques", "clues",
+    "filler", "symmetry", "generation_ms", "created", "used",
+)
+
+
+def _store_for_batch_in_one_statement(row: Puzzle, batch_id: int) -> Optional[Puzzle]:
+    """PostgreSQL: claim a unit of the batch and insert the puzzle in a single statement.
+
+    The same rule as the ORM path (no claim, no row; a duplicate undoes the claim), but one
+    round trip instead of four: storing was the largest part of a worker's time per puzzle
+    beyond the engine's own. A single statement is its own transaction.
+    """
+    columns = ", ".join(_PUZZLE_COLUMNS)
+    values = ", ".join(["%s"] * len(_PUZZLE_COLUMNS))
+    sql = (
+        f"WITH claim AS (UPDATE {SeedBatch._meta.db_table} SET made = made + 1 "
+        f"WHERE id = %s AND made < requested RETURNING id) "
+        f"INSERT INTO {Puzzle._meta.db_table} ({columns}) SELECT {values} FROM claim RETURNING id"
+    )
+    params = [
+        batch_id, row.givens, row.solution, row.tier, row.score, row.hardest,
+        json.dumps(row.techniques), row.clues, row.filler, row.symmetry, row.generation_ms,
+        row.created, row.used,
+    ]
+    # Inside a caller's transaction a savepoint keeps a duplicate from breaking it; on its own
+    # the statement needs none.
+    guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
+    try:
+        with guard, connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            inserted = cursor.fetchone()
+    except IntegrityError:
+        log.info("puzzle %s is already stored; skipped", row.givens)
+        return None
+    if inserted is None:
+        return None  # the batch is already complete
+    row.pk = inserted[0]
+    row._state.adding = False
+    row._state.db = connection.alias
+    return row
+
+
+@dataclass
+class FillReport:
+    tier: str
+    stored: int = 0
+    discarded: int = 0
+    level: int = 0
+    target: int = 0
+    seconds: float = 0.0
+
+
+def pool_fill(tier: str, *, budget_seconds: float, rng: Optional[random.Random] = None) -> FillReport:
+    """Make puzzles of one tier until its pool reaches target or the time budget is spent.
+
+    A slow tier (extreme puzzles are rare) only ever uses its own budget, so it cannot hold
+    the other pools back.
+    """
+    rng = rng or random.Random()
+    pool = pool_get(tier)
+    report = FillReport(tier=tier, target=pool.target)
+    started = time.monotonic()
+    while time.monotonic() - started < budget_seconds:
+        pool.refresh_from_db()
+        if Puzzle.objects.available(tier).count() >= pool.target:
+            break
+        made = puzzle_make(tier, rng=rng)
+        if puzzle_store(made, fill_pool=True):
+            report.stored += 1
+        else:
+            report.discarded += 1
+    report.level = Puzzle.objects.available(tier).count()
+    report.target = pool.target
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def pool_claim_fill(tier: str) -> bool:
+    """Claim the one queued fill task a tier may have; False while another is queued or running.
+
+    A claim older than a task's hard time limit is stale (its task was lost) and may be taken.
+    """
+    now = timezone.now()
+    stale = now - datetime.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+    unclaimed = Q(fill_queued_at__isnull=True) | Q(fill_queued_at__lt=stale)
+    return Pool.objects.filter(pk=pool_get(tier).pk).filter(unclaimed).update(fill_queued_at=now) == 1
+
+
+def pool_release_fill(tier: str) -> None:
+    """Give up a tier's fill claim (its task finished, or could not be queued)."""
+    Pool.objects.filter(tier=tier).update(fill_queued_at=None)
+
+
+def pools_needing_puzzles() -> list[str]:
+    """The tiers whose pools are below target, easiest first."""
+    return [t for t in TIER_ORDER if Puzzle.objects.available(t).count() < pool_get(t).target]
+
+
+def seed_batch_create(tier: str, count: int, *, filler: str, symmetry: str) -> SeedBatch:
+    """Record an admin's request for `count` puzzles (checked options; nothing made yet)."""
+    engine.generator.check_options(tier, filler, symmetry)
+    if count < 1:
+        raise ValueError("count must be at least 1")
+    return SeedBatch.objects.create(tier=tier, filler=filler, symmetry=symmetry, requested=count)
+
+
+def seed_batch_work(
+    batch_id: int,
+    *,
+    budget_seconds: Optional[float] = None,
+    rng: Optional[random.Random] = None,
+    progress: Optional[Callable[[SeedBatch], None]] = None,
+) -> SeedBatch:
+    """Make puzzles for a batch until it has all it asked for (or the budget is spent).
+
+    Safe to run twice or on several workers at once: each store claims one unit of the batch.
+    """
+    rng = rng or random.Random()
+    started = time.monotonic()
+    batch = SeedBatch.objects.get(pk=batch_id)
+    while not batch.done:
+        if budget_seconds is not None and time.monotonic() - started >= budget_seconds:
+            break
+        made = puzzle_make(batch.tier, filler=batch.filler, symmetry=batch.symmetry, rng=rng)
+        if puzzle_store(made, batch_id=batch.pk) is None or progress:
+            # Refused (the batch filled up elsewhere, or a duplicate) or someone is watching:
+            # read the count back. Otherwise our own claim is the only change we need to know.
+            batch.refresh_from_db()
+        else:
+            batch.made += 1
+        if progress:
+            progress(batch)
+    batch.refresh_from_db()
+    return batch
+
+
+@dataclass
+class PublishReport:
+    day: datetime.date
+    published: dict[str, int] = field(default_factory=dict)  # difficulty -> puzzle id
+    existing: list[str] = field(default_factory=list)
+    substitutes: dict[str, str] = field(default_factory=dict)  # difficulty -> tier used
+    missing: list[str] = field(default_factory=list)
+
+
+def _claim_puzzle(tier: str) -> Optional[Puzzle]:
+    """Take the oldest unpublished puzzle of a tier, skipping rows another publisher holds."""
+    candidate = (
+        Puzzle.objects.available(tier)
+        .select_for_update(skip_locked=True, of=("self",))
+        .order_by("created", "pk")
+        .first()
+    )
+    if candidate is None:
+        return None
+    # The conditional update is the claim on databases that cannot lock rows (SQLite).
+    if not Puzzle.objects.filter(pk=candidate.pk, used=False).update(used=True):
+        return None
+    candidate.used = True
+    return candidate
+
+
+def _publish_slot(day: datetime.date, difficulty: str, tiers: list[str]) -> tuple[Optional[Puzzle], str]:
+    """Fill one slot from the first of `tiers` with a puzzle to spare; (None, "") when none has.
+
+    Raises IntegrityError when another publisher filled the slot first.
+    """
+    with transaction.atomic():
+        for tier in tiers:
+            puzzle = _claim_puzzle(tier)
+            if puzzle is not None:
+                DailyPuzzle.objects.create(
+                    date=day, difficulty=difficulty, puzzle=puzzle, substitute=tier != difficulty
+                )
+                return puzzle, tier
+    return None, ""
+
+
+def daily_publish(day: Optional[datetime.date] = None, *, substitutes: bool = True) -> PublishReport:
+    """Publish one puzzle per difficulty for `day` (today by default); slots already filled stay.
+
+    Every slot first takes a puzzle of its own tier; only then do empty pools borrow from the
+    nearest tier, so a substitute never takes the puzzle another slot needed. A substitute is
+    recorded on the daily and logged as an error, so a date never goes without its puzzle.
+    """
+    day = day or site_today()
+    report = PublishReport(day=day)
+    taken = set(DailyPuzzle.objects.filter(date=day).values_list("difficulty", flat=True))
+    report.existing = [d for d in TIER_ORDER if d in taken]
+    waiting = [d for d in TIER_ORDER if d not in taken]
+    for substitutes_allowed in (False, True) if substitutes else (False,):
+        for difficulty in list(waiting):
+            tiers = nearest_tiers(difficulty) if substitutes_allowed else [difficulty]
+            try:
+                puzzle, tier = _publish_slot(day, difficulty, tiers)
+            except IntegrityError:
+                # Another publisher filled this slot first; its choice stands and ours rolled back.
+                report.existing.append(difficulty)
+                waiting.remove(difficulty)
+                continue
+            if puzzle is None:
+                continue
+            waiting.remove(difficulty)
+            report.published[difficulty] = puzzle.pk
+            if tier != difficulty:
+                report.substitutes[difficulty] = tier
+                log.error(
+                    "the %s pool was empty: published a %s puzzle as the %s daily of %s",
+                    difficulty, tier, difficulty, day,
+                )
+    report.missing = waiting
+    if substitutes:
+        for difficulty in waiting:
+            log.critical("no puzzle at all to publish as the %s daily of %s", difficulty, day)
+    return report
+
+
+def daily_publish_if_missing(day: datetime.date) -> bool:
+    """Publish a date's empty slots now, unless that was tried in the last half minute.
+
+    Beat publishes days ahead, so this normally finds nothing to do. It is the safety net for a
+    midnight when workers or beat were down: the first visitor of the new day publishes it from
+    the pools, and the visitors arriving meanwhile wait (a fraction of a second) instead of
+    seeing a half-published day. The cache only spares the database a stampede of publishers;
+    publishing itself is safe to run several times at once. True when the day should be read
+    again.
+    """
+    tried, running = f"publish-tried:{day.isoformat()}", f"publish-running:{day.isoformat()}"
+    if cache.get(tried):
+        return False  # tried lately: a pool is empty, and asking again every request won't fill it
+    if cache.add(running, 1, 10):
+        try:
+            daily_publish(day)
+        finally:
+            cache.set(tried, 1, 30)
+            cache.delete(running)
+        return True
+    deadline = time.monotonic() + 2
+    while cache.get(running) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return True
+
+
+def dailies_publish_ahead(days: Optional[int] = None, *, substitutes: bool = True) -> list[PublishReport]:
+    """Publish today and the following days, so midnight never finds an empty slot."""
+    days = settings.PUBLISH_DAYS_AHEAD if days is None else days
+    today = site_today()
+    return [
+        daily_publish(today + datetime.timedelta(days=n), substitutes=substitutes) for n in range(days + 1)
+    ]
+
+
+def dailies_missing(days: Optional[int] = None) -> bool:
+    """Whether any slot from today to the publishing horizon is still empty."""
+    days = settings.PUBLISH_DAYS_AHEAD if days is None else days
+    today = site_today()
+    filled = DailyPuzzle.objects.filter(
+        date__gte=today, date__lte=today + datetime.timedelta(days=days)
+    ).count()
+    return filled < (days + 1) * len(TIER_ORDER)
+
+
+class SlotTaken(ValueError):
+    """An admin asked for a slot, or a puzzle, that is already published."""
+
+
+def daily_schedule(puzzle: Puzzle, day: datetime.date, difficulty: str) -> DailyPuzzle:
+    """Publish a chosen puzzle on a date, refused with a clear reason when slot or puzzle is taken."""
+    try:
+        with transaction.atomic():
+            if not Puzzle.objects.filter(pk=puzzle.pk, used=False).update(used=True):
+                raise SlotTaken(f"puzzle #{puzzle.pk} has already been published")
+            return DailyPuzzle.objects.create(
+                date=day, difficulty=difficulty, puzzle=puzzle, substitute=puzzle.tier != difficulty
+            )
+    except IntegrityError:
+        raise SlotTaken(f"{day:%Y-%m-%d} already has its {difficulty} puzzle") from None

@@ -1,0 +1,139 @@
+"""The board's JSON API for one daily: the player's state, saves, heartbeats, submitting, hints.
+
+Every endpoint has one decorator (`api_endpoint`) and one signature: `(request, daily, payload)`.
+The decorator does everything they share, and turns the domain's refusals into JSON answers.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from functools import wraps
+from typing import Any, Callable
+
+from django.conf import settings
+from django.http import HttpRequest, JsonResponse
+from django.middleware.csrf import get_token
+
+from ..attempts import (
+    AlreadySolved,
+    BadPosition,
+    StaleSave,
+    attempt_beat,
+    attempt_open,
+    attempt_save,
+    attempt_state,
+    attempt_submit,
+)
+from ..dailies import daily_served
+from ..hints import HintsTooFast, hint_request
+from ..models import DailyPuzzle
+from .errors import json_error
+
+MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
+
+Endpoint = Callable[[HttpRequest, DailyPuzzle, dict[str, Any]], JsonResponse]
+
+
+def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse]]:
+    """For the board's endpoints: one method, a logged-in player, a bounded JSON object body.
+
+    Every failure is a JSON answer with a message and changes nothing: 405 for another method,
+    401 when logged out, 404 for a puzzle that is not served, 413 for an oversized body, 400 for
+    bad JSON or a malformed position, 409 for a stale save or a solved puzzle, 429 for too many
+    hints. The attempt is only ever the requesting player's own: the user comes from the session.
+    """
+
+    def decorate(view: Endpoint) -> Callable[..., JsonResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, day: datetime.date, difficulty: str) -> JsonResponse:
+            if request.method != method:
+                response = json_error(f"This address only answers {method}.", 405)
+                response["Allow"] = method
+                return response
+            if not request.user.is_authenticated:
+                return json_error("Log in to play.", 401)
+            daily = daily_served(day, difficulty)
+            if daily is None:
+                return json_error("There is no such puzzle.", 404)
+            payload: dict[str, Any] = {}
+            if method == "POST":
+                if len(request.body) > MAX_BODY_BYTES:
+                    return json_error("That request is too large.", 413)
+                try:
+                    payload = json.loads(request.body or b"{}")
+                except (ValueError, UnicodeDecodeError, RecursionError):  # nesting past the stack, too
+                    return json_error("The request is not valid JSON.", 400)
+                if not isinstance(payload, dict):
+                    return json_error("The request must be a JSON object.", 400)
+            try:
+                return view(request, daily, payload)
+            except BadPosition as exc:
+                return json_error(str(exc), 400)
+            except StaleSave as exc:
+                return json_error(str(exc), 409, state=attempt_state(exc.attempt, daily))
+            except AlreadySolved:
+                state = attempt_state(attempt_open(request.user, daily), daily)
+                return json_error("This puzzle is already solved.", 409, state=state)
+            except HintsTooFast as exc:
+                response = json_error(str(exc), 429, retry_after=exc.retry_after)
+                response["Retry-After"] = str(exc.retry_after)
+                return response
+
+        return wrapper
+
+    return decorate
+
+
+def _version(payload: dict[str, Any]) -> int:
+    version = payload.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise BadPosition("version must be a whole number")
+    return version
+
+
+@api_endpoint("GET")
+def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
+    """The player's position, and who they are (the puzzle page itself does not say)."""
+    if settings.CSRF_COOKIE_NAME not in request.COOKIES:
+        get_token(request)  # the board sends this cookie's token with every write
+    player = {"id": request.user.pk, "name": request.user.get_username()}
+    return JsonResponse({**attempt_state(attempt_open(request.user, daily), daily), "player": player})
+
+
+@api_endpoint("POST")
+def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
+    """POST {"version", "digits", "corner", "centre"}: store the position made on that version."""
+    saved = attempt_save(
+        request.user,
+        daily,
+        version=_version(payload),
+        digits=payload.get("digits"),
+        corner=payload.get("corner"),
+        centre=payload.get("centre"),
+    )
+    return JsonResponse({"version": saved.version, "elapsed": round(saved.active_seconds, 1)})
+
+
+@api_endpoint("POST")
+def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
+    """A heartbeat from a visible, unpaused page: the server's clock advances."""
+    beaten = attempt_beat(request.user, daily)
+    return JsonResponse({"elapsed": round(beaten.active_seconds, 1)})
+
+
+@api_endpoint("POST")
+def submit(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
+    """POST {"version", "digits"}: check the full grid; record the solve once."""
+    result = attempt_submit(request.user, daily, version=_version(payload), digits=payload.get("digits"))
+    if result.solved:
+        state = attempt_state(result.attempt, daily)
+        return JsonResponse({"solved": True, "seconds": round(result.solve.seconds, 1), "state": state})
+    return JsonResponse({"solved": False, "message": result.message, "version": result.attempt.version})
+
+
+@api_endpoint("POST")
+def hint(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
+    """POST {"digits", "corner", "centre"}: the hint's next stage for that position (not saved)."""
+    result = hint_request(request.user, daily, payload.get("digits"), payload.get("corner"), payload.get("centre"))
+    return JsonResponse(result.to_dict())

@@ -1,0 +1,46 @@
+"""Error answers: JSON for the board's API (paths under /api/), the site's own pages elsewhere.
+
+Never a traceback: settings point handler404, handler500 and CSRF_FAILURE_VIEW here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.defaults import page_not_found
+from django.views.defaults import server_error as default_server_error
+
+
+def json_error(message: str, status: int, **extra: Any) -> JsonResponse:
+    """The one shape of every API error: {"error": message, ...}."""
+    return JsonResponse({"error": message, **extra}, status=status)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Optional[Exception] = None) -> HttpResponse:
+    """A 404: JSON for the board's API (an address the resolver refuses, such as 2026-02-30),
+    the friendly page for everything else."""
+    if _is_api(request):
+        return json_error("There is no such puzzle.", 404)
+    return page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """A 500 (a database that is down, say): a JSON message the board can show for the API,
+    the site's plain error page elsewhere; never a traceback."""
+    if _is_api(request):
+        return json_error("Something went wrong on our side; your moves are kept, try again shortly.", 500)
+    return default_server_error(request)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused CSRF check: JSON for the board's API, a plain page for forms."""
+    message = "Your session has expired or the page is out of date: please reload the page."
+    if _is_api(request):
+        return json_error(message, 403)
+    return render(request, "403_csrf.html", {"message": message}, status=403)

@@ -1,0 +1,192 @@
+"""The site's pages: today's puzzles, the board, the results after a solve, the archive, stats.
+
+Views fetch, call a domain module, render; the rules live in dailies.py, attempts.py,
+record.py, leaderboard.py and receipt.py.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from .. import record
+from ..attempts import attempt_state
+from ..context_processors import site_urls
+from ..dailies import dailies_of_today, daily_served
+from ..leaderboard import leaderboard_for, standing_of
+from ..models import TIER_ORDER, Attempt, DailyPuzzle, Solve, Tier, site_today
+from ..receipt import receipt_for
+
+local_cache = caches["local"]
+
+# The puzzle page is one document per puzzle, the same for everyone: rendered once, kept in this
+# process's memory, and served without looking at the session. Who is playing, and their
+# position, come from the state API, which board.js calls at once; so opening a puzzle costs
+# one authenticated request, not two, and the page itself costs little more than a do-nothing
+# view. A page kept for an hour is safe: its address names the daily, and the key below changes
+# with the daily's puzzle.
+PAGE_CACHE_SECONDS = 3600
+
+# The archive's key to the status symbols, in the order the page lists them.
+STATUS_KEY = [
+    record.NOT_STARTED,
+    record.IN_PROGRESS,
+    record.PlayStatus("solved", "solved"),
+    record.PlayStatus("solved", "solved", hinted=True),
+    record.PlayStatus("solved", "solved", late=True),
+]
+
+
+def _served_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
+    daily = daily_served(day, difficulty)
+    if daily is None:
+        raise Http404("There is no such puzzle.")
+    return daily
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Today's puzzles, one card per difficulty, with the player's status on each."""
+    today, dailies = dailies_of_today()
+    attempts: dict[int, Attempt] = {}
+    if request.user.is_authenticated:
+        mine = Attempt.objects.filter(user=request.user, daily__in=dailies.values()).select_related("solve")
+        attempts = {a.daily_id: a for a in mine}
+    cards = []
+    for tier in TIER_ORDER:
+        daily = dailies.get(tier)
+        attempt = attempts.get(daily.pk) if daily else None
+        solve = attempt.solve if attempt and attempt.is_solved else None
+        cards.append({"tier": tier, "daily": daily, "attempt": attempt, "solve": solve})
+    return render(request, "puzzles/home.html", {"today": today, "cards": cards})
+
+
+def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
+    """The board: the givens, the controls (hidden until the player's game loads), no player."""
+    daily = _served_or_404(day, difficulty)
+    key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{request.path}"
+    page = local_cache.get(key)
+    if page is None:
+        page = render_to_string("puzzles/daily.html", _daily_context(request, daily)).encode()
+        local_cache.set(key, page, PAGE_CACHE_SECONDS)
+    return HttpResponse(page)
+
+
+def _api_urls(daily: DailyPuzzle) -> dict[str, str]:
+    """What board.js calls, by name: the JSON endpoints, and the results fragment (a page, not /api/)."""
+    args = (daily.date, daily.difficulty)
+    urls = {name: reverse(f"puzzles:api-{name}", args=args) for name in ("state", "save", "beat", "submit", "hint")}
+    urls["results"] = reverse("puzzles:results", args=args)
+    return urls
+
+
+def _daily_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
+    """Everything the page shows, none of it about the person asking (so no context processors)."""
+    back = f"?next={request.path}"
+    return {
+        "daily": daily,
+        "puzzle_state": attempt_state(None, daily),
+        "login_url": reverse("login") + back,
+        "signup_url": reverse("puzzles:signup") + back,
+        "api": _api_urls(daily),
+        "site_urls": site_urls(request)["site_urls"],
+        "messages": (),  # a waiting message is left for the next page that is about its reader
+    }
+
+
+@require_GET
+@never_cache  # the leaderboard moves as others solve, and the fragment is one player's own
+def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
+    """An HTML fragment (no page around it) for board.js to insert; 404 until the player solved it.
+
+    The same 404 for a logged-out visitor and a player who has not solved it: the receipt
+    tells how the puzzle is solved, so it is never shown before the player's own solve.
+    """
+    daily = _served_or_404(day, difficulty)
+    solve = None
+    if request.user.is_authenticated:
+        solve = Solve.objects.filter(user=request.user, daily=daily).first()
+        if solve is not None:
+            solve.daily = daily  # already loaded, with its puzzle
+    if solve is None:
+        return render(request, "puzzles/_results.html", {"daily": daily, "solve": None}, status=404)
+    context = {
+        "daily": daily,
+        "solve": solve,
+        "standing": standing_of(solve),
+        "receipt": receipt_for(daily),
+        "board": leaderboard_for(daily, user_id=request.user.pk),
+        "day_word": "today's" if daily.date == site_today() else "that day's",
+    }
+    return render(request, "puzzles/_results.html", context)
+
+
+@require_GET
+def archive_now(request: HttpRequest) -> HttpResponse:
+    """The archive opens on the current month."""
+    today = site_today()
+    return redirect("puzzles:archive-month", year=f"{today:%Y}", month=f"{today:%m}")
+
+
+@require_GET
+def archive_month(request: HttpRequest, year: str, month: str) -> HttpResponse:
+    """A month's calendar of past dailies, with the player's status on each; never a future date."""
+    today = site_today()
+    first = record.month_start(int(year), int(month))  # the URL allows digits only
+    if first is None or first > today:
+        raise Http404("There is no such month in the archive.")
+    last = min(record.month_end(first), today)
+    dailies = list(record.dailies_between(first, last))
+    attempts = None
+    if request.user.is_authenticated:
+        attempts = {a.daily_id: a for a in record.attempts_between(request.user, first, last)}
+    earlier = record.previous_month(first)
+    later = record.next_month(first)
+    context = {
+        "month": first,
+        "weeks": record.archive_weeks(first, today, dailies, attempts),
+        "has_dailies": bool(dailies),
+        # No link back past the first month that has puzzles, none forward past this month.
+        "previous": earlier if earlier and record.dailies_before(first) else None,
+        "next": later if later and later <= today else None,
+        "status_key": STATUS_KEY if attempts is not None else [],
+        "today": today,
+    }
+    return render(request, "puzzles/archive.html", context)
+
+
+@require_GET
+@login_required
+def stats(request: HttpRequest) -> HttpResponse:
+    """The player's own statistics per difficulty, a chart of their times, and their streaks."""
+    rows = record.solve_rows(request.user)
+    started = record.started_counts(request.user)
+    times = record.chart_points(rows)
+    difficulties = []
+    for tier in TIER_ORDER:
+        points = times.get(tier, [])
+        summary = record.difficulty_stats(tier, started.get(tier, 0), [p.seconds for p in points])
+        difficulties.append({
+            "name": Tier(tier).label,
+            "stats": summary,
+            "best": record.clock(summary.best),
+            "median": record.clock(summary.median),
+            "mean": record.clock(summary.mean),
+            "chart": record.solve_chart(points) if points else None,
+        })
+    context = {
+        "difficulties": difficulties,
+        "streaks": record.streaks(record.streak_days(rows), site_today()),
+        "any_started": bool(started),
+        "site_zone": settings.TIME_ZONE,
+    }
+    return render(request, "puzzles/stats.html", context)
