@@ -10,7 +10,7 @@ from .generator import Generated, GenerationGaveUp, generate
 from .grid import InvalidGrid, as_grid, format_grid, parse
 from .rater import TIERS, Rating, next_step, rate
 from .solver import count_solutions, solve
-from .techniques import Step
+from .techniques import Step, technique_about, technique_title
 
 __all__ = [
     "DEFAULT_FILLER",
@@ -34,4 +34,6 @@ __all__ = [
     "rate",
     "solve",
     "symmetry_of",
+    "technique_about",
+    "technique_title",
 ]

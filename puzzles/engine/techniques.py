@@ -3,7 +3,8 @@
 A position is two lists of 81 ints: the digits placed (0 for an empty cell) and each cell's
 candidate mask (bit d - 1 for digit d, 0 for a filled cell), as a player with full pencil marks
 would keep them. A finder only reads a position; apply() carries a step out. TECHNIQUES lists
-them easiest first, each with the tier it belongs to and the weight it adds to a puzzle's score.
+them easiest first, each with the tier it belongs to, the weight it adds to a puzzle's score,
+and the title and one-line description a player reads.
 
 Every finder is sound for every solution of the position: it never removes a digit that some
 solution puts in that cell. None of them rely on the puzzle having a single solution, which is
@@ -895,34 +896,55 @@ def _xy_chain_from(start: Cell, x: Digit, cands: Candidates, bivalue_bits: int, 
 @dataclass(frozen=True, slots=True)
 class Technique:
     """A technique's name, tier, score weight and finder (None for trial-and-error, which needs
-    the solution and lives in the rater's loop)."""
+    the solution and lives in the rater's loop), with a title and one line about it for people."""
 
-    name: str
+    name: str  # for machines: 'x-wing'
     tier: str
     weight: int
     find: Optional[Finder]
+    title: str  # for the page: 'X-wing'
+    about: str
 
 
 TECHNIQUES: tuple[Technique, ...] = (
-    Technique("naked-single", "easy", 1, naked_single),
-    Technique("hidden-single", "easy", 1, hidden_single),
-    Technique("pointing", "medium", 4, pointing),
-    Technique("claiming", "medium", 5, claiming),
-    Technique("naked-pair", "medium", 6, naked_pair),
-    Technique("hidden-pair", "medium", 7, hidden_pair),
-    Technique("naked-triple", "hard", 10, naked_triple),
-    Technique("hidden-triple", "hard", 11, hidden_triple),
-    Technique("x-wing", "hard", 12, x_wing),
-    Technique("xy-wing", "hard", 13, xy_wing),
-    Technique("naked-quad", "hard", 15, naked_quad),
-    Technique("hidden-quad", "hard", 16, hidden_quad),
-    Technique("swordfish", "expert", 20, swordfish),
-    Technique("xyz-wing", "expert", 21, xyz_wing),
-    Technique("simple-colouring", "expert", 23, simple_colouring),
-    Technique("x-chain", "expert", 26, x_chain),
-    Technique("xy-chain", "expert", 28, xy_chain),
-    Technique("jellyfish", "expert", 30, jellyfish),
-    Technique("trial-and-error", "extreme", 50, None),
+    Technique("naked-single", "easy", 1, naked_single, "Naked single",
+              "A cell whose row, column and box leave it one possible digit."),
+    Technique("hidden-single", "easy", 1, hidden_single, "Hidden single",
+              "A digit that has only one possible cell left in a row, column or box."),
+    Technique("pointing", "medium", 4, pointing, "Pointing",
+              "A digit confined to one line inside a box can't go elsewhere on that line."),
+    Technique("claiming", "medium", 5, claiming, "Claiming",
+              "A digit confined to one box inside a line can't go elsewhere in that box."),
+    Technique("naked-pair", "medium", 6, naked_pair, "Naked pair",
+              "Two cells of a house holding the same two digits: no other cell there can."),
+    Technique("hidden-pair", "medium", 7, hidden_pair, "Hidden pair",
+              "Two digits that fit only in the same two cells of a house: those cells hold nothing else."),
+    Technique("naked-triple", "hard", 10, naked_triple, "Naked triple",
+              "Three cells of a house sharing three digits between them: no other cell there can hold them."),
+    Technique("hidden-triple", "hard", 11, hidden_triple, "Hidden triple",
+              "Three digits that fit only in the same three cells of a house: those cells hold nothing else."),
+    Technique("x-wing", "hard", 12, x_wing, "X-wing",
+              "A digit with two places in each of two lines, lined up: it leaves the crossing lines."),
+    Technique("xy-wing", "hard", 13, xy_wing, "XY-wing",
+              "Three two-digit cells that force a digit out of any cell seeing both wings."),
+    Technique("naked-quad", "hard", 15, naked_quad, "Naked quad",
+              "Four cells of a house sharing four digits between them: no other cell there can hold them."),
+    Technique("hidden-quad", "hard", 16, hidden_quad, "Hidden quad",
+              "Four digits that fit only in the same four cells of a house: those cells hold nothing else."),
+    Technique("swordfish", "expert", 20, swordfish, "Swordfish",
+              "An x-wing across three lines: a digit's places in three lines cover only three crossing lines."),
+    Technique("xyz-wing", "expert", 21, xyz_wing, "XYZ-wing",
+              "An xy-wing whose pivot holds three digits: cells seeing all three can't hold the shared one."),
+    Technique("simple-colouring", "expert", 23, simple_colouring, "Simple colouring",
+              "Colouring a digit's chain of only-two-places links to find cells that can't hold it."),
+    Technique("x-chain", "expert", 26, x_chain, "X-chain",
+              "A chain of one digit's strong and weak links: a cell seeing both ends can't hold it."),
+    Technique("xy-chain", "expert", 28, xy_chain, "XY-chain",
+              "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit."),
+    Technique("jellyfish", "expert", 30, jellyfish, "Jellyfish",
+              "An x-wing across four lines: a digit's places in four lines cover only four crossing lines."),
+    Technique("trial-and-error", "extreme", 50, None, "Trial and error",
+              "No technique applies: try a candidate and see which one leads to a solution."),
 )
 TECHNIQUE_BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}
 LOGICAL: tuple[Technique, ...] = tuple(t for t in TECHNIQUES if t.find is not None)
@@ -934,6 +956,19 @@ def tier_of(technique: str) -> str:
         return TECHNIQUE_BY_NAME[technique].tier
     except KeyError:
         raise ValueError(f"unknown technique {technique!r}") from None
+
+
+def technique_title(name: str) -> str:
+    """technique_title('x-wing') -> 'X-wing'; an unknown name (such as 'wrong-digit') is tidied
+    up rather than refused."""
+    technique = TECHNIQUE_BY_NAME.get(name)
+    return technique.title if technique else name.replace("-", " ").capitalize()
+
+
+def technique_about(name: str) -> str:
+    """One line on what a technique is ('' for a name the catalogue doesn't know)."""
+    technique = TECHNIQUE_BY_NAME.get(name)
+    return technique.about if technique else ""
 
 
 def find_step(digits: Grid, cands: Candidates, techniques: Sequence[Technique] = LOGICAL) -> Optional[Step]:

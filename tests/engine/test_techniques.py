@@ -26,6 +26,8 @@ from puzzles.engine.techniques import (
     Step,
     apply,
     find_step,
+    technique_about,
+    technique_title,
     tier_of,
     trial_and_error,
 )
@@ -499,6 +501,18 @@ def test_it_gives_each_technique_its_tier():
     assert tier_of("trial-and-error") == "extreme"
     with pytest.raises(ValueError):
         tier_of("guessing")
+
+
+def test_every_technique_has_a_name_and_a_line_for_players():
+    for technique in TECHNIQUES:
+        assert technique_title(technique.name) != technique.name
+        assert technique_about(technique.name)
+
+
+def test_a_name_outside_the_catalogue_is_tidied_into_a_title_with_nothing_about_it():
+    assert technique_title("wrong-digit") == "Wrong digit"
+    assert technique_title("missing-candidate") == "Missing candidate"
+    assert technique_about("wrong-digit") == ""
 
 
 def test_no_technique_finds_anything_on_a_solved_grid():
