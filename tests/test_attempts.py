@@ -1,0 +1,65 @@
+"""A player's attempt: the clock rule of the one-statement writes against the locking path's."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+import time_machine
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from puzzles import attempts
+from puzzles.models import Attempt
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+# Seconds since the last sign of life: within the gap, at its edge, past it, and a clock that
+# stepped backwards.
+GAPS = [0.0, 0.4, 12.25, 29.999, 30.0, 30.001, 31.0, 3600.0, -5.0]
+
+
+def started(daily, gap: float, now: datetime.datetime) -> Attempt:
+    user = User.objects.create_user("ada")
+    attempt = attempts.attempt_open(user, daily)
+    Attempt.objects.filter(pk=attempt.pk).update(
+        last_beat_at=now - datetime.timedelta(seconds=gap), active_seconds=100.0
+    )
+    return Attempt.objects.select_related("solve").get(pk=attempt.pk)
+
+
+def by_the_locking_path(attempt: Attempt, now: datetime.datetime) -> float:
+    attempts._advance_clock(attempt, now)
+    return attempt.active_seconds
+
+
+@pytest.mark.parametrize("gap", GAPS)
+def test_a_heartbeat_in_one_statement_counts_the_time_the_locking_path_counts(postgres, todays_easy, gap):
+    now = timezone.now()
+    attempt = started(todays_easy, gap, now)
+    expected = by_the_locking_path(attempt, now)
+    with time_machine.travel(now, tick=False):
+        saved = attempts._write_in_one_statement(attempt.user, todays_easy)
+    assert saved is not None
+    assert saved.active_seconds == pytest.approx(expected, abs=1e-6)
+    assert Attempt.objects.get(pk=attempt.pk).last_beat_at == now
+
+
+@pytest.mark.parametrize("gap", GAPS)
+def test_a_save_in_one_statement_counts_the_time_the_locking_path_counts(postgres, todays_easy, gap):
+    now = timezone.now()
+    attempt = started(todays_easy, gap, now)
+    expected = by_the_locking_path(attempt, now)
+    clean = attempts.position_clean(todays_easy.puzzle.givens, "4" + "0" * 80)
+    with time_machine.travel(now, tick=False):
+        saved = attempts._write_in_one_statement(attempt.user, todays_easy, 0, clean)
+    assert saved is not None and saved.version == 1
+    assert saved.active_seconds == pytest.approx(expected, abs=1e-6)
+
+
+def test_a_save_in_one_statement_matches_nothing_on_a_stale_version(postgres, todays_easy):
+    now = timezone.now()
+    attempt = started(todays_easy, 5.0, now)
+    clean = attempts.position_clean(todays_easy.puzzle.givens, "4" + "0" * 80)
+    assert attempts._write_in_one_statement(attempt.user, todays_easy, 3, clean) is None
+    assert Attempt.objects.get(pk=attempt.pk).version == 0
