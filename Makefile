@@ -1,6 +1,7 @@
 # The two commands of a fresh machine: `make run` and `make test`.
-# Each creates the virtual environment and installs requirements.txt when they are missing
-# or have changed.
+# Each creates the virtual environment when it is missing and installs what it needs when that
+# has changed: `make run` what runs the site (requirements.txt), `make test` the test and lint
+# packages too (requirements-test.txt).
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -8,10 +9,12 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
+TEST_STAMP := $(VENV)/.requirements-test-installed
 
-.PHONY: run test bench venv
+.PHONY: run test test-js lint bench venv venv-test
 
 venv: $(STAMP)
+venv-test: $(TEST_STAMP)
 
 $(STAMP): requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,12 +22,25 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	@touch $(STAMP)
 
+$(TEST_STAMP): $(STAMP) requirements-test.txt
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	@touch $(TEST_STAMP)
+
 run: $(STAMP)
 	PORT=$(PORT) HOST=$(HOST) exec $(BIN)/python -m sudokusite.localrun
 
-test: $(STAMP)
+test: $(TEST_STAMP) test-js
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP)
+# ruff: lint and the format check, configured in pyproject.toml.
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# The board's pure modules and its sync queue, with Node's own test runner (no npm package).
+test-js:
+	node --test tests/js/
+
+bench: $(TEST_STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/pipeline.py
