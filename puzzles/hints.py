@@ -19,49 +19,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import engine
+from .engine import technique_about, technique_title
 from .engine.grid import UNITS, cell_name, unit_name
 from .models import DailyPuzzle, Hint
 from .attempts import AlreadySolved, attempt_lock, position_clean, position_key
 
 LAST_STAGE = 3
 RATE_WINDOW = datetime.timedelta(seconds=60)
-
-# A person's name for each technique and one line on what it is. The engine names techniques
-# for machines ('x-wing'); these are for the page. Every technique in engine.TECHNIQUES has one.
-TECHNIQUE_WORDS: dict[str, tuple[str, str]] = {
-    "naked-single": ("Naked single", "A cell whose row, column and box leave it one possible digit."),
-    "hidden-single": ("Hidden single", "A digit that has only one possible cell left in a row, column or box."),
-    "pointing": ("Pointing", "A digit confined to one line inside a box can't go elsewhere on that line."),
-    "claiming": ("Claiming", "A digit confined to one box inside a line can't go elsewhere in that box."),
-    "naked-pair": ("Naked pair", "Two cells of a house holding the same two digits: no other cell there can."),
-    "hidden-pair": ("Hidden pair", "Two digits that fit only in the same two cells of a house: those cells hold nothing else."),
-    "naked-triple": ("Naked triple", "Three cells of a house sharing three digits between them: no other cell there can hold them."),
-    "hidden-triple": ("Hidden triple", "Three digits that fit only in the same three cells of a house: those cells hold nothing else."),
-    "x-wing": ("X-wing", "A digit with two places in each of two lines, lined up: it leaves the crossing lines."),
-    "xy-wing": ("XY-wing", "Three two-digit cells that force a digit out of any cell seeing both wings."),
-    "naked-quad": ("Naked quad", "Four cells of a house sharing four digits between them: no other cell there can hold them."),
-    "hidden-quad": ("Hidden quad", "Four digits that fit only in the same four cells of a house: those cells hold nothing else."),
-    "swordfish": ("Swordfish", "An x-wing across three lines: a digit's places in three lines cover only three crossing lines."),
-    "xyz-wing": ("XYZ-wing", "An xy-wing whose pivot holds three digits: cells seeing all three can't hold the shared one."),
-    "simple-colouring": ("Simple colouring", "Colouring a digit's chain of only-two-places links to find cells that can't hold it."),
-    "x-chain": ("X-chain", "A chain of one digit's strong and weak links: a cell seeing both ends can't hold it."),
-    "xy-chain": ("XY-chain", "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit."),
-    "jellyfish": ("Jellyfish", "An x-wing across four lines: a digit's places in four lines cover only four crossing lines."),
-    "trial-and-error": ("Trial and error", "No technique applies: try a candidate and see which one leads to a solution."),
-}
-
-
-def technique_title(name: str) -> str:
-    """'x-wing' -> 'X-wing'; an unknown name is tidied up rather than refused."""
-    words = TECHNIQUE_WORDS.get(name)
-    return words[0] if words else name.replace("-", " ").capitalize()
-
-
-def technique_about(name: str) -> str:
-    """One line on what a technique is ('' for a name the table doesn't know)."""
-    words = TECHNIQUE_WORDS.get(name)
-    return words[1] if words else ""
-
 
 class HintsTooFast(Exception):
     """The player asked for more hints than settings.HINTS_PER_MINUTE allows."""

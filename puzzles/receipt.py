@@ -14,8 +14,8 @@ from typing import Optional
 from django.core.cache import cache
 
 from . import engine
+from .engine import technique_about, technique_title
 from .engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES
-from .hints import technique_about, technique_title
 from .leaderboard import median_time
 from .record import format_duration as clock
 from .models import DailyPuzzle, Puzzle, Tier

@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from puzzles import hints
 from puzzles.engine.grid import UNITS
-from puzzles.engine.techniques import TECHNIQUES
 from puzzles.models import Attempt, Hint, Solve
 
 from .conftest import EASY_GIVENS, EASY_SOLUTION
@@ -171,12 +170,6 @@ def test_no_hint_ever_carries_the_solution(player, daily):
         for _ in range(3):
             text = ask(player, daily, payload).content.decode()
             assert SOLUTION not in text and "solution" not in text
-
-
-def test_every_technique_has_a_name_and_a_line_for_players():
-    for technique in TECHNIQUES:
-        assert hints.technique_title(technique.name) != technique.name
-        assert hints.technique_about(technique.name)
 
 
 # --- refusals -------------------------------------------------------------------------------
