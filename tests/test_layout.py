@@ -1,0 +1,99 @@
+"""The shape of the code: imports inside the app run one way, and modules stay small enough to read."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "puzzles"
+# The one module allowed past the size limit: the catalogue of human techniques, one function each.
+LONG_BY_NATURE = {"puzzles/engine/techniques.py"}
+MAX_LINES = 450
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """The app's modules that one module imports, at the top or inside a function."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.add(target)
+            # `from . import pipeline` names a module, not a function of the package.
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+    return found
+
+
+def app_graph() -> dict[str, set[str]]:
+    modules = {module_name(p): p for p in APP.rglob("*.py") if "migrations" not in p.parts}
+    return {name: {m for m in imports_of(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def cycle_in(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle, as the modules around it, or [] when there is none."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt):], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_no_module_of_the_app_imports_one_that_imports_it_back():
+    # A package's __init__ importing its own modules is how a package exports; it is not a cycle.
+    graph = {
+        name: {m for m in targets if not (name.endswith(".__init__") or m.startswith(name + "."))}
+        for name, targets in app_graph().items()
+    }
+    assert cycle_in(graph) == []
+
+
+def test_the_import_checker_finds_a_cycle():
+    assert cycle_in({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle_in({"a": {"b"}, "b": set()}) == []
+
+
+def test_imports_run_one_way_views_then_domain_then_models_then_engine():
+    graph = app_graph()
+    for name, targets in graph.items():
+        if name.startswith("puzzles.engine"):
+            assert not {t for t in targets if not t.startswith("puzzles.engine")}, name
+        if not name.startswith("puzzles.views") and name != "puzzles.urls":  # the URLs name the views
+            assert not {t for t in targets if t.startswith("puzzles.views")}, name
+    assert not {t for t in graph["puzzles.models"] if t != "puzzles.engine" and not t.startswith("puzzles.engine.")}
+
+
+def test_no_module_of_the_app_is_past_the_size_that_makes_it_two():
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in APP.rglob("*.py")
+        if "migrations" not in p.parts and (n := len(p.read_text().splitlines())) > MAX_LINES
+    }
+    assert set(long) <= LONG_BY_NATURE, long
