@@ -387,76 +387,68 @@ def test_it_finds_a_naked_single():
     assert "r9c1" in step.explanation and step.houses[0] == 24
 
 
-def test_it_finds_a_hidden_single_in_a_box():
+@pytest.mark.parametrize(
+    "case, houses",
+    [
+        pytest.param("hidden-single-box", (20,), id="box"),
+        pytest.param("hidden-single-row", (2,), id="row"),
+        pytest.param("hidden-single-col", (14,), id="column"),
+    ],
+)
+def test_it_finds_a_hidden_single_in_each_kind_of_house(case, houses):
+    assert _step_at(case).houses == houses
+
+
+def test_it_says_where_a_hidden_single_in_a_box_goes():
     step = _step_at("hidden-single-box")
-    assert step.houses == (20,)
     assert step.explanation == "In box 3, 8 can only go in r3c8, so it goes there."
 
 
-def test_it_finds_a_hidden_single_in_a_row():
-    assert _step_at("hidden-single-row").houses == (2,)
+@pytest.mark.parametrize(
+    "case, kinds",
+    [
+        pytest.param("pointing", ("box", "line"), id="a-box-pointing-into-a-line"),
+        pytest.param("claiming", ("line", "box"), id="a-line-claiming-a-box"),
+    ],
+)
+def test_it_finds_locked_candidates_with_the_confining_house_first(case, kinds):
+    houses = _step_at(case).houses
+    assert tuple("box" if h >= 18 else "line" for h in houses[:2]) == kinds
 
 
-def test_it_finds_a_hidden_single_in_a_column():
-    assert _step_at("hidden-single-col").houses == (14,)
+# Each pattern's size, counted where it shows: a subset's cells or digits, a wing's cells or
+# digits, a fish's lines (base and cover together).
+SIZES = [
+    ("naked-pair", "cells", 2),
+    ("hidden-pair", "digits", 2),
+    ("naked-triple", "cells", 3),
+    ("hidden-triple", "digits", 3),
+    ("x-wing", "houses", 4),
+    ("xy-wing", "cells", 3),
+    ("naked-quad", "cells", 4),
+    ("hidden-quad", "digits", 4),
+    ("swordfish", "houses", 6),
+    ("xyz-wing", "digits", 3),
+    ("jellyfish", "houses", 8),
+]
 
 
-def test_it_finds_a_box_pointing_into_a_line():
-    step = _step_at("pointing")
-    assert step.houses[0] >= 18 and step.houses[1] < 18
+@pytest.mark.parametrize(
+    "case, part, size", SIZES, ids=[f"{case}-{size}-{part}" for case, part, size in SIZES]
+)
+def test_it_finds_a_pattern_of_the_size_its_technique_needs(case, part, size):
+    assert len(getattr(_step_at(case), part)) == size
 
 
-def test_it_finds_a_line_claiming_a_box():
-    step = _step_at("claiming")
-    assert step.houses[0] < 18 and step.houses[1] >= 18
-
-
-def test_it_finds_a_naked_pair():
-    assert len(_step_at("naked-pair").cells) == 2
-
-
-def test_it_finds_a_hidden_pair():
-    assert len(_step_at("hidden-pair").digits) == 2
-
-
-def test_it_finds_a_naked_triple():
-    assert len(_step_at("naked-triple").cells) == 3
-
-
-def test_it_finds_a_hidden_triple():
-    assert len(_step_at("hidden-triple").digits) == 3
-
-
-def test_it_finds_an_x_wing():
-    assert len(_step_at("x-wing").houses) == 4
-
-
-def test_it_finds_an_xy_wing():
-    assert len(_step_at("xy-wing").cells) == 3
-
-
-def test_it_finds_a_naked_quad():
-    assert len(_step_at("naked-quad").cells) == 4
-
-
-def test_it_finds_a_hidden_quad():
-    assert len(_step_at("hidden-quad").digits) == 4
-
-
-def test_it_finds_a_swordfish():
-    assert len(_step_at("swordfish").houses) == 6
-
-
-def test_it_finds_an_xyz_wing():
-    assert len(_step_at("xyz-wing").digits) == 3
-
-
-def test_it_finds_a_cell_that_sees_both_colours():
-    assert "one from each group" in _step_at("simple-colouring").explanation
-
-
-def test_it_finds_a_colour_seen_twice_in_a_house():
-    assert "share" in _step_at("simple-colouring-wrap").explanation
+@pytest.mark.parametrize(
+    "case, words",
+    [
+        pytest.param("simple-colouring", "one from each group", id="a-cell-that-sees-both-colours"),
+        pytest.param("simple-colouring-wrap", "share", id="a-colour-seen-twice-in-a-house"),
+    ],
+)
+def test_it_finds_a_simple_colouring_and_says_how_the_colours_meet(case, words):
+    assert words in _step_at(case).explanation
 
 
 def test_it_finds_an_x_chain():
@@ -465,10 +457,6 @@ def test_it_finds_an_x_chain():
 
 def test_it_finds_an_xy_chain():
     assert len(_step_at("xy-chain").cells) >= 3
-
-
-def test_it_finds_a_jellyfish():
-    assert len(_step_at("jellyfish").houses) == 8
 
 
 def test_it_falls_back_on_trial_and_error_in_a_cell_with_fewest_candidates():
