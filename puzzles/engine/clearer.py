@@ -1,4 +1,7 @@
-"""Clearing a full grid down to a minimal puzzle with one solution (document 003's second step).
+"""Clearing a full grid down to a minimal puzzle with one solution.
+
+The goal, clear until no clue can go, is the second step of the Ossudo post that band-backtrack
+also follows (see docs/algorithms.md).
 
 Clues leave in a random order; a removal stands only if the puzzle keeps exactly one solution.
 One pass is enough for minimality: a clue that had to stay when it was tried must stay in every

@@ -1,5 +1,7 @@
 """Filling an empty grid with a random complete solution: the four documented methods.
 
+docs/algorithms.md describes each one and credits the write-up it follows.
+
 Each filler takes the random source it may use (`rng`) and returns a full grid with the figures
 of how it got there. All four keep, for every row, column and box, a mask of the digits already
 used there, so a cell's candidates are ``ALL & ~(row | column | box)``: one expression instead
@@ -36,7 +38,7 @@ class FillStats:
     restarts: int = 0  # the grid emptied and begun again, or a finished board thrown away
     rollbacks: int = 0  # rows or bands taken back and refilled
     steps: int = 0  # digits placed, counting those later taken back
-    fallbacks: int = 0  # rollbacks reaching further than the document's own rule
+    fallbacks: int = 0  # rollbacks reaching further than the source's own rule
 
     def to_dict(self) -> dict[str, int | str]:
         """Plain values for JSON and logs."""
@@ -54,7 +56,7 @@ def _toggle_digit(row_used: Masks, col_used: Masks, box_used: Masks, cell: int, 
     box_used[BOX_OF[cell]] ^= bit
 
 
-# --- potential-array (documents 000 and 001) --------------------------------------------------
+# --- potential-array (see docs/algorithms.md) -------------------------------------------------
 
 
 def _until_complete(
@@ -111,9 +113,9 @@ def _potential_array_attempt(rng: random.Random, stats: FillStats) -> Optional[G
     return grid
 
 
-# --- row-by-row (document 002) ----------------------------------------------------------------
+# --- row-by-row (see docs/algorithms.md) ------------------------------------------------------
 
-# The document writes a cell's sorted possibilities as one number ([1, 3, 5, 8] -> 1358) and
+# The source writes a cell's sorted possibilities as one number ([1, 3, 5, 8] -> 1358) and
 # fills the cell with the smallest number first: fewest possibilities, then the lowest digits.
 # An empty list reads as 0, so a cell with no possibility comes first and is found at once.
 _ROW_KEY: tuple[int, ...] = tuple(int("".join(map(str, DIGITS_OF[m])) or "0") for m in range(512))
@@ -216,9 +218,9 @@ def _least_shared(digits: tuple[int, ...], others: Masks, rng: random.Random) ->
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-# --- band-backtrack (document 003) ------------------------------------------------------------
+# --- band-backtrack (see docs/algorithms.md) --------------------------------------------------
 
-# The document goes back to the first row of the current band and never further, and calls that
+# The source goes back to the first row of the current band and never further, and calls that
 # unproven. It does hold: once rows 1-3 are complete the grid can always be finished (a full top
 # band has completions), and once rows 1-6 are, the bottom band always fits, since each stack's
 # three columns then miss disjoint triples and a 3-regular bipartite graph of columns and
@@ -268,7 +270,7 @@ def band_backtrack(rng: random.Random) -> tuple[Grid, FillStats]:
     return grid, stats
 
 
-# --- diagonal-boxes (document 004) ------------------------------------------------------------
+# --- diagonal-boxes (see docs/algorithms.md) --------------------------------------------------
 
 _DIAGONAL = (BOXES[0], BOXES[4], BOXES[8])  # three boxes that share no row or column
 
@@ -300,7 +302,7 @@ def _diagonal_boxes_attempt(rng: random.Random, stats: FillStats) -> Optional[Gr
             mask = ALL & ~(row_used[ROW_OF[cell]] | col_used[COL_OF[cell]] | box_used[BOX_OF[cell]])
             n = POPCOUNT[mask]
             if not n:
-                # Candidates only ever shrink, so this cell stays empty and the document would
+                # Candidates only ever shrink, so this cell stays empty and the source would
                 # discard the board at the end; stopping here gives the same outcome sooner.
                 return None
             if n < fewest:
