@@ -7,6 +7,9 @@ import os
 
 import pytest
 
+# The known puzzle lives with the other helpers; tests/browser and bench/ import it from here too.
+from .factories import EASY_GIVENS, EASY_SOLUTION
+
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
@@ -58,11 +61,6 @@ def redis_url(settings) -> str:
     return url
 
 
-# A well-known easy puzzle and its solution, published as today's easy daily by `todays_easy`.
-EASY_GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
-EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
-
-
 @pytest.fixture
 def todays_easy(db):
     """Today's easy daily, a fixed puzzle whose answers the tests know."""
@@ -73,3 +71,24 @@ def todays_easy(db):
         techniques={"naked-single": 49}, clues=32, filler="imported", symmetry="none",
     )
     return DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)
+
+
+@pytest.fixture
+def daily(todays_easy):
+    """The daily the board's tests play: today's easy one."""
+    return todays_easy
+
+
+@pytest.fixture
+def user(db):
+    """A player with a password, not logged in."""
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("ada", password="a long enough password 1")
+
+
+@pytest.fixture
+def player(client, user):
+    """The test client, logged in as `user`."""
+    client.force_login(user)
+    return client

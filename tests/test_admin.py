@@ -15,6 +15,8 @@ from kombu.exceptions import OperationalError
 from puzzles import broker, engine, importing, pipeline, tasks
 from puzzles.models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, site_today
 
+from .factories import make_puzzle
+
 pytestmark = pytest.mark.django_db
 
 DASHBOARD = reverse("admin:puzzles_pool_dashboard")
@@ -31,12 +33,6 @@ TWO_SOLUTIONS = "003020000900305001001806400008102900700000008006708200002609500
 def broker_answers(monkeypatch) -> None:
     # The dashboard asks the broker how it is; these tests should not depend on what runs here.
     monkeypatch.setattr(broker, "broker_status", lambda: (True, "The task broker (test) is reachable."))
-
-
-def make_puzzle(tier: str = "easy", seed: int = 0, **options: str) -> Puzzle:
-    puzzle = pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=random.Random(seed), **options))
-    assert puzzle is not None
-    return puzzle
 
 
 def messages_of(response) -> list[str]:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import itertools
-import json
 import re
 
 import pytest
@@ -14,54 +12,15 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from puzzles import record
-from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve
+from puzzles.models import Attempt, Solve
 
-from .conftest import EASY_GIVENS, EASY_SOLUTION
+from .factories import log_in, make_daily, solve_through_api
 
 pytestmark = pytest.mark.django_db
 
-UTC = datetime.timezone.utc
+UTC = datetime.UTC
 TODAY = datetime.date(2026, 3, 18)  # a Wednesday; 1 March 2026 is a Sunday
 NOON = datetime.datetime(2026, 3, 18, 12, tzinfo=UTC)
-
-def make_daily(day: datetime.date, difficulty: str = "easy") -> DailyPuzzle:
-    """A daily of a real, solvable puzzle: the known easy one with its digits renamed, so each
-    daily has a distinct puzzle whose solution the tests know."""
-    names = next(itertools.islice(itertools.permutations("123456789"), Puzzle.objects.count() + 1, None))
-    rename = dict(zip("123456789", names), **{"0": "0"})
-    givens = "".join(rename[d] for d in EASY_GIVENS)
-    solution = "".join(rename[d] for d in EASY_SOLUTION)
-    puzzle = Puzzle.objects.create(
-        givens=givens, solution=solution, tier=difficulty, score=1, hardest="hidden-single", clues=32, used=True
-    )
-    return DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle)
-
-
-def player_digits(daily: DailyPuzzle) -> str:
-    """The player's entries that solve a daily: the solution with the givens blanked out."""
-    return "".join("0" if g != "0" else s for g, s in zip(daily.puzzle.givens, daily.puzzle.solution))
-
-
-def solve_through_api(client, daily: DailyPuzzle, clock=None, seconds: float = 0) -> dict:
-    """Open a daily's page and submit its solution through the board's JSON API, as the page does."""
-    page = f"/daily/{daily.date.isoformat()}/{daily.difficulty}/"
-    assert client.get(page).status_code == 200
-    if clock is not None and seconds:
-        clock.shift(seconds)
-        client.post(f"/api{page}beat/", "{}", content_type="application/json")
-    version = client.get(f"/api{page}state/").json()["version"]
-    response = client.post(
-        f"/api{page}submit/", json.dumps({"version": version, "digits": player_digits(daily)}),
-        content_type="application/json",
-    )
-    assert response.status_code == 200, response.content
-    return response.json()
-
-
-def login(client, name: str = "ada") -> User:
-    user = User.objects.create_user(name, password="a long enough password 1")
-    client.force_login(user)
-    return user
 
 
 def archive(client, day: datetime.date = TODAY):
@@ -135,7 +94,7 @@ def test_the_archive_opens_on_the_current_month_in_the_sites_time_zone(client, f
 
 
 def test_each_daily_shows_the_players_status_in_words(client, frozen):
-    user = login(client)
+    user = log_in(client)
     days = [TODAY - datetime.timedelta(days=n) for n in range(5)]
     untouched, opened, solved, hinted, late = (make_daily(day) for day in days)
     for daily in (opened, solved, hinted, late):
@@ -192,12 +151,12 @@ def test_one_player_never_sees_another_players_status(client, frozen):
     daily = make_daily(TODAY - datetime.timedelta(days=1))
     attempt = Attempt.objects.create(user=other, daily=daily)
     Solve.objects.create(attempt=attempt, user=other, daily=daily, seconds=100)
-    login(client)
+    log_in(client)
     assert statuses(archive(client)) == {(daily.date, "easy"): "not started"}
 
 
 def test_future_dates_are_never_shown_even_when_published_ahead(client, frozen):
-    login(client)
+    log_in(client)
     tomorrow = make_daily(TODAY + datetime.timedelta(days=1))
     later = make_daily(datetime.date(2026, 3, 31))
     make_daily(TODAY)
@@ -240,7 +199,7 @@ def test_month_links_go_back_to_the_first_puzzles_and_never_past_this_month(clie
 
 
 def test_the_archive_makes_the_same_queries_for_a_busy_month_as_for_a_quiet_one(client, frozen):
-    user = login(client)
+    user = log_in(client)
 
     def count() -> int:
         with CaptureQueriesContext(connection) as queries:
@@ -264,11 +223,11 @@ def test_the_archive_makes_the_same_queries_for_a_busy_month_as_for_a_quiet_one(
 
 
 def test_solving_yesterdays_daily_today_is_recorded_late_and_shown_so(client, frozen):
-    login(client)
+    log_in(client)
     yesterday = make_daily(TODAY - datetime.timedelta(days=1))
     todays = make_daily(TODAY)
-    assert solve_through_api(client, yesterday, frozen, 90)["solved"] is True
-    assert solve_through_api(client, todays, frozen, 60)["solved"] is True
+    assert solve_through_api(client, yesterday, 90, clock=frozen)["solved"] is True
+    assert solve_through_api(client, todays, 60, clock=frozen)["solved"] is True
 
     assert Solve.objects.get(daily=yesterday).late is True
     assert Solve.objects.get(daily=todays).late is False
@@ -279,7 +238,7 @@ def test_solving_yesterdays_daily_today_is_recorded_late_and_shown_so(client, fr
 
 def test_a_daily_solved_before_midnight_in_the_sites_zone_is_not_late(client, frozen, settings):
     settings.TIME_ZONE = "America/New_York"  # noon UTC on the 18th is 8 am there
-    login(client)
+    log_in(client)
     daily = make_daily(TODAY)
     frozen.move_to(datetime.datetime(2026, 3, 19, 3, 30, tzinfo=UTC))  # 23:30 on the 18th in New York
     solve_through_api(client, daily)

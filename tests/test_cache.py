@@ -12,7 +12,7 @@ from django.test import Client
 from puzzles.auth import CachedModelBackend, user_cache_key
 from sudokusite.cache import ForgivingRedisCache
 
-from .conftest import EASY_GIVENS
+from .factories import EASY_GIVENS, EASY_SOLUTION
 
 pytestmark = pytest.mark.django_db
 
@@ -106,8 +106,6 @@ def test_with_the_cache_down_players_still_log_in_open_the_puzzle_and_save(setti
 
 def test_a_daily_is_cached_for_every_process_and_forgotten_when_an_admin_changes_it(client, todays_easy):
     from puzzles.models import DailyPuzzle, Puzzle
-
-    from .conftest import EASY_SOLUTION
 
     key = DailyPuzzle.cache_key(todays_easy.date, "easy")
     address = f"/daily/{todays_easy.date.isoformat()}/easy/"

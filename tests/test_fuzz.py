@@ -16,6 +16,8 @@ from typing import Any, Optional
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
+from .factories import EASY_GIVENS, EASY_SOLUTION, player_digits
+
 ENDPOINTS = ("save", "beat", "submit", "hint", "state")
 TIERS = ("easy", "medium", "hard", "expert", "extreme")
 MAX_BODY_BYTES = 16 * 1024
@@ -166,10 +168,6 @@ class Live:
     version: int
 
 
-def _player_digits(givens: str, board: str) -> str:
-    return "".join("0" if g != "0" else d for g, d in zip(givens, board))
-
-
 def _resolve(value: Any, live: Live) -> Any:
     if not isinstance(value, Marker):
         return value
@@ -180,16 +178,16 @@ def _resolve(value: Any, live: Live) -> Any:
     if name == "progress":
         return "".join(s if g == "0" and i % 3 == 0 else "0" for i, (g, s) in enumerate(zip(givens, solution)))
     if name == "solution":
-        return _player_digits(givens, solution)
+        return player_digits(solution, givens)
     if name == "wrong-solution":
         open_cells = [i for i, g in enumerate(givens) if g == "0"]
-        board = list(_player_digits(givens, solution))
+        board = list(player_digits(solution, givens))
         a, b = open_cells[0], next(i for i in open_cells if solution[i] != solution[open_cells[0]])
         board[a], board[b] = board[b], board[a]
         return "".join(board)
     if name == "given-overwritten":
         cell = givens.index(next(g for g in givens if g != "0"))
-        board = list(_player_digits(givens, solution))
+        board = list(player_digits(solution, givens))
         board[cell] = str(int(givens[cell]) % 9 + 1)
         return "".join(board)
     if name == "givens-repeated":
@@ -299,8 +297,6 @@ def check(endpoint: str, sent: bytes, status: int, content_type: str, body: byte
 # --- the test ------------------------------------------------------------------------------
 
 pytestmark = pytest.mark.django_db
-
-from .conftest import EASY_GIVENS, EASY_SOLUTION  # noqa: E402
 
 MEDIUM_GIVENS = "200080300060070084030500209000105408000000000402706000301007040720040060004010003"
 MEDIUM_SOLUTION = "245981376169273584837564219976125438513498627482736951391657842728349165654812793"

@@ -8,7 +8,7 @@ from django.db import DatabaseError
 from puzzles import broker
 from puzzles.models import Puzzle
 
-from .conftest import EASY_GIVENS, EASY_SOLUTION
+from .factories import EASY_GIVENS, EASY_SOLUTION
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from puzzles import hints
 from puzzles.engine.grid import UNITS
 from puzzles.models import Attempt, Hint, Solve
 
-from .conftest import EASY_GIVENS, EASY_SOLUTION
+from .factories import EASY_GIVENS, EASY_SOLUTION, player_digits, post, url
 
 pytestmark = pytest.mark.django_db
 
@@ -21,31 +21,6 @@ EMPTY = "0" * 81
 NO_NOTES = [""] * 81
 BOX_5 = 22  # unit index: rows 0-8, columns 9-17, boxes 18-26
 R5C6 = 41  # from the start, r5c6 sees every digit but 4: a naked single
-
-
-@pytest.fixture
-def daily(todays_easy):
-    return todays_easy
-
-
-@pytest.fixture
-def user(db):
-    return User.objects.create_user("ada", password="a long enough password 1")
-
-
-@pytest.fixture
-def player(client, user):
-    client.force_login(user)
-    return client
-
-
-def url(daily, name):
-    return f"/api/daily/{daily.date.isoformat()}/{daily.difficulty}/{name}/"
-
-
-def post(client, address, payload, **extra):
-    body = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
-    return client.post(address, body, content_type="application/json", **extra)
 
 
 def position(digits=EMPTY, centre=None, corner=None):
@@ -58,10 +33,6 @@ def with_digit(cell, digit, digits=EMPTY):
 
 def ask(client, daily, payload=None):
     return post(client, url(daily, "hint"), payload if payload is not None else position())
-
-
-def player_digits(board):
-    return "".join("0" if g != "0" else d for g, d in zip(GIVENS, board))
 
 
 # --- staging --------------------------------------------------------------------------------
@@ -222,7 +193,7 @@ def test_a_hint_is_a_post(player, daily):
 
 
 def test_a_solved_puzzle_gets_no_hints(player, daily):
-    player.get(f"/daily/{daily.date.isoformat()}/{daily.difficulty}/")
+    player.get(url(daily))
     post(player, url(daily, "submit"), {"version": 0, "digits": player_digits(SOLUTION)})
     response = ask(player, daily)
     assert response.status_code == 409 and "solved" in response.json()["error"]
@@ -263,7 +234,7 @@ def test_the_limit_counts_the_players_hints_on_every_daily_but_no_one_elses(play
 
 
 def test_each_hint_is_recorded_on_the_attempt_and_the_later_solve_is_marked_hinted(player, daily, user):
-    player.get(f"/daily/{daily.date.isoformat()}/{daily.difficulty}/")
+    player.get(url(daily))
     ask(player, daily)
     ask(player, daily)
     attempt = Attempt.objects.get()

@@ -1,20 +1,25 @@
 """The day's leaderboard, a player's percentile, flagged solves in the admin, and the receipt."""
 
 import datetime
-import json
-import random
 
 import pytest
-import time_machine
 from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles import engine, pipeline, receipt
+from puzzles import engine, receipt
 from puzzles.leaderboard import clock, leaderboard_for, median_time, standing_of
-from puzzles.models import Attempt, DailyPuzzle, Solve, site_today
+from puzzles.models import Attempt, Solve, site_today
 
-from .conftest import EASY_GIVENS, EASY_SOLUTION
+from .factories import (
+    EASY_SOLUTION,
+    log_in,
+    make_daily,
+    make_puzzle,
+    make_solve,
+    solve_through_api,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -22,51 +27,8 @@ SOLUTION = EASY_SOLUTION
 SOLVES = reverse("admin:puzzles_solve_changelist")
 
 
-@pytest.fixture
-def daily(todays_easy):
-    return todays_easy
-
-
-def make_solve(daily, username, seconds, *, late=False, hinted=False, flagged=False, solved_at=None):
-    user = User.objects.get_or_create(username=username)[0]
-    attempt = Attempt.objects.create(user=user, daily=daily, active_seconds=seconds)
-    return Solve.objects.create(
-        attempt=attempt, user=user, daily=daily, seconds=seconds, solved_at=solved_at or timezone.now(),
-        late=late, hinted=hinted, flagged=flagged,
-    )
-
-
-def log_in(client, username):
-    user = User.objects.get_or_create(username=username)[0]
-    client.force_login(user)
-    return user
-
-
 def results_url(daily):
     return reverse("puzzles:results", args=[daily.date, daily.difficulty])
-
-
-def api(daily, name):
-    return f"/api/daily/{daily.date.isoformat()}/{daily.difficulty}/{name}/"
-
-
-def player_digits(board):
-    return "".join("0" if g != "0" else d for g, d in zip(EASY_GIVENS, board))
-
-
-def solve_through_the_api(client, daily, seconds):
-    """Open the daily, send heartbeats until the server counts `seconds`, submit the right grid."""
-    start = timezone.now()
-    with time_machine.travel(start, tick=False) as clock_:
-        client.get(f"/daily/{daily.date.isoformat()}/{daily.difficulty}/")
-        elapsed = 0
-        for _ in range(int(seconds) + 2):  # bounded: every beat after the first counts
-            if elapsed >= seconds:
-                break
-            clock_.shift(min(10, seconds - elapsed))
-            elapsed = client.post(api(daily, "beat"), "{}", content_type="application/json").json()["elapsed"]
-        body = json.dumps({"version": 0, "digits": player_digits(SOLUTION)})
-        return client.post(api(daily, "submit"), body, content_type="application/json").json()
 
 
 # --- the leaderboard ------------------------------------------------------------------------
@@ -159,7 +121,7 @@ def test_clock_shows_whole_seconds_like_the_board():
 def test_a_solve_under_the_floor_is_flagged_kept_off_the_board_and_listed_for_admins(client, daily, admin_client, settings):
     settings.LEADERBOARD_FLOOR_SECONDS = {**settings.LEADERBOARD_FLOOR_SECONDS, "easy": 60}
     log_in(client, "speedy")
-    assert solve_through_the_api(client, daily, 30)["solved"] is True
+    assert solve_through_api(client, daily, 30)["solved"] is True
     solve = Solve.objects.get()
     assert solve.flagged and solve.seconds == 30
     assert leaderboard_for(daily).rows == []
@@ -172,7 +134,7 @@ def test_a_solve_under_the_floor_is_flagged_kept_off_the_board_and_listed_for_ad
 def test_a_solve_over_the_floor_is_ranked(client, daily, settings):
     settings.LEADERBOARD_FLOOR_SECONDS = {**settings.LEADERBOARD_FLOOR_SECONDS, "easy": 20}
     log_in(client, "steady")
-    solve_through_the_api(client, daily, 30)
+    solve_through_api(client, daily, 30)
     assert [r.username for r in leaderboard_for(daily).rows] == ["steady"]
 
 
@@ -202,7 +164,7 @@ def test_the_results_are_a_404_until_the_player_has_solved_the_puzzle(client, da
     assert anonymous.status_code == 404 and b"Solve the puzzle first" in anonymous.content
     make_solve(daily, "someone-else", 100)  # another player's solve unlocks nothing for us
     log_in(client, "ada")
-    client.get(f"/daily/{daily.date.isoformat()}/{daily.difficulty}/")  # started, not solved
+    client.get(url(daily))  # started, not solved
     response = client.get(results_url(daily))
     assert response.status_code == 404
     body = response.content.decode()
@@ -215,7 +177,7 @@ def test_the_results_show_the_receipt_leaderboard_and_percentile_after_the_solve
     make_solve(daily, "rival", 400)
     make_solve(daily, "ace", 100)
     me = log_in(client, "ada")
-    assert solve_through_the_api(client, daily, 200)["solved"] is True
+    assert solve_through_api(client, daily, 200)["solved"] is True
     response = client.get(results_url(daily))
     assert response.status_code == 200
     body = response.content.decode()
@@ -250,13 +212,8 @@ def test_results_of_a_puzzle_that_is_not_served_are_a_404(client, daily):
     assert client.post(results_url(daily)).status_code == 405
 
 
-def make_daily(tier, seed, day):
-    puzzle = pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=random.Random(seed)))
-    return DailyPuzzle.objects.create(date=day, difficulty=tier, puzzle=puzzle)
-
-
 def test_the_receipt_names_the_hardest_technique_in_engine_order_and_why(daily):
-    medium = make_daily("medium", 1, daily.date)
+    medium = make_daily(daily.date, "medium", make_puzzle("medium", 1))
     made = receipt.receipt_for(medium)
     names = [t.name for t in made.techniques]
     assert names == [t.name for t in engine.rater.TECHNIQUES if t.name in medium.puzzle.techniques]

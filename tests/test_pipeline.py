@@ -6,12 +6,9 @@ import pytest
 from puzzles import pipeline
 from puzzles.models import DailyPuzzle, Pool, Puzzle
 
+from .factories import make_puzzle
+
 pytestmark = pytest.mark.django_db
-
-
-def make_puzzle(tier="easy", seed=0):
-    made = pipeline.puzzle_make(tier, rng=random.Random(seed))
-    return pipeline.puzzle_store(made)
 
 
 def test_a_stored_puzzle_keeps_its_rating_and_how_it_was_made():

@@ -1,7 +1,6 @@
 """Playing a daily: pages, accounts, and the board's JSON API (saves, heartbeats, submits)."""
 
 import datetime
-import json
 
 import pytest
 import time_machine
@@ -10,42 +9,14 @@ from django.test import Client
 from django.utils import timezone
 
 from puzzles import attempts, pipeline
-from puzzles.views import api, pages
 from puzzles.models import Attempt, DailyPuzzle, Solve
+from puzzles.views import api, pages
 
-from .conftest import EASY_GIVENS, EASY_SOLUTION
+from .factories import EASY_GIVENS, EASY_SOLUTION, make_puzzle, player_digits, post, url
 
 pytestmark = pytest.mark.django_db
 
 GIVENS, SOLUTION = EASY_GIVENS, EASY_SOLUTION
-
-
-@pytest.fixture
-def daily(todays_easy):
-    return todays_easy
-
-
-@pytest.fixture
-def player(client):
-    user = User.objects.create_user("ada", password="a long enough password 1")
-    client.force_login(user)
-    return client
-
-
-def url(daily, name=None):
-    if name is None:
-        return f"/daily/{daily.date.isoformat()}/{daily.difficulty}/"
-    return f"/api/daily/{daily.date.isoformat()}/{daily.difficulty}/{name}/"
-
-
-def post(client, address, payload, **extra):
-    body = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
-    return client.post(address, body, content_type="application/json", **extra)
-
-
-def player_digits(board: str) -> str:
-    """The player's own entries for a full board: givens blanked out."""
-    return "".join("0" if g != "0" else d for g, d in zip(GIVENS, board))
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -350,12 +321,10 @@ def test_the_home_page_shows_times_as_the_clock_does(player, daily):
 
 
 def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
-    import random
-
     from puzzles.models import Puzzle
 
     for seed, tier in enumerate(("easy", "medium")):
-        pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=random.Random(seed)))
+        make_puzzle(tier, seed)
     page = client.get("/").content.decode()
     assert DailyPuzzle.objects.for_date().count() == 2
     assert page.count("Not published yet") == 3
@@ -365,9 +334,7 @@ def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
 
 
 def test_todays_missing_puzzle_page_is_published_on_the_way(client):
-    import random
-
-    pipeline.puzzle_store(pipeline.puzzle_make("hard", rng=random.Random(3)))
+    make_puzzle("hard", 3)
     today = timezone.localdate().isoformat()
     assert client.get(f"/daily/{today}/hard/").status_code == 200
     assert client.get(f"/daily/{today}/expert/").status_code == 404  # its pool is empty: nothing to publish

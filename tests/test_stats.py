@@ -12,8 +12,9 @@ from django.contrib.auth.models import User
 from puzzles import record
 from puzzles.models import Attempt, Solve
 
-from .test_archive import UTC, login, make_daily, solve_through_api
+from .factories import log_in, make_daily, solve_through_api
 
+UTC = datetime.UTC
 D = datetime.date
 ONE_DAY = datetime.timedelta(days=1)
 
@@ -134,7 +135,7 @@ def test_the_chart_summary_says_what_it_shows():
 
 
 @pytest.mark.django_db
-def test_the_stats_page_needs_a_login(client):
+def test_the_stats_page_needs_a_log_in(client):
     response = client.get("/stats/")
     assert response.status_code == 302
     assert response.url == "/accounts/login/?next=/stats/"
@@ -142,7 +143,7 @@ def test_the_stats_page_needs_a_login(client):
 
 @pytest.mark.django_db
 def test_the_page_shows_each_difficultys_times_and_completion(client):
-    user = login(client)
+    user = log_in(client)
     day = D(2026, 3, 1)
     for n, seconds in enumerate([300, 240, 420, 600]):
         daily = make_daily(day + n * ONE_DAY)
@@ -179,7 +180,7 @@ def test_the_page_shows_each_difficultys_times_and_completion(client):
 def test_the_chart_markup_is_not_localised(client, settings):
     settings.USE_THOUSAND_SEPARATOR = True
     settings.LANGUAGE_CODE = "de"
-    user = login(client)
+    user = log_in(client)
     daily = make_daily(D(2026, 3, 1))
     Solve.objects.create(
         attempt=Attempt.objects.create(user=user, daily=daily), user=user, daily=daily, seconds=100.5,
@@ -198,7 +199,7 @@ def test_one_player_never_sees_another_players_statistics(client):
         attempt=Attempt.objects.create(user=other, daily=daily), user=other, daily=daily, seconds=777,
         solved_at=at_noon(daily.date),
     )
-    login(client)
+    log_in(client)
     response = client.get("/stats/")
     assert all(d["stats"].started == 0 and d["chart"] is None for d in response.context["difficulties"])
     assert response.context["streaks"] == record.Streaks(0, 0)
@@ -222,36 +223,36 @@ def streaks_on(client, day: datetime.date, clock) -> record.Streaks:
 
 @pytest.mark.django_db
 def test_streaks_follow_the_days_puzzles_are_solved_on(client, days):
-    login(client)
+    log_in(client)
     d1, d2, d3, d4 = days
     with time_machine.travel(at_noon(d1["easy"].date), tick=False) as clock:
-        solve_through_api(client, d1["easy"], clock, 100)
+        solve_through_api(client, d1["easy"], 100, clock=clock)
         assert streaks_on(client, d1["easy"].date, clock) == record.Streaks(1, 1)
 
         clock.move_to(at_noon(d2["easy"].date))
-        solve_through_api(client, d2["easy"], clock, 100)
-        solve_through_api(client, d2["medium"], clock, 100)  # a second solve that day counts once
+        solve_through_api(client, d2["easy"], 100, clock=clock)
+        solve_through_api(client, d2["medium"], 100, clock=clock)  # a second solve that day counts once
         assert streaks_on(client, d2["easy"].date, clock) == record.Streaks(2, 2)
 
         # D3's puzzle solved on D4 (from the archive) does not make the streak 3 ...
         clock.move_to(at_noon(d4["easy"].date))
-        solve_through_api(client, d3["easy"], clock, 100)
+        solve_through_api(client, d3["easy"], 100, clock=clock)
         assert Solve.objects.get(daily=d3["easy"]).late is True
         assert streaks_on(client, d4["easy"].date, clock) == record.Streaks(0, 2)
 
         # ... and D4's own puzzle solved on D4 starts a new one.
-        solve_through_api(client, d4["easy"], clock, 100)
+        solve_through_api(client, d4["easy"], 100, clock=clock)
         assert streaks_on(client, d4["easy"].date, clock) == record.Streaks(1, 2)
 
 
 @pytest.mark.django_db
 def test_the_current_streak_is_alive_the_next_day_and_broken_the_day_after(client, days):
-    login(client)
+    log_in(client)
     d1, d2 = days[0]["easy"], days[1]["easy"]
     with time_machine.travel(at_noon(d1.date), tick=False) as clock:
-        solve_through_api(client, d1, clock, 100)
+        solve_through_api(client, d1, 100, clock=clock)
         clock.move_to(at_noon(d2.date))
-        solve_through_api(client, d2, clock, 100)
+        solve_through_api(client, d2, 100, clock=clock)
         assert streaks_on(client, d2.date + ONE_DAY, clock) == record.Streaks(2, 2)
         assert streaks_on(client, d2.date + 2 * ONE_DAY, clock) == record.Streaks(0, 2)
 
@@ -259,12 +260,12 @@ def test_the_current_streak_is_alive_the_next_day_and_broken_the_day_after(clien
 @pytest.mark.django_db
 def test_a_streak_day_follows_midnight_in_the_sites_time_zone(client, days, settings):
     settings.TIME_ZONE = "Pacific/Auckland"  # UTC+13 in March
-    login(client)
+    log_in(client)
     d1, d2 = days[0]["easy"], days[1]["easy"]
     # 11:30 UTC on D1 is 00:30 on D2 in Auckland: D1's puzzle is late, D2's is on time.
     with time_machine.travel(datetime.datetime.combine(d1.date, datetime.time(11, 30), UTC), tick=False) as clock:
-        solve_through_api(client, d1, clock, 100)
-        solve_through_api(client, d2, clock, 100)
+        solve_through_api(client, d1, 100, clock=clock)
+        solve_through_api(client, d2, 100, clock=clock)
         assert Solve.objects.get(daily=d1).late is True
         assert client.get("/stats/").context["streaks"] == record.Streaks(1, 1)
         # Just before midnight at the end of D3 in Auckland, D2 was yesterday: the streak lives ...

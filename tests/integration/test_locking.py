@@ -132,11 +132,11 @@ def test_two_saves_from_the_same_version_one_wins_the_other_is_stale(postgres, t
 def test_a_save_racing_the_solving_submit_never_changes_a_solved_attempt(postgres, todays_easy):
     from django.contrib.auth.models import User
 
-    from tests.conftest import EASY_GIVENS, EASY_SOLUTION
+    from tests.factories import player_digits
 
     player = User.objects.create_user("ada")
     attempts.attempt_open(player, todays_easy)
-    mine = "".join("0" if g != "0" else d for g, d in zip(EASY_GIVENS, EASY_SOLUTION))
+    mine = player_digits()
     submit, save = run_together(
         _outcome(lambda: attempts.attempt_submit(player, todays_easy, version=0, digits=mine)),
         _outcome(lambda: attempts.attempt_save(player, todays_easy, version=0, digits="0" * 81, corner=None, centre=None)),

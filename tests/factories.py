@@ -1,0 +1,100 @@
+"""Helpers the tests share: the known easy puzzle, the board's addresses and requests, and small
+`make_*` builders. Fixtures live in conftest.py; these are plain functions, imported by name."""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import json
+import random
+from typing import Any
+
+import time_machine
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from puzzles import pipeline
+from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve
+
+# A well-known easy puzzle and its solution, published as today's easy daily by `todays_easy`.
+EASY_GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+
+def player_digits(board: str = EASY_SOLUTION, givens: str = EASY_GIVENS) -> str:
+    """The player's own entries for a full board: the givens blanked out."""
+    return "".join("0" if g != "0" else d for g, d in zip(givens, board))
+
+
+def url(daily: DailyPuzzle, name: str | None = None) -> str:
+    """The daily's board page, or with a name one of the board's JSON endpoints ("save", "state" ...)."""
+    if name is None:
+        return f"/daily/{daily.date.isoformat()}/{daily.difficulty}/"
+    return f"/api/daily/{daily.date.isoformat()}/{daily.difficulty}/{name}/"
+
+
+def post(client: Client, address: str, payload: Any, **extra: Any):
+    """POST as the board does: a payload as JSON, bytes or text as they are."""
+    body = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
+    return client.post(address, body, content_type="application/json", **extra)
+
+
+def log_in(client: Client, username: str = "ada") -> User:
+    """Log the client in as `username`, making the user if there is none yet."""
+    user = User.objects.get_or_create(username=username)[0]
+    client.force_login(user)
+    return user
+
+
+def make_puzzle(tier: str = "easy", seed: int = 0, **options: str) -> Puzzle:
+    """A puzzle made, rated and stored by the pipeline, reproducible from its seed."""
+    puzzle = pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=random.Random(seed), **options))
+    assert puzzle is not None
+    return puzzle
+
+
+def make_daily(day: datetime.date, difficulty: str = "easy", puzzle: Puzzle | None = None) -> DailyPuzzle:
+    """The daily of `difficulty` on `day`. Without a puzzle, a real, solvable one: the known easy
+    one with its digits renamed, so each daily has a distinct puzzle whose solution the tests know."""
+    if puzzle is None:
+        names = next(itertools.islice(itertools.permutations("123456789"), Puzzle.objects.count() + 1, None))
+        rename = dict(zip("123456789", names), **{"0": "0"})
+        givens = "".join(rename[d] for d in EASY_GIVENS)
+        solution = "".join(rename[d] for d in EASY_SOLUTION)
+        puzzle = Puzzle.objects.create(
+            givens=givens, solution=solution, tier=difficulty, score=1, hardest="hidden-single", clues=32, used=True
+        )
+    return DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle)
+
+
+def make_solve(daily: DailyPuzzle, username: str, seconds: float, *, late: bool = False, hinted: bool = False,
+               flagged: bool = False, solved_at: datetime.datetime | None = None) -> Solve:
+    """A solve of `daily` by `username` (made if new), with its attempt."""
+    user = User.objects.get_or_create(username=username)[0]
+    attempt = Attempt.objects.create(user=user, daily=daily, active_seconds=seconds)
+    return Solve.objects.create(
+        attempt=attempt, user=user, daily=daily, seconds=seconds, solved_at=solved_at or timezone.now(),
+        late=late, hinted=hinted, flagged=flagged,
+    )
+
+
+def solve_through_api(client: Client, daily: DailyPuzzle, seconds: float = 0, *, clock=None) -> dict:
+    """Open a daily's page, send heartbeats until the server counts `seconds`, and submit the
+    solution through the board's JSON API, as the page does. Time moves on `clock` (a
+    time-machine traveller) if given; with seconds and no clock, on one of its own."""
+    if clock is None and seconds:
+        with time_machine.travel(timezone.now(), tick=False) as own_clock:
+            return solve_through_api(client, daily, seconds, clock=own_clock)
+    assert client.get(url(daily)).status_code == 200
+    elapsed = 0
+    for _ in range(int(seconds) + 2):  # bounded: every beat after the first counts
+        if elapsed >= seconds:
+            break
+        clock.shift(min(10, seconds - elapsed))
+        elapsed = post(client, url(daily, "beat"), {}).json()["elapsed"]
+    version = client.get(url(daily, "state")).json()["version"]
+    digits = player_digits(daily.puzzle.solution, daily.puzzle.givens)
+    response = post(client, url(daily, "submit"), {"version": version, "digits": digits})
+    assert response.status_code == 200, response.content
+    return response.json()
