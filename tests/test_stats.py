@@ -135,7 +135,7 @@ def test_the_chart_summary_says_what_it_shows():
 
 
 @pytest.mark.django_db
-def test_the_stats_page_needs_a_log_in(client):
+def test_the_stats_page_needs_a_login(client):
     response = client.get("/stats/")
     assert response.status_code == 302
     assert response.url == "/accounts/login/?next=/stats/"
