@@ -1,4 +1,5 @@
-"""A player's attempt: the clock rule of the one-statement writes against the locking path's."""
+"""A player's attempt: the state the board reads, and the clock rule of the one-statement writes
+against the locking path's."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ from django.utils import timezone
 from puzzles import attempts
 from puzzles.models import Attempt
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+from .factories import EASY_GIVENS, EASY_SOLUTION, player_digits
+
+pytestmark = pytest.mark.django_db
+
+GIVENS, SOLUTION = EASY_GIVENS, EASY_SOLUTION
 
 # Seconds since the last sign of life: within the gap, at its edge, past it, and a clock that
 # stepped backwards.
@@ -33,6 +38,7 @@ def by_the_locking_path(attempt: Attempt, now: datetime.datetime) -> float:
     return attempt.active_seconds
 
 
+@pytest.mark.postgres
 @pytest.mark.parametrize("gap", GAPS)
 def test_a_heartbeat_in_one_statement_counts_the_time_the_locking_path_counts(postgres, todays_easy, gap):
     now = timezone.now()
@@ -45,6 +51,7 @@ def test_a_heartbeat_in_one_statement_counts_the_time_the_locking_path_counts(po
     assert Attempt.objects.get(pk=attempt.pk).last_beat_at == now
 
 
+@pytest.mark.postgres
 @pytest.mark.parametrize("gap", GAPS)
 def test_a_save_in_one_statement_counts_the_time_the_locking_path_counts(postgres, todays_easy, gap):
     now = timezone.now()
@@ -57,9 +64,45 @@ def test_a_save_in_one_statement_counts_the_time_the_locking_path_counts(postgre
     assert saved.active_seconds == pytest.approx(expected, abs=1e-6)
 
 
+@pytest.mark.postgres
 def test_a_save_in_one_statement_matches_nothing_on_a_stale_version(postgres, todays_easy):
     now = timezone.now()
     attempt = started(todays_easy, 5.0, now)
     clean = attempts.position_clean(todays_easy.puzzle.givens, "4" + "0" * 80)
     assert attempts._write_in_one_statement(attempt.user, todays_easy, 3, clean) is None
     assert Attempt.objects.get(pk=attempt.pk).version == 0
+
+
+# --- the state ------------------------------------------------------------------------------
+
+
+def test_the_state_is_read_in_one_query_with_its_solve(daily, django_assert_num_queries):
+    # The board asks for it on every opening of a puzzle: the attempt and its solve together.
+    from puzzles.attempts import position_key
+
+    def state(user):
+        if Attempt.objects.filter(user=user).exists():
+            with django_assert_num_queries(1):  # the solve comes with it, too
+                return attempts.attempt_state(attempts.attempt_open(user, daily), daily)
+        return attempts.attempt_state(attempts.attempt_open(user, daily), daily)
+
+    ada = User.objects.create_user("ada", password="x")
+    state(ada)  # never opened: started by the read
+    assert Attempt.objects.filter(user=ada).count() == 1
+
+    corner = [""] * 81
+    corner[1], corner[3] = "27", "139"
+    centre = [""] * 81
+    centre[1] = "5"
+    attempt = attempts.attempt_open(ada, daily)
+    attempts.attempt_save(ada, daily, version=0, digits="4" + "0" * 80, corner=corner, centre=centre)
+    Attempt.objects.filter(pk=attempt.pk).update(
+        hint_stage=2, hint_position=position_key("4" + "0" * 80, attempts.position_clean(GIVENS, "4" + "0" * 80, corner, centre)[2])
+    )
+    shown = state(ada)
+    assert shown["corner"][3] == "139" and shown["hint_stage"] == 2
+
+    result = attempts.attempt_submit(ada, daily, version=1, digits=player_digits(SOLUTION))
+    assert result.solved
+    shown = state(ada)
+    assert shown["solved"] and shown["solve_seconds"] == round(result.solve.seconds, 1)

@@ -2,6 +2,7 @@ import datetime
 import random
 
 import pytest
+from django.utils import timezone
 
 from puzzles import pipeline
 from puzzles.models import DailyPuzzle, Pool, Puzzle
@@ -125,3 +126,21 @@ def test_a_duplicate_puzzle_does_not_use_up_a_unit_of_its_batch():
     assert pipeline.puzzle_store(made, batch_id=batch.pk) is None
     batch.refresh_from_db()
     assert batch.made == 1 and Puzzle.objects.count() == 1
+
+
+def test_visitors_arriving_while_the_day_is_being_published_wait_for_it(db):
+    import threading
+    import time
+
+    from django.core.cache import cache
+
+    today = timezone.localdate()
+    running = f"publish-running:{today.isoformat()}"
+    cache.add(running, 1, 10)  # another request is publishing the day right now
+    threading.Timer(0.3, lambda: cache.delete(running)).start()
+    started = time.monotonic()
+    assert pipeline.daily_publish_if_missing(today) is True  # it waited, then says: read the day again
+    assert 0.25 < time.monotonic() - started < 2
+    # Once tried, a day whose pools are empty is not tried again on every request.
+    assert pipeline.daily_publish_if_missing(today) is True
+    assert pipeline.daily_publish_if_missing(today) is False

@@ -1,0 +1,145 @@
+"""The site's pages (views/pages.py): today's puzzles on the home page, and the board's page,
+the same for everyone, whose player and position come from the JSON API."""
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from puzzles import attempts
+from puzzles.models import Attempt, DailyPuzzle, Solve
+
+from .factories import EASY_GIVENS, EASY_SOLUTION, make_puzzle, post, url
+
+pytestmark = pytest.mark.django_db
+
+SOLUTION = EASY_SOLUTION
+
+
+# --- the home page --------------------------------------------------------------------------
+
+
+def test_the_home_page_shows_each_difficulty_with_the_players_status(player, daily):
+    page = player.get("/").content.decode()
+    assert "Not started" in page and "Not published yet" in page
+    player.get(url(daily, "state"))  # the board opens the attempt
+    assert "In progress" in player.get("/").content.decode()
+
+
+def test_the_home_page_shows_times_as_the_clock_does(player, daily):
+    attempt = attempts.attempt_open(User.objects.get(username="ada"), daily)
+    attempt.active_seconds = 65.7
+    attempt.save()
+    assert "In progress, 1:05 so far" in player.get("/").content.decode()
+    Solve.objects.create(attempt=attempt, user=attempt.user, daily=daily, seconds=3725)
+    assert "Solved in 1:02:05" in player.get("/").content.decode()
+
+
+def test_a_waiting_message_waits_for_a_page_about_its_reader(player, daily):
+    from django.contrib.messages import constants
+    from django.contrib.messages.storage.base import Message
+    from django.contrib.messages.storage.cookie import CookieStorage
+    from django.test import RequestFactory
+
+    encoded = CookieStorage(RequestFactory().get("/"))._encode([Message(constants.INFO, "Welcome back")])
+    player.cookies["messages"] = encoded
+    assert "Welcome back" not in player.get(url(daily)).content.decode()  # the page is everyone's
+    assert "Welcome back" in player.get("/").content.decode()
+    assert "Welcome back" not in player.get("/").content.decode()  # shown once
+
+
+def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
+    from puzzles.models import Puzzle
+
+    for seed, tier in enumerate(("easy", "medium")):
+        make_puzzle(tier, seed)
+    page = client.get("/").content.decode()
+    assert DailyPuzzle.objects.for_date().count() == 2
+    assert page.count("Not published yet") == 3
+    easy = DailyPuzzle.objects.get(difficulty="easy")
+    assert client.get(url(easy)).status_code == 200
+    assert Puzzle.objects.filter(used=True).count() == 2
+
+
+
+# --- the board's page -----------------------------------------------------------------------
+
+
+def test_anyone_may_look_at_a_daily_but_may_not_play_it(client, daily):
+    response = client.get(url(daily))
+    assert response.status_code == 200
+    assert SOLUTION.encode() not in response.content
+    assert f'href="/accounts/login/?next={url(daily)}"'.encode() in response.content
+    # The board asks who is here at once; a visitor is told to log in, and nothing starts.
+    assert client.get(url(daily, "state")).status_code == 401
+    assert not Attempt.objects.exists()
+
+
+def test_opening_a_daily_starts_the_players_attempt_once(player, daily):
+    # What the board does on opening: the page (the same for everyone), then the player's state.
+    for _ in range(2):
+        assert SOLUTION.encode() not in player.get(url(daily)).content
+        state = player.get(url(daily, "state"))
+        assert state.status_code == 200 and SOLUTION not in state.content.decode()
+    assert Attempt.objects.count() == 1
+
+
+def test_the_page_is_the_same_for_everyone_and_the_state_is_each_players_own(client, daily):
+    ada = User.objects.create_user("ada_lovelace", password="x")
+    bob = User.objects.create_user("bob_kahn", password="x")
+    attempts.attempt_save(ada, daily, version=0, digits="4" + "0" * 80, corner=None, centre=None)
+    visitor = client.get(url(daily))
+    pages = {visitor.content}
+    for user in (bob, ada):
+        client.force_login(user)
+        response = client.get(url(daily))
+        pages.add(response.content)
+        # The page is not about its reader: no session read, no cookie set, nothing to vary on.
+        assert "Cookie" not in response.get("Vary", "") and not response.cookies
+    assert len(pages) == 1
+    page = pages.pop().decode()
+    assert "ada_lovelace" not in page and "bob_kahn" not in page
+    assert 'name="csrfmiddlewaretoken" id="account-csrf" value=""' in page  # board.js fills it in
+    state = client.get(url(daily, "state")).json()
+    assert state["player"] == {"id": ada.pk, "name": "ada_lovelace"} and state["digits"] == "4" + "0" * 80
+    client.force_login(bob)
+    state = client.get(url(daily, "state")).json()
+    assert state["player"] == {"id": bob.pk, "name": "bob_kahn"} and state["digits"] == "0" * 81
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["/daily/2026-13-01/easy/", "/daily/2026-02-30/easy/", "/daily/1999-01-01/easy/", "/daily/{today}/impossible/"],
+)
+def test_bad_dates_and_difficulties_are_a_friendly_404(client, daily, address):
+    response = client.get(address.format(today=daily.date.isoformat()))
+    assert response.status_code == 404
+    assert b"No puzzle here" in response.content
+
+
+def test_a_future_daily_is_never_served(client, daily):
+    tomorrow = daily.date + datetime.timedelta(days=1)
+    DailyPuzzle.objects.filter(pk=daily.pk).update(date=tomorrow)
+    assert client.get(f"/daily/{tomorrow.isoformat()}/easy/").status_code == 404
+    assert post(client, f"/api/daily/{tomorrow.isoformat()}/easy/save/", {}).status_code in (401, 404)
+
+
+def test_the_page_kept_in_memory_follows_a_change_of_the_dailys_puzzle(client, daily):
+    from puzzles.models import Puzzle
+
+    fewer = "0" + EASY_GIVENS[1:2] + "0" + EASY_GIVENS[3:]  # the same puzzle less one given
+    assert EASY_GIVENS.encode() in client.get(url(daily)).content
+    daily.puzzle = Puzzle.objects.create(
+        givens=fewer, solution=EASY_SOLUTION, tier="easy", score=1, hardest="naked-single", clues=31, filler="imported"
+    )
+    daily.save()  # as the admin does
+    page = client.get(url(daily)).content
+    assert fewer.encode() in page and EASY_GIVENS.encode() not in page
+
+
+def test_todays_missing_puzzle_page_is_published_on_the_way(client):
+    make_puzzle("hard", 3)
+    today = timezone.localdate().isoformat()
+    assert client.get(f"/daily/{today}/hard/").status_code == 200
+    assert client.get(f"/daily/{today}/expert/").status_code == 404  # its pool is empty: nothing to publish
