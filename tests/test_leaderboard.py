@@ -1,4 +1,4 @@
-"""The day's leaderboard, a player's percentile, flagged solves in the admin, and the receipt."""
+"""The day's leaderboard, a player's percentile, and flagged solves in the admin."""
 
 import datetime
 
@@ -7,28 +7,14 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles import engine, receipt
 from puzzles.leaderboard import clock, leaderboard_for, median_time, standing_of
-from puzzles.models import Attempt, Solve, site_today
+from puzzles.models import Solve
 
-from .factories import (
-    EASY_SOLUTION,
-    log_in,
-    make_daily,
-    make_puzzle,
-    make_solve,
-    solve_through_api,
-    url,
-)
+from .factories import log_in, make_solve, solve_through_api
 
 pytestmark = pytest.mark.django_db
 
-SOLUTION = EASY_SOLUTION
 SOLVES = reverse("admin:puzzles_solve_changelist")
-
-
-def results_url(daily):
-    return reverse("puzzles:results", args=[daily.date, daily.difficulty])
 
 
 # --- the leaderboard ------------------------------------------------------------------------
@@ -154,91 +140,3 @@ def test_the_admin_action_clears_flags_in_bulk(admin_client, daily):
     admin_client.post(SOLVES, {"action": "clear_flag", "_selected_action": ids})
     assert not Solve.objects.filter(flagged=True).exists()
     assert [r.username for r in leaderboard_for(daily).rows] == ["a", "b"]
-
-
-# --- the receipt ----------------------------------------------------------------------------
-
-
-def test_the_results_are_a_404_until_the_player_has_solved_the_puzzle(client, daily):
-    anonymous = client.get(results_url(daily))
-    assert anonymous.status_code == 404 and b"Solve the puzzle first" in anonymous.content
-    make_solve(daily, "someone-else", 100)  # another player's solve unlocks nothing for us
-    log_in(client, "ada")
-    client.get(url(daily))  # started, not solved
-    response = client.get(results_url(daily))
-    assert response.status_code == 404
-    body = response.content.decode()
-    assert "Solve the puzzle first" in body
-    for secret in ("Hardest", "single", "someone-else", "leaderboard</h3>", SOLUTION):
-        assert secret not in body
-
-
-def test_the_results_show_the_receipt_leaderboard_and_percentile_after_the_solve(client, daily):
-    make_solve(daily, "rival", 400)
-    make_solve(daily, "ace", 100)
-    me = log_in(client, "ada")
-    assert solve_through_api(client, daily, 200)["solved"] is True
-    response = client.get(results_url(daily))
-    assert response.status_code == 200
-    body = response.content.decode()
-    assert body.lstrip().startswith("<section") and "<html" not in body and 'id="sudoku-results"' in body
-    assert "Solved in <span class=\"results-time\">3:20</span>" in body
-    assert "Faster than 33% of today&#x27;s solvers." in body
-    # The techniques as stored, with friendly names and counts, and the hardest step's wording.
-    assert "Naked single" in body and "used</span> 49<span" in body
-    assert "Hardest step" in body and "r5c6 sees every digit but 4" in body
-    assert "median time for easy: <strong>3:20</strong> (3 ranked solves)" in body
-    # The leaderboard, with the player's own row marked.
-    assert "<caption>" in body and body.index("ace") < body.index("ada") < body.index("rival")
-    assert 'class="is-player" aria-current="true"><td>2</td>' in body
-    assert response["Cache-Control"].startswith("max-age=0")
-    assert Solve.objects.get(user=me).seconds == 200
-
-
-def test_the_results_explain_why_an_unranked_solve_is_not_on_the_board(client, daily):
-    me = log_in(client, "ada")
-    attempt = Attempt.objects.create(user=me, daily=daily)
-    Solve.objects.create(attempt=attempt, user=me, daily=daily, seconds=500, hinted=True)
-    body = client.get(results_url(daily)).content.decode()
-    assert "Not on the leaderboard: you used hints." in body
-    assert "No ranked solves yet" in body
-
-
-def test_results_of_a_puzzle_that_is_not_served_are_a_404(client, daily):
-    log_in(client, "ada")
-    tomorrow = site_today() + datetime.timedelta(days=1)
-    assert client.get(f"/daily/{tomorrow.isoformat()}/easy/results/").status_code == 404
-    assert client.get(f"/daily/{daily.date.isoformat()}/nonsense/results/").status_code == 404
-    assert client.post(results_url(daily)).status_code == 405
-
-
-def test_the_receipt_names_the_hardest_technique_in_engine_order_and_why(daily):
-    medium = make_daily(daily.date, "medium", make_puzzle("medium", 1))
-    made = receipt.receipt_for(medium)
-    names = [t.name for t in made.techniques]
-    assert names == [t.name for t in engine.rater.TECHNIQUES if t.name in medium.puzzle.techniques]
-    assert made.hardest.name == medium.puzzle.hardest and made.hardest.explanation
-    rating = engine.rate(medium.puzzle.givens)
-    assert made.hardest.explanation == next(s.explanation for s in rating.steps if s.technique == made.hardest.name)
-    assert "Medium" in made.why and "medium technique" in made.why
-    assert made.steps == sum(medium.puzzle.techniques.values())
-
-
-def test_the_hardest_step_is_cached_per_puzzle_and_the_page_survives_a_broken_cache(daily, monkeypatch):
-    first = receipt.hardest_step(daily.puzzle)
-
-    def no_rating(*args, **kwargs):
-        raise AssertionError("rated again instead of using the cache")
-
-    monkeypatch.setattr(receipt.engine, "rate", no_rating)
-    assert receipt.hardest_step(daily.puzzle) == first
-    monkeypatch.undo()
-
-    class BrokenCache:
-        def get(self, *args, **kwargs):
-            raise ConnectionError("cache is down")
-
-        set = get
-
-    monkeypatch.setattr(receipt, "cache", BrokenCache())
-    assert receipt.hardest_step(daily.puzzle) == first
