@@ -1,4 +1,5 @@
-"""The archive: a month's calendar of past dailies with the player's status on each."""
+"""The archive: record.py's calendar and statuses, and the /archive/ page (views/pages.py) that
+shows a month of past dailies with the player's status on each."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""A player's statistics: times per difficulty, completion, the chart, and streaks."""
+"""A player's statistics: record.py's times per difficulty, completion, chart and streaks, and the
+/stats/ page (views/pages.py) that shows them."""
 
 from __future__ import annotations
 
