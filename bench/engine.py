@@ -13,12 +13,12 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from puzzles.engine import (  # noqa: E402
+from puzzles.engine import (
     DEFAULT_FILLER,
     FILLERS,
     TIERS,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import pwd
@@ -34,9 +35,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -127,7 +128,7 @@ class PrivatePostgres:
 class PrivateRedis:
     def __init__(self, root: Path) -> None:
         self.port, self.log = free_port(), root / "redis.log"
-        self.proc: Optional[subprocess.Popen] = None
+        self.proc: subprocess.Popen | None = None
 
     def url(self, db: int) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
@@ -163,7 +164,7 @@ def _pings(client) -> bool:
         return False
 
 
-def stop_process_group(proc: Optional[subprocess.Popen], grace: float = 15) -> None:
+def stop_process_group(proc: subprocess.Popen | None, grace: float = 15) -> None:
     """Stop a process started in a session of its own: SIGTERM to it alone (gunicorn's master and
     Celery's main process then shut their children down gracefully), SIGKILL to the whole group
     after `grace` seconds or for anything of the group left behind."""
@@ -225,7 +226,7 @@ class Reply:
     def seconds(self) -> float:
         return self.ended - self.started
 
-    def json(self) -> Optional[dict]:
+    def json(self) -> dict | None:
         try:
             data = json.loads(self.body)
         except ValueError:
@@ -244,7 +245,7 @@ class Reply:
 class Site:
     def __init__(self, env: dict[str, str], log: Path) -> None:
         self.env, self.log, self.port = env, log, free_port()
-        self.proc: Optional[subprocess.Popen] = None
+        self.proc: subprocess.Popen | None = None
         self.path = ""
         self.givens = self.solution = ""
 
@@ -260,7 +261,7 @@ class Site:
     def workers(self) -> list[int]:
         return children_of(self.proc.pid) if self.proc else []
 
-    def request(self, method: str, path: str, body: Optional[dict] = None, headers: Optional[dict] = None,
+    def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None,
                 kind: str = "", player: str = "", number: int = 0) -> Reply:
         started = time.monotonic()
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
@@ -278,7 +279,7 @@ class Site:
     def get(self, path: str) -> Reply:
         return self.request("GET", path, kind="get")
 
-    def api(self, player: Player, action: str, body: Optional[dict] = None, number: int = 0) -> Reply:
+    def api(self, player: Player, action: str, body: dict | None = None, number: int = 0) -> Reply:
         method = "GET" if action == "state" else "POST"
         return self.request(method, f"/api{self.path}{action}/", body, player.headers(self.port),
                             kind=action, player=player.name, number=number)
@@ -400,7 +401,7 @@ def check_nothing_lost(fault: str, label: str, site: Site, players: list[Player]
     for p in players:
         acked += len(p.acked)
         versions = [v for _, v in p.acked]
-        if any(b <= a for a, b in zip(versions, versions[1:])):
+        if any(b <= a for a, b in itertools.pairwise(versions)):
             not_monotonic.append(p.name)
         if not p.acked:
             continue
@@ -476,7 +477,7 @@ def fault_replay_and_race(site: Site, rounds: int) -> None:
         site.refresh_version(racer)
         version = racer.version
         barrier = threading.Barrier(2)
-        replies: list[Optional[Reply]] = [None, None]
+        replies: list[Reply | None] = [None, None]
         bodies = [{"version": version, "digits": numbered_digits(site.givens, 1000 + 2 * r + k), "corner": [""] * 81,
                    "centre": [""] * 81} for k in (0, 1)]
 

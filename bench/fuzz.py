@@ -46,12 +46,23 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.cached_db import SessionStore
     from django.middleware.csrf import _get_new_csrf_string
-    from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st
+    from hypothesis import HealthCheck, Phase, given, seed, settings
+    from hypothesis import strategies as st
 
     from puzzles import attempts
     from puzzles.models import DailyPuzzle, Puzzle, site_today
     from tests.conftest import EASY_GIVENS, EASY_SOLUTION
-    from tests.test_fuzz import MEDIUM_GIVENS, MEDIUM_SOLUTION, Live, _reset, _target_daily, case_strategy, check, render, snapshot
+    from tests.test_fuzz import (
+        MEDIUM_GIVENS,
+        MEDIUM_SOLUTION,
+        Live,
+        _reset,
+        _target_daily,
+        case_strategy,
+        check,
+        render,
+        snapshot,
+    )
 
     today = site_today()
     transpose = lambda grid: "".join(grid[c * 9 + r] for r in range(9) for c in range(9))  # noqa: E731

@@ -32,7 +32,6 @@ import time
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
-from typing import Optional
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,7 +150,7 @@ class Browser:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         self.cookies: dict[str, str] = {}
 
-    def request(self, kind: str, method: str, path: str, body: Optional[bytes] = None,
+    def request(self, kind: str, method: str, path: str, body: bytes | None = None,
                 content_type: str = "application/json") -> tuple[int, bytes, http.client.HTTPResponse | None]:
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if method == "POST":
@@ -234,7 +233,7 @@ class Player(threading.Thread):
             return False
         body = urlencode({"username": f"player{self.index}", "password": PASSWORD,
                           "csrfmiddlewaretoken": token.group(1).decode(), "next": "/"}).encode()
-        status, _, response = browser.request("login", "POST", "/accounts/login/", body,
+        status, _, _response = browser.request("login", "POST", "/accounts/login/", body,
                                               content_type="application/x-www-form-urlencoded")
         if status != 302 or "sessionid" not in browser.cookies:
             self.fail(f"login: {status}")

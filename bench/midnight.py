@@ -44,7 +44,15 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.load import (  # noqa: E402
-    TIERS, ensure_database, gunicorn, make_puzzles, production_env, reset_site, setup_django, stop, wait_for,
+    TIERS,
+    ensure_database,
+    gunicorn,
+    make_puzzles,
+    production_env,
+    reset_site,
+    setup_django,
+    stop,
+    wait_for,
 )
 from bench.web import free_port, logged_in_session  # noqa: E402
 
@@ -115,7 +123,7 @@ class Watcher(threading.Thread):
                 if state.status == 200:
                     version = json.loads(data)["version"]
                     digits = "0" * 81
-                    save, data, conn = self.get(conn, "save", "POST", api + "save/", json.dumps(
+                    _save, data, conn = self.get(conn, "save", "POST", api + "save/", json.dumps(
                         {"version": version, "digits": digits, "corner": [""] * 81, "centre": [""] * 81}).encode())
             time.sleep(self.rng.uniform(0.3, 0.7))
         conn.close()

@@ -262,7 +262,7 @@ def main() -> None:
     for number, results in enumerate(rounds, 1):
         for kind, r in results.items():
             print(f"{number:<7}{LABELS[kind]:<34}{r['rps']:>10.0f}{r['p50']:>10.1f}{r['p99']:>10.1f}{r['errors']:>8}")
-    print(f"{'':<7}{'save, every %.1f s a player' % args.pace:<34}{paced['rps']:>10.0f}{paced['p50']:>10.1f}"
+    print(f"{'':<7}{f'save, every {args.pace:.1f} s a player':<34}{paced['rps']:>10.0f}{paced['p50']:>10.1f}"
           f"{paced['p99']:>10.1f}{paced['errors']:>8}")
     ratios = sorted(r["page"]["rps"] / r["ping"]["rps"] for r in rounds)
     save_p99s = sorted(r["save"]["p99"] for r in rounds)

@@ -7,7 +7,7 @@ the Celery tasks.
 from __future__ import annotations
 
 import datetime
-from typing import Any, Optional
+from typing import Any
 
 from django.conf import settings
 from django.contrib import admin, messages
@@ -57,10 +57,10 @@ class PoolAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # one pool per tier, created on first use by pipeline.pool_get
 
-    def has_delete_permission(self, request: HttpRequest, obj: Optional[Pool] = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Pool | None = None) -> bool:
         return False
 
-    def changelist_view(self, request: HttpRequest, extra_context: Optional[dict] = None) -> HttpResponse:
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
         # Pools are created lazily; make sure every tier's target is there to edit.
         for tier in TIER_ORDER:
             pipeline.pool_get(tier)
@@ -262,7 +262,7 @@ class DailyPuzzleAdmin(admin.ModelAdmin):
     date_hierarchy = "date"
     raw_id_fields = ("puzzle",)
 
-    def has_change_permission(self, request: HttpRequest, obj: Optional[DailyPuzzle] = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: DailyPuzzle | None = None) -> bool:
         # Editing a published daily would leave its old puzzle marked used and skip the rules
         # of scheduling; a daily is scheduled (added) or deleted, and otherwise only viewed.
         return False
@@ -277,7 +277,7 @@ class DailyPuzzleAdmin(admin.ModelAdmin):
         obj.pk = scheduled.pk
         obj.refresh_from_db()
 
-    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Optional[dict] = None) -> HttpResponse:
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict | None = None) -> HttpResponse:
         try:
             return super().add_view(request, form_url, extra_context)
         except pipeline.SlotTaken as exc:
@@ -312,7 +312,7 @@ class SolveAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a solve is recorded by submitting the grid, never typed in
 
-    def changelist_view(self, request: HttpRequest, extra_context: Optional[dict] = None) -> HttpResponse:
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
         waiting = Solve.objects.filter(flagged=True).count()
         if waiting and "flagged__exact" not in request.GET:
             self.message_user(

@@ -13,7 +13,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -173,9 +173,9 @@ def attempt_save(user, daily: DailyPuzzle, *, version: int, digits: object, corn
 def _write_in_one_statement(
     user,
     daily: DailyPuzzle,
-    version: Optional[int] = None,
-    clean: Optional[tuple[str, list[str], list[str]]] = None,
-) -> Optional[Saved]:
+    version: int | None = None,
+    clean: tuple[str, list[str], list[str]] | None = None,
+) -> Saved | None:
     """PostgreSQL: a save (or, without a position, a heartbeat) as one conditional UPDATE.
 
     The row changes only if it exists, is unsolved and (for a save) is still at `version`; the
@@ -222,7 +222,7 @@ class SubmitResult:
     solved: bool
     attempt: Attempt
     message: str = ""
-    solve: Optional[Solve] = None
+    solve: Solve | None = None
 
 
 def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) -> SubmitResult:
@@ -272,7 +272,7 @@ def _hint_stage(attempt: Attempt) -> int:
     return attempt.hint_stage
 
 
-def attempt_state(attempt: Optional[Attempt], daily: DailyPuzzle) -> dict:
+def attempt_state(attempt: Attempt | None, daily: DailyPuzzle) -> dict:
     """What the board page needs to show a player's position; never the solution."""
     solve = attempt.solve if attempt and attempt.is_solved else None
     return {

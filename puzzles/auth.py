@@ -9,7 +9,7 @@ backend does exactly what ModelBackend does.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,7 +27,7 @@ def user_cache_key(user_id: Any) -> str:
 
 
 class CachedModelBackend(ModelBackend):
-    def get_user(self, user_id: Any) -> Optional[Any]:
+    def get_user(self, user_id: Any) -> Any | None:
         if not settings.SHARED_CACHE:
             return super().get_user(user_id)
         user = cache.get(user_cache_key(user_id))

@@ -7,7 +7,6 @@ nobody published (workers or beat were down at midnight) is published by its fir
 from __future__ import annotations
 
 import datetime
-from typing import Optional
 
 from django.core.cache import cache, caches
 
@@ -19,7 +18,7 @@ DAILY_LOCAL_SECONDS = 10  # in this process's memory, which other processes cann
 local_cache = caches["local"]
 
 
-def daily_served(day: datetime.date, difficulty: str) -> Optional[DailyPuzzle]:
+def daily_served(day: datetime.date, difficulty: str) -> DailyPuzzle | None:
     """The published daily (with its puzzle) of a past or present date; None for any other.
 
     Read from this process's memory, then from the shared cache (Redis in production), then from

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Optional
 
 from django.db.models import Avg, QuerySet
 from django.utils import timezone
@@ -21,7 +20,7 @@ class PoolRow:
     available: int
     target: int
     made_last_hour: int
-    average_seconds: Optional[float]
+    average_seconds: float | None
     days_ahead: int
 
     @property
@@ -29,7 +28,7 @@ class PoolRow:
         return self.available < self.target
 
 
-def days_scheduled_ahead(tier: str, today: Optional[datetime.date] = None) -> int:
+def days_scheduled_ahead(tier: str, today: datetime.date | None = None) -> int:
     """How many consecutive days from today already have this tier's daily."""
     day = today or site_today()
     dates = set(

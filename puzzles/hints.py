@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -19,10 +19,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import engine
+from .attempts import AlreadySolved, attempt_lock, position_clean, position_key
 from .engine import technique_about, technique_title
 from .engine.grid import UNITS, cell_name, unit_name
 from .models import DailyPuzzle, Hint
-from .attempts import AlreadySolved, attempt_lock, position_clean, position_key
 
 LAST_STAGE = 3
 RATE_WINDOW = datetime.timedelta(seconds=60)
@@ -44,7 +44,7 @@ class HintResult:
     """The hint shown, at its stage; None for `step` when the board is already full and right."""
 
     stage: int
-    step: Optional[engine.Step]
+    step: engine.Step | None
     hints_used: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -121,7 +121,7 @@ def _which_cell(kind: str, cell: int) -> str:
     return f"Your notes for {cell_name(cell)} leave out the digit it needs."
 
 
-def _retry_after(user_id: int, now: datetime.datetime) -> Optional[int]:
+def _retry_after(user_id: int, now: datetime.datetime) -> int | None:
     """Seconds until the player may ask again, or None when under settings.HINTS_PER_MINUTE."""
     recent = list(
         Hint.objects.filter(user_id=user_id, created__gt=now - RATE_WINDOW)

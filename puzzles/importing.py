@@ -7,8 +7,8 @@ would expect. A bad line never costs the good ones.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from . import engine, pipeline
 from .dashboard import IMPORTED

@@ -8,7 +8,6 @@ share a rank, and the one listed first is the faster by the fraction, then the e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from django.conf import settings
 
@@ -36,8 +35,8 @@ class Standing:
 
     seconds: float
     ranked: bool
-    rank: Optional[int] = None
-    percentile: Optional[int] = None  # share (0-100) of the day's ranked solvers strictly slower
+    rank: int | None = None
+    percentile: int | None = None  # share (0-100) of the day's ranked solvers strictly slower
     solvers: int = 0  # ranked solvers of the daily, the player included when ranked
     reasons: list[str] = field(default_factory=list)  # why the solve is not ranked
     today: bool = True  # the daily is today's (else the wording says "that day's")
@@ -60,7 +59,7 @@ class Standing:
 class Leaderboard:
     daily: DailyPuzzle
     rows: list[Row]  # the top TOP, in order
-    player_row: Optional[Row]  # the player's own row when it is below the top
+    player_row: Row | None  # the player's own row when it is below the top
     solvers: int  # every ranked solve of the daily
 
 
@@ -68,7 +67,7 @@ def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
     return Solve.objects.ranked().filter(daily=daily)
 
 
-def leaderboard_for(daily: DailyPuzzle, user_id: Optional[int] = None, top: int = TOP) -> Leaderboard:
+def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = TOP) -> Leaderboard:
     """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
     when it falls below them."""
     ranked = _ranked(daily)
@@ -120,7 +119,7 @@ def standing_of(solve: Solve) -> Standing:
     )
 
 
-def median_time(daily: DailyPuzzle) -> tuple[Optional[float], int]:
+def median_time(daily: DailyPuzzle) -> tuple[float | None, int]:
     """The median of the daily's ranked solve times, and how many there are; (None, 0) for none."""
     ranked = _ranked(daily).order_by("seconds")
     count = ranked.count()

@@ -10,9 +10,9 @@ import datetime
 
 from django.core.cache import caches
 from django.db import models
+from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
-from django.db.models import Q
 from django.utils import timezone
 
 from .engine import TIERS
@@ -35,7 +35,7 @@ def site_today() -> datetime.date:
 
 
 class PuzzleQuerySet(models.QuerySet["Puzzle"]):
-    def available(self, tier: str | None = None) -> "PuzzleQuerySet":
+    def available(self, tier: str | None = None) -> PuzzleQuerySet:
         """Puzzles never published, optionally of one tier."""
         qs = self.filter(used=False)
         return qs.filter(tier=tier) if tier else qs
@@ -77,7 +77,7 @@ class Puzzle(models.Model):
 
 
 class DailyPuzzleQuerySet(models.QuerySet["DailyPuzzle"]):
-    def for_date(self, day: datetime.date | None = None) -> "DailyPuzzleQuerySet":
+    def for_date(self, day: datetime.date | None = None) -> DailyPuzzleQuerySet:
         """The dailies of one date (today in the site's time zone by default)."""
         return self.filter(date=day or site_today())
 
@@ -208,7 +208,7 @@ class Attempt(models.Model):
 
 
 class SolveQuerySet(models.QuerySet["Solve"]):
-    def ranked(self) -> "SolveQuerySet":
+    def ranked(self) -> SolveQuerySet:
         """Solves that belong on a day's leaderboard: made on the day, without hints, not flagged."""
         return self.filter(late=False, hinted=False, flagged=False)
 

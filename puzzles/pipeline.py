@@ -13,8 +13,8 @@ import json
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from django.conf import settings
 from django.core.cache import cache
@@ -40,7 +40,7 @@ def puzzle_make(
     *,
     filler: str = engine.DEFAULT_FILLER,
     symmetry: str = "none",
-    rng: Optional[random.Random] = None,
+    rng: random.Random | None = None,
 ) -> engine.Generated:
     """Run the engine until it produces a puzzle of the tier (no database work)."""
     return engine.generate(tier, rng or random.Random(), filler=filler, symmetry=symmetry)
@@ -63,8 +63,8 @@ def _puzzle_row(made: engine.Generated) -> Puzzle:
 
 
 def puzzle_store(
-    made: engine.Generated, *, batch_id: Optional[int] = None, fill_pool: bool = False
-) -> Optional[Puzzle]:
+    made: engine.Generated, *, batch_id: int | None = None, fill_pool: bool = False
+) -> Puzzle | None:
     """Store one generated puzzle in its own transaction; None when it was not wanted.
 
     With `fill_pool`, the tier's pool row is locked and the puzzle stored only while the pool is
@@ -101,7 +101,7 @@ _PUZZLE_COLUMNS = (
 )
 
 
-def _store_for_batch_in_one_statement(row: Puzzle, batch_id: int) -> Optional[Puzzle]:
+def _store_for_batch_in_one_statement(row: Puzzle, batch_id: int) -> Puzzle | None:
     """PostgreSQL: claim a unit of the batch and insert the puzzle in a single statement.
 
     The same rule as the ORM path (no claim, no row; a duplicate undoes the claim), but one
@@ -148,7 +148,7 @@ class FillReport:
     seconds: float = 0.0
 
 
-def pool_fill(tier: str, *, budget_seconds: float, rng: Optional[random.Random] = None) -> FillReport:
+def pool_fill(tier: str, *, budget_seconds: float, rng: random.Random | None = None) -> FillReport:
     """Make puzzles of one tier until its pool reaches target or the time budget is spent.
 
     A slow tier (extreme puzzles are rare) only ever uses its own budget, so it cannot hold
@@ -205,9 +205,9 @@ def seed_batch_create(tier: str, count: int, *, filler: str, symmetry: str) -> S
 def seed_batch_work(
     batch_id: int,
     *,
-    budget_seconds: Optional[float] = None,
-    rng: Optional[random.Random] = None,
-    progress: Optional[Callable[[SeedBatch], None]] = None,
+    budget_seconds: float | None = None,
+    rng: random.Random | None = None,
+    progress: Callable[[SeedBatch], None] | None = None,
 ) -> SeedBatch:
     """Make puzzles for a batch until it has all it asked for (or the budget is spent).
 
@@ -241,7 +241,7 @@ class PublishReport:
     missing: list[str] = field(default_factory=list)
 
 
-def _claim_puzzle(tier: str) -> Optional[Puzzle]:
+def _claim_puzzle(tier: str) -> Puzzle | None:
     """Take the oldest unpublished puzzle of a tier, skipping rows another publisher holds."""
     candidate = (
         Puzzle.objects.available(tier)
@@ -258,7 +258,7 @@ def _claim_puzzle(tier: str) -> Optional[Puzzle]:
     return candidate
 
 
-def _publish_slot(day: datetime.date, difficulty: str, tiers: list[str]) -> tuple[Optional[Puzzle], str]:
+def _publish_slot(day: datetime.date, difficulty: str, tiers: list[str]) -> tuple[Puzzle | None, str]:
     """Fill one slot from the first of `tiers` with a puzzle to spare; (None, "") when none has.
 
     Raises IntegrityError when another publisher filled the slot first.
@@ -274,7 +274,7 @@ def _publish_slot(day: datetime.date, difficulty: str, tiers: list[str]) -> tupl
     return None, ""
 
 
-def daily_publish(day: Optional[datetime.date] = None, *, substitutes: bool = True) -> PublishReport:
+def daily_publish(day: datetime.date | None = None, *, substitutes: bool = True) -> PublishReport:
     """Publish one puzzle per difficulty for `day` (today by default); slots already filled stay.
 
     Every slot first takes a puzzle of its own tier; only then do empty pools borrow from the
@@ -339,7 +339,7 @@ def daily_publish_if_missing(day: datetime.date) -> bool:
     return True
 
 
-def dailies_publish_ahead(days: Optional[int] = None, *, substitutes: bool = True) -> list[PublishReport]:
+def dailies_publish_ahead(days: int | None = None, *, substitutes: bool = True) -> list[PublishReport]:
     """Publish today and the following days, so midnight never finds an empty slot."""
     days = settings.PUBLISH_DAYS_AHEAD if days is None else days
     today = site_today()
@@ -348,7 +348,7 @@ def dailies_publish_ahead(days: Optional[int] = None, *, substitutes: bool = Tru
     ]
 
 
-def dailies_missing(days: Optional[int] = None) -> bool:
+def dailies_missing(days: int | None = None) -> bool:
     """Whether any slot from today to the publishing horizon is still empty."""
     days = settings.PUBLISH_DAYS_AHEAD if days is None else days
     today = site_today()

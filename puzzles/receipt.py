@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Optional
 
 from django.core.cache import cache
 
@@ -17,8 +16,8 @@ from . import engine
 from .engine import technique_about, technique_title
 from .engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES
 from .leaderboard import median_time
-from .record import format_duration as clock
 from .models import DailyPuzzle, Puzzle, Tier
+from .record import format_duration as clock
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +46,8 @@ class Receipt:
     difficulty: str  # the daily's slot; differs from tier for a substitute
     techniques: list[TechniqueCount]
     steps: int
-    hardest: Optional[HardestStep]
-    median_seconds: Optional[float]
+    hardest: HardestStep | None
+    median_seconds: float | None
     median_solvers: int
 
     @property
@@ -89,7 +88,7 @@ def _ordered_counts(techniques: dict) -> list[TechniqueCount]:
     ]
 
 
-def _hardest_explanation(puzzle: Puzzle) -> Optional[dict]:
+def _hardest_explanation(puzzle: Puzzle) -> dict | None:
     """{'technique', 'explanation'} of the puzzle's hardest step, from the engine's rating.
 
     The stored hardest technique is looked for first; a puzzle imported with a rating of its
@@ -108,7 +107,7 @@ def _hardest_explanation(puzzle: Puzzle) -> Optional[dict]:
     return None
 
 
-def hardest_step(puzzle: Puzzle) -> Optional[HardestStep]:
+def hardest_step(puzzle: Puzzle) -> HardestStep | None:
     """The puzzle's hardest step with its wording, cached per puzzle (cache errors are ignored)."""
     key = f"receipt:hardest:{puzzle.pk}"
     found = None

@@ -11,8 +11,9 @@ import calendar
 import datetime
 import math
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, QuerySet
 from django.utils import timezone
@@ -22,7 +23,7 @@ from .models import TIER_ORDER, Attempt, DailyPuzzle, Solve
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
-Week = list[Optional[datetime.date]]  # Monday to Sunday; None for days of the next/previous month
+Week = list[datetime.date | None]  # Monday to Sunday; None for days of the next/previous month
 ONE_DAY = datetime.timedelta(days=1)
 
 
@@ -42,12 +43,12 @@ def short_date(day: datetime.date) -> str:
     return f"{day.day} {day:%b %Y}"
 
 
-def clock(seconds: Optional[float]) -> str:
+def clock(seconds: float | None) -> str:
     """A time for the page, or a dash when there is none."""
     return "—" if seconds is None else format_duration(seconds)
 
 
-def median(values: Iterable[float]) -> Optional[float]:
+def median(values: Iterable[float]) -> float | None:
     """The middle value (the mean of the two middle ones for an even count); None when empty."""
     ordered = sorted(values)
     return statistics.median(ordered) if ordered else None
@@ -58,9 +59,9 @@ class DifficultyStats:
     difficulty: str
     started: int
     solved: int
-    best: Optional[float]
-    median: Optional[float]
-    mean: Optional[float]
+    best: float | None
+    median: float | None
+    mean: float | None
 
 
 def difficulty_stats(difficulty: str, started: int, times: list[float]) -> DifficultyStats:
@@ -85,7 +86,7 @@ class Streaks:
     best: int
 
 
-def streak_day(daily_date: datetime.date, solved_on: datetime.date, late: bool) -> Optional[datetime.date]:
+def streak_day(daily_date: datetime.date, solved_on: datetime.date, late: bool) -> datetime.date | None:
     """The day a solve counts towards a streak: its puzzle's own date, if solved on that date."""
     return daily_date if not late and solved_on == daily_date else None
 
@@ -100,7 +101,7 @@ def streaks(days: Iterable[datetime.date], today: datetime.date) -> Streaks:
     """The current run of consecutive days (alive while it reaches today or yesterday) and the longest."""
     counted = set(days)
     best = run = 0
-    previous: Optional[datetime.date] = None
+    previous: datetime.date | None = None
     for day in sorted(counted):
         run = run + 1 if previous is not None and day - previous == ONE_DAY else 1
         best = max(best, run)
@@ -116,7 +117,7 @@ def streaks(days: Iterable[datetime.date], today: datetime.date) -> Streaks:
 # --- the archive's calendar -------------------------------------------------------------------
 
 
-def month_start(year: int, month: int) -> Optional[datetime.date]:
+def month_start(year: int, month: int) -> datetime.date | None:
     """The first day of a month, or None for a month that does not exist."""
     try:
         return datetime.date(year, month, 1)
@@ -129,7 +130,7 @@ def month_end(first: datetime.date) -> datetime.date:
     return first.replace(day=calendar.monthrange(first.year, first.month)[1])
 
 
-def previous_month(first: datetime.date) -> Optional[datetime.date]:
+def previous_month(first: datetime.date) -> datetime.date | None:
     """The first day of the month before; None before year 1."""
     try:
         return (first - ONE_DAY).replace(day=1)
@@ -137,7 +138,7 @@ def previous_month(first: datetime.date) -> Optional[datetime.date]:
         return None
 
 
-def next_month(first: datetime.date) -> Optional[datetime.date]:
+def next_month(first: datetime.date) -> datetime.date | None:
     """The first day of the month after; None after year 9999."""
     try:
         return month_end(first) + ONE_DAY
@@ -174,7 +175,7 @@ NOT_STARTED = PlayStatus("not-started", "not started")
 IN_PROGRESS = PlayStatus("in-progress", "in progress")
 
 
-def play_status(attempt: Optional[Attempt]) -> PlayStatus:
+def play_status(attempt: Attempt | None) -> PlayStatus:
     """A player's status on a daily from their attempt (its solve loaded with it), if any."""
     if attempt is None:
         return NOT_STARTED
@@ -186,7 +187,7 @@ def play_status(attempt: Optional[Attempt]) -> PlayStatus:
 @dataclass(frozen=True)
 class Entry:
     daily: DailyPuzzle
-    status: Optional[PlayStatus]  # None when nobody is logged in
+    status: PlayStatus | None  # None when nobody is logged in
 
 
 @dataclass(frozen=True)
@@ -201,8 +202,8 @@ def archive_weeks(
     first: datetime.date,
     today: datetime.date,
     dailies: Iterable[DailyPuzzle],
-    attempts: Optional[dict[int, Attempt]],
-) -> list[list[Optional[DayCell]]]:
+    attempts: dict[int, Attempt] | None,
+) -> list[list[DayCell | None]]:
     """The month's calendar with each past day's dailies (easiest first) and, given a player's
     attempts by daily id, their status on each. Dailies after `today` are left out."""
     by_date: dict[datetime.date, list[DailyPuzzle]] = {}

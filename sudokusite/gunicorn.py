@@ -23,5 +23,5 @@ def post_worker_init(worker) -> None:
     """
     from django.urls import get_resolver
 
-    get_resolver().url_patterns  # imports every view
+    _ = get_resolver().url_patterns  # imports every view
     gc.freeze()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import random
-from typing import Optional
 
 import pytest
 from django.contrib.messages import get_messages
@@ -42,7 +41,7 @@ def messages_of(response) -> list[str]:
 class FakeTask:
     """Stands in for a Celery task: records delay() calls, or fails like an absent broker."""
 
-    def __init__(self, error: Optional[Exception] = None) -> None:
+    def __init__(self, error: Exception | None = None) -> None:
         self.calls: list[tuple] = []
         self.error = error
 
@@ -60,7 +59,7 @@ def seed_post(**changes: object) -> dict:
 
 
 @pytest.mark.parametrize(
-    "reachable, banner",
+    ("reachable", "banner"),
     [(True, "Broker reachable."), (False, "Broker unreachable: seeding and refills will not run.")],
 )
 def test_the_dashboard_shows_a_row_per_tier_and_whether_the_broker_answers(admin_client, monkeypatch, reachable, banner):

@@ -40,7 +40,7 @@ def test_a_stale_save_is_refused_with_409_and_the_newest_state(player, daily):
 
 
 @pytest.mark.parametrize(
-    "payload, status",
+    ("payload", "status"),
     [
         ({"version": 0, "digits": "12"}, 400),
         ({"version": 0, "digits": "x" * 81}, 400),

@@ -71,7 +71,7 @@ def test_static_files_are_served_hashed_compressed_and_cached_for_good_over_http
     assert "max-age=31536000" in served["hsts"] and "preload" in served["hsts"]
 
 
-@pytest.mark.parametrize("concurrency, workers", [(None, 2 * (os.cpu_count() or 1) + 1), ("3", 3)])
+@pytest.mark.parametrize(("concurrency", "workers"), [(None, 2 * (os.cpu_count() or 1) + 1), ("3", 3)])
 def test_gunicorn_loads_the_sites_settings_with_the_platforms_worker_count(tmp_path, concurrency, workers):
     # What the Procfile's web process starts: gunicorn's own check of the configuration and the
     # application, then the settings as gunicorn reads them.

@@ -11,10 +11,11 @@ from __future__ import annotations
 import datetime
 import json
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, player_digits
 
@@ -59,7 +60,7 @@ digit_strings = st.one_of(
     ]),
     st.text(alphabet="0123456789", min_size=0, max_size=100),            # wrong lengths
     st.text(alphabet="0123456789 x-٣１\u0000\ud800é", min_size=81, max_size=81),  # non-digits
-    st.sampled_from(["9" * 81, "0" * 80 + "x", "٣" * 81, "１" * 81, "0" * 20000]),
+    st.sampled_from(["9" * 81, "0" * 80 + "x", "٣" * 81, "１" * 81, "0" * 20000]),  # noqa: RUF001 (look-alike digits on purpose)
     json_values,
 )
 note_lists = st.one_of(
@@ -237,7 +238,7 @@ def snapshot(user_id: int) -> tuple[dict, dict]:
 
 
 def check(endpoint: str, sent: bytes, status: int, content_type: str, body: bytes, before: tuple[dict, dict],
-          after: tuple[dict, dict], target_daily: Optional[int], givens: str) -> list[str]:
+          after: tuple[dict, dict], target_daily: int | None, givens: str) -> list[str]:
     """What is wrong with an answer (an empty list when nothing is).
 
     `before` and `after` are snapshots; `target_daily` is the daily the address names (None when
@@ -343,7 +344,7 @@ def _reset(user, start_version: int) -> None:
                                              version=start_version, hints_used=0, hint_stage=0, hint_position="")
 
 
-def _target_daily(case: Case, live: Live, dailies: dict) -> Optional[int]:
+def _target_daily(case: Case, live: Live, dailies: dict) -> int | None:
     named = {"today": live.today, "yesterday": live.today - datetime.timedelta(days=1)}
     day, difficulty = case.address
     for pk, daily in dailies.items():

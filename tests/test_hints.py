@@ -147,7 +147,7 @@ def test_no_hint_ever_carries_the_solution(player, daily):
 
 
 @pytest.mark.parametrize(
-    "payload, status",
+    ("payload", "status"),
     [
         ({"digits": "12"}, 400),
         ({}, 400),
@@ -221,7 +221,7 @@ def test_too_many_hints_in_a_minute_are_refused_with_retry_after(player, daily, 
 def test_the_limit_counts_the_players_hints_on_every_daily_but_no_one_elses(player, daily, settings, user):
     settings.HINTS_PER_MINUTE = 2
     other = User.objects.create_user("grace", password="a long enough password 1")
-    theirs = Attempt.objects.create(user=other, daily=daily)
+    Attempt.objects.create(user=other, daily=daily)
     for _ in range(2):
         hints.hint_request(other, daily, EMPTY, NO_NOTES, NO_NOTES)
     assert ask(player, daily).status_code == 200
@@ -272,7 +272,7 @@ def test_two_hints_at_once_on_one_position_reveal_two_stages(postgres, todays_ea
 
     user = User.objects.create_user("ada", password="a long enough password 1")
     attempt = Attempt.objects.create(user=user, daily=todays_easy)
-    for round_ in range(3):
+    for _round in range(3):
         Attempt.objects.filter(pk=attempt.pk).update(hint_stage=0, hint_position="")
         barrier = threading.Barrier(2)
         stages, errors = [], []

@@ -14,7 +14,7 @@ import argparse
 import json
 import random
 import sys
-from typing import Callable, Iterator, Optional
+from collections.abc import Callable, Iterator
 
 from .clearer import SYMMETRIES, symmetry_of
 from .fillers import DEFAULT_FILLER, FILLERS
@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "generate":

@@ -135,7 +135,7 @@ def _stays_unique(
     return not _differs_somewhere(placed, group, solution)
 
 
-def clear(solution: "Grid | str", rng: random.Random, symmetry: str = "none") -> Grid:
+def clear(solution: Grid | str, rng: random.Random, symmetry: str = "none") -> Grid:
     """clear(solution, rng, symmetry='none') -> the givens of a minimal puzzle with that solution.
 
     With a symmetry, clues leave in symmetric groups and the result is minimal among such

@@ -21,8 +21,8 @@ digit's bit, which makes taking a placement back as cheap as making it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Callable, Optional
 
 from .grid import ALL, BIT, BOX_OF, BOXES, COL_OF, DIGITS_OF, PEERS, POPCOUNT, ROW_OF, Grid, Mask
 
@@ -60,7 +60,7 @@ def _toggle_digit(row_used: Masks, col_used: Masks, box_used: Masks, cell: int, 
 
 
 def _until_complete(
-    name: str, attempt: Callable[[random.Random, FillStats], Optional[Grid]], rng: random.Random
+    name: str, attempt: Callable[[random.Random, FillStats], Grid | None], rng: random.Random
 ) -> tuple[Grid, FillStats]:
     """Repeat a from-scratch attempt until one completes, counting each failure as a restart."""
     stats = FillStats(name)
@@ -76,7 +76,7 @@ def potential_array(rng: random.Random) -> tuple[Grid, FillStats]:
     return _until_complete("potential-array", _potential_array_attempt, rng)
 
 
-def _potential_array_attempt(rng: random.Random, stats: FillStats) -> Optional[Grid]:
+def _potential_array_attempt(rng: random.Random, stats: FillStats) -> Grid | None:
     """One try from a blank grid: the full grid, or None once some cell's list is empty."""
     grid = [0] * 81
     potential = [ALL] * 81  # the Potential Array: each cell's list, as a mask
@@ -138,7 +138,7 @@ def row_by_row(rng: random.Random) -> tuple[Grid, FillStats]:
     while len(rows) < 9:
         r = len(rows)
         if r == 0:
-            row: Optional[Row] = _random_row(rng, stats)
+            row: Row | None = _random_row(rng, stats)
         else:
             row = _possible_row(r, col_used, box_used, rng, stats)
         if row is not None and tuple(row) in failed[r]:
@@ -183,7 +183,7 @@ def _toggle_row(r: int, row: Row, col_used: Masks, box_used: Masks) -> None:
 
 def _possible_row(
     r: int, col_used: Masks, box_used: Masks, rng: random.Random, stats: FillStats
-) -> Optional[Row]:
+) -> Row | None:
     """Row r filled fewest-possibilities-first under the rows above, or None at an impasse."""
     band = 3 * (r // 3)
     possible = [ALL & ~(col_used[c] | box_used[band + c // 3]) for c in range(9)]
@@ -280,7 +280,7 @@ def diagonal_boxes(rng: random.Random) -> tuple[Grid, FillStats]:
     return _until_complete("diagonal-boxes", _diagonal_boxes_attempt, rng)
 
 
-def _diagonal_boxes_attempt(rng: random.Random, stats: FillStats) -> Optional[Grid]:
+def _diagonal_boxes_attempt(rng: random.Random, stats: FillStats) -> Grid | None:
     """One board: complete, or None when an empty cell is left without candidates."""
     grid = [0] * 81
     row_used = [0] * 9

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from .clearer import SYMMETRIES, clear
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
@@ -69,7 +69,7 @@ def generate(
     rng: random.Random,
     filler: str = DEFAULT_FILLER,
     symmetry: str = "none",
-    max_tries: Optional[int] = None,
+    max_tries: int | None = None,
 ) -> Generated:
     """generate(difficulty, rng, filler=..., symmetry=...) -> a minimal unique puzzle of that tier.
 

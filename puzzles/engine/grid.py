@@ -6,7 +6,7 @@ A grid is a list of 81 ints, row by row, 0 for an empty cell. A set of candidate
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 Cell = int  # 0..80, row-major
 Digit = int  # 1..9, 0 for empty
@@ -104,7 +104,7 @@ def parse(text: str) -> Grid:
     return grid
 
 
-def as_grid(grid: "Grid | str") -> Grid:
+def as_grid(grid: Grid | str) -> Grid:
     """A checked copy of a grid given as text or as 81 ints; raises InvalidGrid like parse()."""
     if isinstance(grid, str):
         return parse(grid)

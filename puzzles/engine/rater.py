@@ -9,8 +9,8 @@ take next, after first checking their digits and notes against the solution.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
 
 from .grid import (
     BIT,
@@ -38,9 +38,9 @@ from .techniques import (
     trial_and_error,
 )
 
-__all__ = ["Rating", "TIERS", "Step", "next_step", "rate", "tier_of"]
+__all__ = ["TIERS", "Rating", "Step", "next_step", "rate", "tier_of"]
 
-Notes = Sequence[Union[int, Iterable[int], str]]
+Notes = Sequence[int | Iterable[int] | str]
 
 
 @dataclass
@@ -53,7 +53,7 @@ class Rating:
 
     tier: str
     score: int
-    hardest: Optional[str]
+    hardest: str | None
     techniques: dict[str, int]
     steps: list[Step] = field(default_factory=list)
     complete: bool = True
@@ -86,7 +86,7 @@ def _unique_solution(grid: Grid) -> Grid:
     return solution
 
 
-def rate(givens: Union[str, Sequence[int]], max_tier: Optional[str] = None) -> Rating:
+def rate(givens: str | Sequence[int], max_tier: str | None = None) -> Rating:
     """rate(givens, max_tier=None) -> Rating; InvalidGrid unless the puzzle has exactly one solution.
 
     score = weight of the hardest technique + the sum of the weights of every step that is not
@@ -108,7 +108,7 @@ def rate(givens: Union[str, Sequence[int]], max_tier: Optional[str] = None) -> R
     digits = grid[:]
     cands = candidates(grid)
     steps: list[Step] = []
-    solution: Optional[Grid] = None
+    solution: Grid | None = None
     complete = True
     while 0 in digits:
         step = find_step(digits, cands, usable)
@@ -145,10 +145,10 @@ def _summarise(steps: list[Step], complete: bool) -> Rating:
 
 
 def next_step(
-    givens: Union[str, Sequence[int]],
-    digits: Optional[Sequence[int]] = None,
-    notes: Optional[Notes] = None,
-) -> Optional[Step]:
+    givens: str | Sequence[int],
+    digits: Sequence[int] | None = None,
+    notes: Notes | None = None,
+) -> Step | None:
     """next_step(givens, digits=None, notes=None) -> the easiest step from the player's position.
 
     A wrong digit comes first ('wrong-digit'), then notes that rule out a cell's own digit
@@ -174,7 +174,7 @@ def next_step(
     return find_step(board, cands) or trial_and_error(board, cands, solution)
 
 
-def _player_board(grid: Grid, digits: Optional[Sequence[int]]) -> Grid:
+def _player_board(grid: Grid, digits: Sequence[int] | None) -> Grid:
     """The givens with the player's digits in the other cells; InvalidGrid for a malformed board."""
     if digits is None:
         return grid[:]

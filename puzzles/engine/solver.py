@@ -9,8 +9,6 @@ the nine boards.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .grid import BOXES, CELL_BIT, COLS, FULL_BOARD, PEER_BITS, ROWS, UNIT_BITS, Grid, as_grid
 
 Boards = list[int]  # nine bitboards, index d - 1 for digit d
@@ -167,7 +165,7 @@ def _search(state: State, limit: int, found: list[State]) -> None:
                     return
 
 
-def state_from_boards(placed: Boards) -> Optional[State]:
+def state_from_boards(placed: Boards) -> State | None:
     """The search state for givens held as nine per-digit bitboards, or None on a clash."""
     filled = 0
     for board in placed:
@@ -198,7 +196,7 @@ def boards_of(grid: Grid) -> Boards:
     return placed
 
 
-def initial_state(grid: Grid) -> Optional[State]:
+def initial_state(grid: Grid) -> State | None:
     """The search state for a grid's givens, or None when the givens contradict each other."""
     return state_from_boards(boards_of(grid))
 
@@ -225,7 +223,7 @@ def solutions(grid: Grid, limit: int = 2) -> list[Grid]:
     return [to_grid(s) for s in found]
 
 
-def count_solutions(grid: "Grid | str", limit: int = 2) -> int:
+def count_solutions(grid: Grid | str, limit: int = 2) -> int:
     """count_solutions(grid, limit=2) -> int: how many solutions, stopping once `limit` are found."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
@@ -237,7 +235,7 @@ def count_solutions(grid: "Grid | str", limit: int = 2) -> int:
     return len(found)
 
 
-def solve(grid: "Grid | str") -> Optional[Grid]:
+def solve(grid: Grid | str) -> Grid | None:
     """solve(grid) -> the first solution found, or None when the grid has none."""
     found = solutions(as_grid(grid), limit=1)
     return found[0] if found else None

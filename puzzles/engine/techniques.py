@@ -13,8 +13,8 @@ what lets the rater treat "logic filled the grid" as a proof of uniqueness.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional, Sequence
 
 from .grid import (
     BIT,
@@ -40,7 +40,7 @@ from .grid import (
 
 Candidates = list[Mask]  # 81 masks, 0 for a filled cell
 Pair = tuple[Cell, Digit]  # a placement or an elimination
-Finder = Callable[[Grid, Candidates], "Optional[Step]"]
+Finder = Callable[[Grid, Candidates], "Step | None"]
 
 TIERS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
 TIER_RANK: dict[str, int] = {tier: rank for rank, tier in enumerate(TIERS)}
@@ -64,9 +64,9 @@ def _intersections() -> list[tuple[int, int, tuple[Cell, ...], tuple[int, int], 
     index = {(box, line): i for i, (box, line, _) in enumerate(found)}
     table = []
     for box, line, cells in found:
-        along_line = tuple(i for (b, l), i in index.items() if l == line and b != box)
+        along_line = tuple(i for (b, ln), i in index.items() if ln == line and b != box)
         same_way = range(9) if line < 9 else range(9, 18)
-        in_box = tuple(i for (b, l), i in index.items() if b == box and l != line and l in same_way)
+        in_box = tuple(i for (b, ln), i in index.items() if b == box and ln != line and ln in same_way)
         table.append((box, line, cells, along_line, in_box))
     return table
 
@@ -94,7 +94,7 @@ class Step:
     explanation: str = ""
 
     @property
-    def tier(self) -> Optional[str]:
+    def tier(self) -> str | None:
         """The technique's tier, or None for a check such as 'wrong-digit'."""
         technique = TECHNIQUE_BY_NAME.get(self.technique)
         return technique.tier if technique else None
@@ -245,7 +245,7 @@ def _cell_houses(cell: Cell) -> tuple[int, ...]:
 # --- singles ----------------------------------------------------------------------------------
 
 
-def naked_single(digits: Grid, cands: Candidates) -> Optional[Step]:
+def naked_single(digits: Grid, cands: Candidates) -> Step | None:
     """The first empty cell with one candidate left."""
     for cell, mask in enumerate(cands):
         if mask in _ONE_DIGIT:
@@ -266,7 +266,7 @@ def naked_single(digits: Grid, cands: Candidates) -> Optional[Step]:
     return None
 
 
-def hidden_single(digits: Grid, cands: Candidates) -> Optional[Step]:
+def hidden_single(digits: Grid, cands: Candidates) -> Step | None:
     """The first house (boxes first) where a digit has one place left."""
     for unit in HOUSE_ORDER:
         cells = UNITS[unit]
@@ -299,7 +299,7 @@ def _crossing_masks(cands: Candidates) -> list[Mask]:
     return [cands[a] | cands[b] | cands[c] for _, _, (a, b, c), _, _ in _CROSSINGS]
 
 
-def _locked(cands: Candidates, pointing: bool) -> Optional[Step]:
+def _locked(cands: Candidates, pointing: bool) -> Step | None:
     """Pointing (a box's digit confined to one line) or claiming (a line's digit confined to one box)."""
     seg = _crossing_masks(cands)
     for i, (box, line, cells, along_line, in_box) in enumerate(_CROSSINGS):
@@ -337,12 +337,12 @@ def _locked(cands: Candidates, pointing: bool) -> Optional[Step]:
     return None
 
 
-def pointing(digits: Grid, cands: Candidates) -> Optional[Step]:
+def pointing(digits: Grid, cands: Candidates) -> Step | None:
     """A digit whose places in a box all lie in one row or column leaves the rest of that line."""
     return _locked(cands, pointing=True)
 
 
-def claiming(digits: Grid, cands: Candidates) -> Optional[Step]:
+def claiming(digits: Grid, cands: Candidates) -> Step | None:
     """A digit whose places in a row or column all lie in one box leaves the rest of that box."""
     return _locked(cands, pointing=False)
 
@@ -352,7 +352,7 @@ def claiming(digits: Grid, cands: Candidates) -> Optional[Step]:
 _SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
-def _naked_subset(cands: Candidates, size: int) -> Optional[Step]:
+def _naked_subset(cands: Candidates, size: int) -> Step | None:
     """`size` cells of a house holding only `size` digits between them: those digits leave the rest."""
     for unit in HOUSE_ORDER:
         open_cells = [c for c in UNITS[unit] if cands[c]]
@@ -385,7 +385,7 @@ def _naked_subset(cands: Candidates, size: int) -> Optional[Step]:
     return None
 
 
-def _hidden_subset(cands: Candidates, size: int) -> Optional[Step]:
+def _hidden_subset(cands: Candidates, size: int) -> Step | None:
     """`size` digits of a house confined to `size` cells: those cells hold nothing else."""
     for unit in HOUSE_ORDER:
         cells = UNITS[unit]
@@ -425,32 +425,32 @@ def _hidden_subset(cands: Candidates, size: int) -> Optional[Step]:
     return None
 
 
-def naked_pair(digits: Grid, cands: Candidates) -> Optional[Step]:
+def naked_pair(digits: Grid, cands: Candidates) -> Step | None:
     """Two cells of a house with the same two candidates."""
     return _naked_subset(cands, 2)
 
 
-def hidden_pair(digits: Grid, cands: Candidates) -> Optional[Step]:
+def hidden_pair(digits: Grid, cands: Candidates) -> Step | None:
     """Two digits of a house with the same two places."""
     return _hidden_subset(cands, 2)
 
 
-def naked_triple(digits: Grid, cands: Candidates) -> Optional[Step]:
+def naked_triple(digits: Grid, cands: Candidates) -> Step | None:
     """Three cells of a house holding three digits between them."""
     return _naked_subset(cands, 3)
 
 
-def hidden_triple(digits: Grid, cands: Candidates) -> Optional[Step]:
+def hidden_triple(digits: Grid, cands: Candidates) -> Step | None:
     """Three digits of a house confined to three cells."""
     return _hidden_subset(cands, 3)
 
 
-def naked_quad(digits: Grid, cands: Candidates) -> Optional[Step]:
+def naked_quad(digits: Grid, cands: Candidates) -> Step | None:
     """Four cells of a house holding four digits between them."""
     return _naked_subset(cands, 4)
 
 
-def hidden_quad(digits: Grid, cands: Candidates) -> Optional[Step]:
+def hidden_quad(digits: Grid, cands: Candidates) -> Step | None:
     """Four digits of a house confined to four cells."""
     return _hidden_subset(cands, 4)
 
@@ -473,7 +473,7 @@ def _line_places(cands: Candidates) -> tuple[list[list[Mask]], list[list[Mask]]]
     return by_row, by_col
 
 
-def _fish(cands: Candidates, size: int) -> Optional[Step]:
+def _fish(cands: Candidates, size: int) -> Step | None:
     """`size` rows whose places for a digit fall in `size` columns (or the other way round):
     the digit fills those columns from these rows, so it leaves the rest of the columns."""
     by_row, by_col = _line_places(cands)
@@ -498,10 +498,10 @@ def _fish(cands: Candidates, size: int) -> Optional[Step]:
                     continue
                 elims.sort()
                 used = tuple(
-                    sorted((l * 9 + x) if rows_first else (x * 9 + l) for l in lines for x in covers
-                           if base[l] >> x & 1)
+                    sorted((ln * 9 + x) if rows_first else (x * 9 + ln) for ln in lines for x in covers
+                           if base[ln] >> x & 1)
                 )
-                base_units = tuple(l if rows_first else 9 + l for l in lines)
+                base_units = tuple(ln if rows_first else 9 + ln for ln in lines)
                 cover_units = tuple(9 + x if rows_first else x for x in covers)
                 kind, other = ("rows", "columns") if rows_first else ("columns", "rows")
                 return Step(
@@ -511,7 +511,7 @@ def _fish(cands: Candidates, size: int) -> Optional[Step]:
                     (digit,),
                     eliminations=tuple(elims),
                     explanation=(
-                        f"In {kind} {_join([str(l + 1) for l in lines])}, {digit} can only go in "
+                        f"In {kind} {_join([str(ln + 1) for ln in lines])}, {digit} can only go in "
                         f"{other} {_join([str(x + 1) for x in covers])}, so those {other} get their "
                         f"{digit}s from these {kind}: {_removals_text(elims)}."
                     ),
@@ -519,17 +519,17 @@ def _fish(cands: Candidates, size: int) -> Optional[Step]:
     return None
 
 
-def x_wing(digits: Grid, cands: Candidates) -> Optional[Step]:
+def x_wing(digits: Grid, cands: Candidates) -> Step | None:
     """A fish on two lines."""
     return _fish(cands, 2)
 
 
-def swordfish(digits: Grid, cands: Candidates) -> Optional[Step]:
+def swordfish(digits: Grid, cands: Candidates) -> Step | None:
     """A fish on three lines."""
     return _fish(cands, 3)
 
 
-def jellyfish(digits: Grid, cands: Candidates) -> Optional[Step]:
+def jellyfish(digits: Grid, cands: Candidates) -> Step | None:
     """A fish on four lines."""
     return _fish(cands, 4)
 
@@ -544,11 +544,11 @@ def _seen_by_all(cells: Sequence[Cell], board: int) -> tuple[Cell, ...]:
     return tuple(_bits(board))
 
 
-def xy_wing(digits: Grid, cands: Candidates) -> Optional[Step]:
+def xy_wing(digits: Grid, cands: Candidates) -> Step | None:
     """A two-candidate pivot {x,y} seeing pincers {x,z} and {y,z}: one pincer is z, so cells
     seeing both pincers can't be."""
     bivalue = [c for c in CELLS if POPCOUNT[cands[c]] == 2]
-    boards: Optional[list[int]] = None
+    boards: list[int] | None = None
     for pivot in bivalue:
         held = cands[pivot]
         seen = PEER_BITS[pivot]
@@ -583,11 +583,11 @@ def xy_wing(digits: Grid, cands: Candidates) -> Optional[Step]:
     return None
 
 
-def xyz_wing(digits: Grid, cands: Candidates) -> Optional[Step]:
+def xyz_wing(digits: Grid, cands: Candidates) -> Step | None:
     """A pivot {x,y,z} seeing pincers {x,z} and {y,z}: one of the three is z, so cells seeing
     all three can't be."""
     bivalue = [c for c in CELLS if POPCOUNT[cands[c]] == 2]
-    boards: Optional[list[int]] = None
+    boards: list[int] | None = None
     for pivot in CELLS:
         held = cands[pivot]
         if POPCOUNT[held] != 3:
@@ -641,7 +641,7 @@ def _strong_links(board: int) -> dict[Cell, list[tuple[Cell, int]]]:
     return links
 
 
-def simple_colouring(digits: Grid, cands: Candidates) -> Optional[Step]:
+def simple_colouring(digits: Grid, cands: Candidates) -> Step | None:
     """Two-colour a digit's chain of conjugate pairs: a colour seen twice in a house is false,
     and a cell seeing both colours can't hold the digit."""
     boards = _digit_boards(cands)
@@ -677,7 +677,7 @@ def simple_colouring(digits: Grid, cands: Candidates) -> Optional[Step]:
 
 
 def _colour_wrap(digit: Digit, groups: tuple[tuple[Cell, ...], ...], sides: list[int],
-                 houses: list[int]) -> Optional[Step]:
+                 houses: list[int]) -> Step | None:
     """Two cells of one colour in a house: that colour can't be the digit."""
     for side in (0, 1):
         for c in groups[side]:
@@ -703,7 +703,7 @@ def _colour_wrap(digit: Digit, groups: tuple[tuple[Cell, ...], ...], sides: list
 
 
 def _colour_trap(digit: Digit, board: int, groups: tuple[tuple[Cell, ...], ...], sides: list[int],
-                 houses: list[int]) -> Optional[Step]:
+                 houses: list[int]) -> Step | None:
     """A cell outside the chain that sees both colours can't be the digit."""
     seen = [0, 0]
     for side in (0, 1):
@@ -730,12 +730,12 @@ def _colour_trap(digit: Digit, board: int, groups: tuple[tuple[Cell, ...], ...],
     )
 
 
-def x_chain(digits: Grid, cands: Candidates) -> Optional[Step]:
+def x_chain(digits: Grid, cands: Candidates) -> Step | None:
     """The shortest chain on one digit that alternates conjugate pairs (=) and cells that see
     each other (-), from a strong link to a strong link: one end holds the digit, so cells
     seeing both ends can't."""
     boards = _digit_boards(cands)
-    best: Optional[tuple[int, Digit, list[Cell], tuple[Cell, ...]]] = None
+    best: tuple[int, Digit, list[Cell], tuple[Cell, ...]] | None = None
     for digit in range(1, 10):
         board = boards[digit]
         links = _strong_links(board)
@@ -775,11 +775,11 @@ def x_chain(digits: Grid, cands: Candidates) -> Optional[Step]:
 
 
 def _x_chain_from(start: Cell, board: int, links: dict[Cell, list[tuple[Cell, int]]], linked: int,
-                  limit: int) -> Optional[tuple[list[Cell], tuple[Cell, ...]]]:
+                  limit: int) -> tuple[list[Cell], tuple[Cell, ...]] | None:
     """A shortest x-chain (as a path of cells, under `limit` cells) from `start` with eliminations."""
     # Breadth first over cells that would hold the digit if `start` did not; each hop is a weak
     # link to a linked cell followed by its strong link, so a path always ends on a strong link.
-    parent: dict[Cell, Optional[tuple[Cell, Cell]]] = {}  # on-cell -> (previous on-cell, off-cell)
+    parent: dict[Cell, tuple[Cell, Cell] | None] = {}  # on-cell -> (previous on-cell, off-cell)
     layer = []
     for other, _ in links[start]:
         if other not in parent:
@@ -805,7 +805,7 @@ def _x_chain_from(start: Cell, board: int, links: dict[Cell, list[tuple[Cell, in
     return None
 
 
-def _x_path(start: Cell, end: Cell, parent: dict[Cell, Optional[tuple[Cell, Cell]]]) -> list[Cell]:
+def _x_path(start: Cell, end: Cell, parent: dict[Cell, tuple[Cell, Cell] | None]) -> list[Cell]:
     """The cells of an x-chain from `start` to `end`, rebuilt from the walk's parents."""
     path = [end]
     hop = parent[end]
@@ -817,7 +817,7 @@ def _x_path(start: Cell, end: Cell, parent: dict[Cell, Optional[tuple[Cell, Cell
     return path[::-1]
 
 
-def xy_chain(digits: Grid, cands: Candidates) -> Optional[Step]:
+def xy_chain(digits: Grid, cands: Candidates) -> Step | None:
     """The shortest chain of two-candidate cells, each seeing the next and sharing a digit with
     it: if the first cell isn't x the last one is, so cells seeing both ends can't be x."""
     bivalue = [c for c in CELLS if POPCOUNT[cands[c]] == 2]
@@ -827,7 +827,7 @@ def xy_chain(digits: Grid, cands: Candidates) -> Optional[Step]:
     for c in bivalue:
         bivalue_bits |= CELL_BIT[c]
     boards = _digit_boards(cands)
-    best: Optional[list[tuple[Cell, Digit]]] = None
+    best: list[tuple[Cell, Digit]] | None = None
     for start in bivalue:
         for x in DIGITS_OF[cands[start]]:
             limit = len(best) if best else 99
@@ -860,10 +860,10 @@ def xy_chain(digits: Grid, cands: Candidates) -> Optional[Step]:
 
 
 def _xy_chain_from(start: Cell, x: Digit, cands: Candidates, bivalue_bits: int, x_board: int,
-                   limit: int) -> Optional[list[tuple[Cell, Digit]]]:
+                   limit: int) -> list[tuple[Cell, Digit]] | None:
     """A shortest xy-chain (cells with the digit each would hold) from `start` assumed not x."""
     first = (start, DIGIT_OF_BIT[cands[start] & ~BIT[x]])
-    parent: dict[tuple[Cell, Digit], Optional[tuple[Cell, Digit]]] = {first: None}
+    parent: dict[tuple[Cell, Digit], tuple[Cell, Digit] | None] = {first: None}
     layer = [first]
     length = 1
     while layer and length + 1 < limit:
@@ -901,7 +901,7 @@ class Technique:
     name: str  # for machines: 'x-wing'
     tier: str
     weight: int
-    find: Optional[Finder]
+    find: Finder | None
     title: str  # for the page: 'X-wing'
     about: str
 
@@ -971,7 +971,7 @@ def technique_about(name: str) -> str:
     return technique.about if technique else ""
 
 
-def find_step(digits: Grid, cands: Candidates, techniques: Sequence[Technique] = LOGICAL) -> Optional[Step]:
+def find_step(digits: Grid, cands: Candidates, techniques: Sequence[Technique] = LOGICAL) -> Step | None:
     """The first step found by the easiest technique that applies, or None."""
     for technique in techniques:
         step = technique.find(digits, cands)  # type: ignore[misc]
@@ -980,7 +980,7 @@ def find_step(digits: Grid, cands: Candidates, techniques: Sequence[Technique] =
     return None
 
 
-def trial_and_error(digits: Grid, cands: Candidates, solution: Grid) -> Optional[Step]:
+def trial_and_error(digits: Grid, cands: Candidates, solution: Grid) -> Step | None:
     """Place the solution's digit in the first empty cell with the fewest candidates; None when full."""
     best_cell, best_count = -1, 10
     for cell, mask in enumerate(cands):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Callable
 from functools import wraps
-from typing import Any, Callable
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse

@@ -5,7 +5,7 @@ Never a traceback: settings point handler404, handler500 and CSRF_FAILURE_VIEW h
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -22,7 +22,7 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
-def not_found(request: HttpRequest, exception: Optional[Exception] = None) -> HttpResponse:
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """A 404: JSON for the board's API (an address the resolver refuses, such as 2026-02-30),
     the friendly page for everything else."""
     if _is_api(request):

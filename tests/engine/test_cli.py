@@ -68,7 +68,7 @@ def test_a_bad_line_is_reported_in_place_and_the_others_still_answered(capsys, m
 
 
 @pytest.mark.parametrize(
-    "argv, message",
+    ("argv", "message"),
     [
         (["solve", "11" + "0" * 79], "two 1s in row 1"),
         (["rate", "abc"], "unexpected character 'a'"),

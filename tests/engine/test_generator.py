@@ -9,7 +9,7 @@ tier T must be solved by T's technique families and not by those of the tier bel
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -46,7 +46,7 @@ CASES = _cases()
 CASE_IDS = [f"{tier}-{seed}-{filler}-{symmetry}" for tier, seed, filler, symmetry in CASES]
 
 
-@lru_cache(maxsize=None)
+@cache
 def made(tier: str, seed: int, filler: str, symmetry: str) -> Generated:
     return generate(tier, random.Random(seed), filler=filler, symmetry=symmetry)
 

@@ -22,7 +22,7 @@ def test_it_accepts_a_grid_written_over_nine_lines():
 
 
 @pytest.mark.parametrize(
-    "text, message",
+    ("text", "message"),
     [
         (EASY[:80], "81 cells, this one has 80"),
         (EASY + "1", "81 cells, this one has 82"),

@@ -133,7 +133,7 @@ def test_with_max_tier_it_finishes_a_puzzle_within_that_tier():
 
 
 def test_it_refuses_an_unknown_max_tier():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="max_tier must be one of"):
         rate(EASY, max_tier="fiendish")
 
 

@@ -9,10 +9,10 @@ digits alone don't rule out), one token per cell, '.' for a filled cell.
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 import pytest
 
@@ -39,14 +39,14 @@ TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
 class Case:
     givens: str
     digits: str
-    notes: Optional[str] = None
+    notes: str | None = None
     placements: tuple = ()
     eliminations: tuple = ()
 
     def board(self) -> list[int]:
         return [int(ch) for ch in self.digits]
 
-    def note_list(self) -> Optional[list[str]]:
+    def note_list(self) -> list[str] | None:
         if self.notes is None:
             return None
         return ["" if token == "." else token for token in self.notes.split()]
@@ -388,7 +388,7 @@ def test_it_finds_a_naked_single():
 
 
 @pytest.mark.parametrize(
-    "case, houses",
+    ("case", "houses"),
     [
         pytest.param("hidden-single-box", (20,), id="box"),
         pytest.param("hidden-single-row", (2,), id="row"),
@@ -405,7 +405,7 @@ def test_it_says_where_a_hidden_single_in_a_box_goes():
 
 
 @pytest.mark.parametrize(
-    "case, kinds",
+    ("case", "kinds"),
     [
         pytest.param("pointing", ("box", "line"), id="a-box-pointing-into-a-line"),
         pytest.param("claiming", ("line", "box"), id="a-line-claiming-a-box"),
@@ -434,14 +434,14 @@ SIZES = [
 
 
 @pytest.mark.parametrize(
-    "case, part, size", SIZES, ids=[f"{case}-{size}-{part}" for case, part, size in SIZES]
+    ("case", "part", "size"), SIZES, ids=[f"{case}-{size}-{part}" for case, part, size in SIZES]
 )
 def test_it_finds_a_pattern_of_the_size_its_technique_needs(case, part, size):
     assert len(getattr(_step_at(case), part)) == size
 
 
 @pytest.mark.parametrize(
-    "case, words",
+    ("case", "words"),
     [
         pytest.param("simple-colouring", "one from each group", id="a-cell-that-sees-both-colours"),
         pytest.param("simple-colouring-wrap", "share", id="a-colour-seen-twice-in-a-house"),
@@ -487,7 +487,7 @@ def test_it_gives_each_technique_its_tier():
     assert tier_of("x-wing") == "hard"
     assert tier_of("jellyfish") == "expert"
     assert tier_of("trial-and-error") == "extreme"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown technique"):
         tier_of("guessing")
 
 
@@ -605,7 +605,7 @@ def _check_pattern(step: Step, digits: list[int], cands: list[int]) -> None:
         path = step.cells
         assert all(len(DIGITS_OF[cands[c]]) == 2 for c in path)
         value = next(d for d in DIGITS_OF[cands[path[0]]] if d != x)  # the start assumed not x
-        for a, b in zip(path, path[1:]):
+        for a, b in itertools.pairwise(path):
             assert _sees(a, b) and cands[b] & BIT[value]
             value = next(d for d in DIGITS_OF[cands[b]] if d != value)
         assert value == x

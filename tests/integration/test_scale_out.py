@@ -22,8 +22,8 @@ import re
 import signal
 import subprocess
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 from django.db import connection
