@@ -1,0 +1,159 @@
+// Hints: the server finds the step; the page shows it a stage at a time and never applies it.
+// This module keeps the hint panel and the marks it puts on cells (view.js draws them from
+// game.hint.marks); the request itself goes through the sync queue, which alone talks to the server.
+
+import { positionKey } from "./sudoku.js";
+import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
+import { render, renderKeypad } from "./view.js";
+
+/**
+ * The cells a hint answer marks: Map cell -> {kind, digits}. kind is "area" (the unit to look
+ * at, stages 1 and 2 of a step), "cell" (a cell of the step, or the cell with the mistake),
+ * "place" (a digit goes there) or "remove" (those candidates go).
+ */
+export function hintMarks(hint) {
+  const marks = new Map();
+  const area = hint.kind === "step" && hint.stage < 3;
+  for (const i of hint.highlight ?? []) marks.set(i, { kind: area ? "area" : "cell", digits: [] });
+  for (const { cell, digit } of hint.placements ?? []) marks.set(cell, { kind: "place", digits: [digit] });
+  for (const { cell, digit } of hint.eliminations ?? []) {
+    const mark = marks.get(cell);
+    if (mark?.kind === "remove") mark.digits.push(digit);
+    else if (mark?.kind !== "place") marks.set(cell, { kind: "remove", digits: [digit] });
+  }
+  return marks;
+}
+
+/**
+ * Ask for the next stage of a hint on the board as it is now (the same position a save sends;
+ * the server does not save it). The answer is only shown: the board never changes by itself.
+ * Whatever goes wrong is said in the hint panel and the game carries on.
+ */
+export async function askHint(game) {
+  const { hint } = game;
+  if (!game.canPlay || game.solved || game.paused || hint.busy) return;
+  const sent = game.board;
+  const key = positionKey(sent);
+  if (hint.shown?.final && hint.key === key) return; // All of it is on screen already.
+  hint.busy = true;
+  renderKeypad(game);
+  let reply = null;
+  try {
+    reply = await game.sync.hint(sent);
+  } catch (error) {
+    if (!(error instanceof Transient)) console.error(error);
+  }
+  hint.busy = false;
+  if (game.solved) return; // Solved meanwhile (another device): the results replace any hint.
+  onHintReply(game, key, reply);
+  render(game);
+}
+
+/** Show a hint's answer, or say why there is none. */
+function onHintReply(game, key, reply) {
+  if (!reply) {
+    showHintError(game, "Could not reach the server for a hint. Check your connection and try again.");
+    return;
+  }
+  const { status, data } = reply;
+  if (status === 200 && data) {
+    Object.assign(game.hint, { key, stage: data.stage });
+    // The board moved on while we asked: this answer is for a position that is gone.
+    if (positionKey(game.board) === key) showHint(game, data);
+  } else if (status === 409 && data?.state) {
+    game.sync.adopt(data.state, UPDATED_ELSEWHERE); // solved elsewhere
+  } else if (status === 429) {
+    showHintError(game, data?.error || `That's a lot of hints: try again in ${data?.retry_after ?? 60} seconds.`);
+  } else if (status === 401) {
+    showHintError(game, "You are logged out, so there are no hints.", true);
+  } else if (status === 403) {
+    showHintError(game, data?.error || "Your session has expired: please reload the page.");
+  } else {
+    showHintError(game, `Could not get a hint: ${data?.error || `error ${status}`}.`);
+  }
+}
+
+/** Put an answer in the hint panel and mark its cells (render draws the marks). */
+function showHint(game, data) {
+  const paragraph = (className, ...content) => {
+    const p = document.createElement("p");
+    p.className = className;
+    p.append(...content);
+    return p;
+  };
+  const strong = (text) => {
+    const b = document.createElement("strong");
+    b.textContent = text;
+    return b;
+  };
+  const parts = [];
+  const technique = data.kind === "step" && data.technique;
+  if (data.stage >= 3) {
+    parts.push(technique ? paragraph("hint-text", strong(`${technique.title}.`), " ", data.explanation) : paragraph("hint-text", data.explanation));
+  } else if (data.stage === 2 && technique) {
+    // The server's message ("Look for a naked single in box 5.") in fewer words, to fit a phone.
+    parts.push(paragraph("hint-text", strong(`${technique.title} in ${data.unit.name}.`), " ", technique.about));
+  } else {
+    parts.push(paragraph("hint-text", data.message));
+  }
+  if (data.stage === 1 && data.hints_used === 1) {
+    parts.push(paragraph("hint-note", "A solve with hints is not ranked on the leaderboard."));
+  }
+  game.hint.shown = data;
+  game.hint.marks = data.kind === "complete" ? new Map() : hintMarks(data);
+  openHintPanel(game, data.kind === "complete" ? "done" : `stage-${data.stage}`, parts);
+}
+
+/** A hint that could not be had: the message in the panel, no marks on the board. */
+function showHintError(game, text, login = false) {
+  game.hint.shown = null;
+  game.hint.marks = new Map();
+  const p = document.createElement("p");
+  p.className = "hint-text";
+  p.textContent = text;
+  if (login) {
+    const link = document.createElement("a");
+    link.href = game.loginUrl;
+    link.textContent = "Log in again";
+    p.append(" ", link);
+  }
+  openHintPanel(game, "error", [p]);
+}
+
+/** Fill the panel; its body is the live region, so screen readers read the new content. */
+function openHintPanel(game, state, content) {
+  const { els } = game;
+  els.hintPanel.dataset.state = state;
+  els.hint.replaceChildren(...content);
+  els.hintClose.hidden = false;
+}
+
+/** True while the panel shows a hint or an error. */
+export function hintOpen(game) {
+  return Boolean(game.els.hintPanel?.dataset.state);
+}
+
+/** Empty the panel and take the marks off the board (the next press still goes on from there). */
+export function clearHint(game) {
+  const { els } = game;
+  if (!els.hintPanel) return;
+  game.hint.shown = null;
+  game.hint.marks = new Map();
+  delete els.hintPanel.dataset.state;
+  els.hint.replaceChildren();
+  // Hiding the focused close button would drop focus to the page: hand it to the grid first.
+  if (els.hintClose.contains(document.activeElement)) els.cells[game.selected].focus();
+  els.hintClose.hidden = true;
+}
+
+/** The player closes the panel (its button, or Escape). */
+export function closeHint(game) {
+  clearHint(game);
+  render(game);
+}
+
+/** After the board changes: a hint for another position, or an error, no longer applies. */
+export function dropStaleHint(game) {
+  if (!hintOpen(game)) return;
+  if (!game.hint.shown || positionKey(game.board) !== game.hint.key) clearHint(game);
+}

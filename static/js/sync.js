@@ -1,0 +1,434 @@
+// Talking to the server: the only module that does, and the only one that changes the sync state.
+//
+// The server owns the truth (version, elapsed time, solved). Every change is saved through a
+// queue that sends one request at a time, in order of what matters most, and whenever the server
+// says another tab or device saved first (409) the page adopts the server's board instead of
+// overwriting it. Unsaved moves are also kept on this device, so they survive a closed tab or a
+// long time offline.
+//
+// The queue decides; what its answers do to the page goes through its host (see SyncQueue), and
+// fetch, timers, the clock and storage are passed in, so Node's test runner drives it without a
+// browser (tests/js/sync.test.mjs).
+
+import { digitsString, parseState, sameEntries } from "./sudoku.js";
+
+export const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
+export const SAVE_MAX_WAIT_MS = 3_000;
+export const BEAT_MS = 10_000; // The server counts gaps between beats up to 30 s as play time.
+export const RETRY_MAX_MS = 30_000;
+const REFRESH_EVERY_MS = 5_000;
+const BACK_ONLINE_MS = 3_000;
+
+/** What the page says when the server's board replaces the one on screen. */
+export const UPDATED_ELSEWHERE = "Updated from your other device";
+
+/** A failure worth retrying: no network, or the server briefly unwell (5xx). */
+export class Transient extends Error {}
+
+/** The most urgent job waiting: saving first, because submit and beat carry its version. */
+export function nextJob(sync) {
+  if (sync.dirty && sync.due) return "save";
+  if (sync.submit && !sync.dirty) return "submit";
+  if (sync.beat) return "beat";
+  if (sync.refresh && !sync.dirty) return "refresh";
+  return null;
+}
+
+/**
+ * How long a save waits after the last change: a quiet moment, so a burst of entries is one
+ * request; but a fast player who never pauses still gets a save every SAVE_MAX_WAIT_MS.
+ */
+export function saveDelay(waitedMs) {
+  return waitedMs >= SAVE_MAX_WAIT_MS ? 0 : SAVE_DELAY_MS;
+}
+
+/** The wait before the next try after waiting `ms`: 1 s, then twice as long, up to RETRY_MAX_MS. */
+export function nextRetryMs(ms) {
+  return Math.min(RETRY_MAX_MS, ms ? ms * 2 : 1000);
+}
+
+// The browser's storage, reached only when used: a private window may refuse even that.
+const browserStorage = {
+  getItem: (key) => localStorage.getItem(key),
+  setItem: (key, value) => localStorage.setItem(key, value),
+  removeItem: (key) => localStorage.removeItem(key),
+};
+
+/**
+ * The page's one line to the server. `urls`: {save, beat, submit, state, hint, results}.
+ * `host` is the game as the queue sees it:
+ *   board()                          the board on screen
+ *   canPlay(), solved(), running()   the position has loaded; the puzzle is solved; time counts
+ *   status(state, text)              the save line ("loading", "saving", "saved", "offline" ...)
+ *   elapsed(seconds)                 the server's play time
+ *   adopt(server, notice)            put the server's position (parseState's shape) on screen
+ *   finish(seconds)                  the solve is recorded
+ *   alert(text)                      a full grid that is not the solution
+ */
+export class SyncQueue {
+  constructor({
+    urls, host, csrfToken = () => "", fetch = (...args) => globalThis.fetch(...args),
+    timers = globalThis, now = () => performance.now(), storage = browserStorage,
+  }) {
+    Object.assign(this, { urls, host, csrfToken, fetch, timers, now, storage });
+    this.version = 0; // the server's version of the position the board builds on
+    this.storeKey = null; // where this device keeps unsaved moves: per player, once the server says who
+    this.dirty = false; // unsaved changes exist
+    this.due = false; // the debounce has passed (or a submit needs the save now)
+    this.submit = false;
+    this.beat = false;
+    this.refresh = false;
+    this.busy = false; // one request in flight
+    this.debounce = null;
+    this.retry = null;
+    this.retryMs = 0;
+    this.offline = false;
+    this.stopped = false; // the server refused (logged out, bad input): no more requests
+    this.dirtySince = 0;
+    this.lastRefresh = 0;
+    this.shown = "idle"; // the save line's state as last shown (the page starts with "idle")
+  }
+
+  /**
+   * The player's position and who they are, retried while the network is away. A visitor (401)
+   * gets a state without a player; null if the server refused otherwise.
+   */
+  async load() {
+    this.show("loading", "Loading your game…");
+    for (let wait = 1000; ; wait = nextRetryMs(wait)) {
+      try {
+        const { status, data } = await this.send(this.urls.state);
+        if (status === 200 && data?.player) {
+          this.show("idle");
+          return { ...parseState(data), player: data.player };
+        }
+        if (status === 401) {
+          this.show("idle");
+          return { player: null };
+        }
+        if (status === 403) this.refuse(status, data);
+        else this.show("error", `Could not load your game: ${data?.error || `error ${status}`}. Reload the page to try again.`);
+        return null;
+      } catch (error) {
+        if (!(error instanceof Transient)) throw error;
+        this.show("offline", "Offline — will retry");
+        await new Promise((resolve) => this.timers.setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  /** The player's position has loaded: saves build on `version`, unsaved moves are kept per player. */
+  begin(version, playerId, puzzle) {
+    this.storeKey = `sudoku:${playerId}:${puzzle}`;
+    this.version = version;
+  }
+
+  // ---- What the page asks for. ----
+
+  /** The board changed: keep it on this device, save it soon, and submit it once it is full. */
+  changed(full) {
+    this.writeLocalCopy();
+    this.scheduleSave();
+    // A full grid is always submitted: the server is the judge, and a wrong grid gets its
+    // "Not quite" message from there (the conflicts are already marked on the board).
+    if (full) {
+      this.submit = true;
+      this.due = true; // The submit goes after a save of the same grid, without waiting.
+      this.pump();
+    }
+  }
+
+  /** Ask for a save after a quiet moment (see saveDelay). */
+  scheduleSave() {
+    if (!this.dirty) this.dirtySince = this.now();
+    this.dirty = true;
+    this.timers.clearTimeout(this.debounce);
+    const waited = this.now() - this.dirtySince;
+    this.debounce = this.timers.setTimeout(() => {
+      this.due = true;
+      this.pump();
+    }, saveDelay(waited));
+  }
+
+  /** Beats keep the server's clock going while the page is visible and not paused. */
+  requestBeat() {
+    if (!this.host.running()) return;
+    this.beat = true;
+    this.pump();
+  }
+
+  /**
+   * Fetch the server's state when coming back (another device may have played meanwhile). Coming
+   * back to the tab always looks; window focus, which fires far more often, at most every 5 s.
+   */
+  requestRefresh(throttle = false) {
+    if (!this.host.canPlay() || this.host.solved() || this.dirty) return;
+    if (throttle && this.now() - this.lastRefresh < REFRESH_EVERY_MS) return;
+    this.lastRefresh = this.now();
+    this.refresh = true;
+    this.pump();
+  }
+
+  /** Save immediately, with keepalive: the page may be going away. */
+  flushNow() {
+    if (!this.dirty || this.stopped) return;
+    this.timers.clearTimeout(this.debounce);
+    this.due = true;
+    this.pump(true);
+  }
+
+  /** The browser says we are back online: stop waiting for the backoff. */
+  retryNow() {
+    if (!this.retry) return;
+    this.timers.clearTimeout(this.retry);
+    this.retry = null;
+    this.due = true;
+    this.pump();
+  }
+
+  /** The puzzle is solved: nothing is left to submit, nor to keep on this device. */
+  finished() {
+    this.submit = false;
+    this.clearLocalCopy();
+  }
+
+  /** Ask for the next stage of a hint on `board` (the server does not save it): {status, data}. */
+  hint(board) {
+    return this.send(this.urls.hint, { digits: digitsString(board), corner: board.corner, centre: board.centre });
+  }
+
+  /** The results fragment (HTML) once the solve is recorded, or null: offline, not yet, logged out. */
+  async results() {
+    try {
+      const response = await this.fetch(this.urls.results, { credentials: "same-origin", headers: { Accept: "text/html" } });
+      if (response.ok && !response.redirected) return await response.text();
+    } catch {
+      // Offline: the page offers to try again.
+    }
+    return null;
+  }
+
+  // ---- The queue. ----
+
+  /** Send the next job unless a request is in flight or a retry is waiting; repeat until idle. */
+  async pump(keepalive = false) {
+    if (this.busy || this.retry || this.stopped || !this.host.canPlay()) return;
+    const job = nextJob(this);
+    if (!job) return;
+    this.busy = true;
+    try {
+      await JOBS[job](this, keepalive);
+      if (this.offline) this.backOnline();
+    } catch (error) {
+      if (!(error instanceof Transient)) console.error(error);
+      this.goOffline(job);
+    } finally {
+      this.busy = false;
+    }
+    this.pump();
+  }
+
+  /** POST (or GET without a body) to the API; resolves to {status, data}, throws Transient. */
+  async send(url, body, keepalive = false) {
+    const init = { method: body === undefined ? "GET" : "POST", credentials: "same-origin", keepalive, headers: { Accept: "application/json" } };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.headers["X-CSRFToken"] = this.csrfToken();
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await this.fetch(url, init);
+    } catch (error) {
+      throw new Transient(error.message);
+    }
+    if (response.status >= 500) throw new Transient(`HTTP ${response.status}`);
+    // login_required answers a logged-out API call with a redirect to the login page, which fetch
+    // follows to a 200 HTML page: that means logged out, not success.
+    if (response.redirected) return { status: 401, data: null };
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      data = null; // 403 from Django's CSRF check is HTML, for one.
+    }
+    return { status: response.status, data };
+  }
+
+  // ---- What the answers do. ----
+
+  /** Replace the board with the server's (another tab or device saved first). */
+  adopt(raw, notice) {
+    if (!raw) {
+      // A conflict without the state attached: drop our copy and fetch the server's.
+      Object.assign(this, { dirty: false, due: false, submit: false, refresh: true, lastRefresh: 0 });
+      return;
+    }
+    const server = parseState(raw);
+    this.timers.clearTimeout(this.debounce);
+    Object.assign(this, { dirty: false, due: false, submit: false });
+    this.version = server.version;
+    this.clearLocalCopy();
+    this.host.adopt(server, notice);
+  }
+
+  /** 400: a bug, not the network; 401/403: logged out. Either way stop sending, keep the local copy. */
+  refuse(status, data) {
+    this.stopped = true;
+    if (status === 401 || status === 403) this.show("loggedout", "You are logged out, so moves are not saved.");
+    else this.show("error", `Could not save: ${data?.error || `error ${status}`}. Your moves are kept on this device.`);
+  }
+
+  /** No answer: say so quietly, keep everything, and try again later and later. */
+  goOffline(job) {
+    if (job === "beat" || job === "refresh") this[job] = false; // Stale by the time we are back.
+    if (job === "submit") this.submit = true;
+    this.offline = true;
+    this.retryMs = nextRetryMs(this.retryMs);
+    this.show("offline", "Offline — will retry");
+    this.retry = this.timers.setTimeout(() => {
+      this.retry = null;
+      this.due = true;
+      this.pump();
+    }, this.retryMs);
+  }
+
+  /** The first answer after a failure. */
+  backOnline() {
+    this.offline = false;
+    this.retryMs = 0;
+    if (this.stopped) return; // The server answered, but with a refusal: that message stays.
+    this.show("saved", "Back online — saved");
+    this.timers.setTimeout(() => {
+      if (!this.offline && this.shown === "saved") this.show("saved");
+    }, BACK_ONLINE_MS);
+  }
+
+  /** The save line: its state is remembered, so "Back online" only clears itself. */
+  show(state, text = "") {
+    this.shown = state;
+    this.host.status(state, text);
+  }
+
+  // ---- The local copy: unsaved work survives a closed tab or a long time offline. ----
+
+  /** Keep the unsaved board with the server version it was built on. */
+  writeLocalCopy() {
+    const board = this.host.board();
+    try {
+      this.storage.setItem(this.storeKey, JSON.stringify({
+        version: this.version,
+        givens: board.givens.join(""),
+        digits: digitsString(board),
+        corner: board.corner,
+        centre: board.centre,
+      }));
+    } catch {
+      // Private mode or a full store: the server copy still works.
+    }
+  }
+
+  /** Forget the local copy once the server has everything. */
+  clearLocalCopy() {
+    try {
+      this.storage.removeItem(this.storeKey);
+    } catch {
+      // Nothing to do.
+    }
+  }
+
+  /**
+   * The unsaved board this device kept for `board`'s puzzle, or null. It is used only if it was
+   * built on the version the server still has: then it holds moves the server never got, and it
+   * goes to the server at the next pump. If the server has moved on, the server wins (as for a 409).
+   */
+  restore(board) {
+    let copy = null;
+    try {
+      copy = JSON.parse(this.storage.getItem(this.storeKey) || "null");
+    } catch {
+      copy = null;
+    }
+    if (!copy) return null;
+    const givens = board.givens.join("");
+    if (copy.version !== this.version || copy.givens !== givens) {
+      this.clearLocalCopy();
+      return null;
+    }
+    const local = parseState({ ...copy, givens }).board;
+    if (sameEntries(local, board)) {
+      this.clearLocalCopy();
+      return null;
+    }
+    this.dirty = true;
+    this.due = true;
+    return local;
+  }
+}
+
+/** The four requests and what their answers do. Each returns once the answer is applied. */
+const JOBS = {
+  async save(sync, keepalive) {
+    const sent = sync.host.board();
+    sync.dirty = false;
+    sync.due = false;
+    if (!sync.offline) sync.show("saving");
+    let reply;
+    try {
+      reply = await sync.send(sync.urls.save, {
+        version: sync.version, digits: digitsString(sent), corner: sent.corner, centre: sent.centre,
+      }, keepalive);
+    } catch (error) {
+      sync.dirty = true; // Nothing was saved: the same (or newer) board goes next time.
+      throw error;
+    }
+    const { status, data } = reply;
+    if (status === 200) {
+      sync.version = data.version;
+      sync.host.elapsed(data.elapsed);
+      if (sync.dirty) sync.writeLocalCopy(); // Newer moves: their copy now builds on this version.
+      else sync.clearLocalCopy();
+      sync.show("saved");
+    } else if (status === 409) {
+      sync.adopt(data?.state, UPDATED_ELSEWHERE);
+    } else {
+      sync.refuse(status, data);
+    }
+  },
+
+  async submit(sync) {
+    sync.submit = false;
+    const { status, data } = await sync.send(sync.urls.submit, { version: sync.version, digits: digitsString(sync.host.board()) });
+    if (status === 200 && data.solved) {
+      if (data.state) sync.adopt(data?.state, "");
+      sync.host.finish(data.seconds ?? data.state?.solve_seconds);
+    } else if (status === 200) {
+      if (typeof data.version === "number") sync.version = data.version;
+      sync.host.alert(data.message || "Not quite: some digits are wrong.");
+    } else if (status === 409) {
+      sync.adopt(data?.state, UPDATED_ELSEWHERE);
+    } else {
+      sync.refuse(status, data);
+    }
+  },
+
+  async beat(sync) {
+    sync.beat = false;
+    if (!sync.host.running()) return; // Paused or hidden while the beat waited in the queue.
+    const { status, data } = await sync.send(sync.urls.beat, { version: sync.version });
+    if (status === 200) sync.host.elapsed(data.elapsed);
+    else if (status === 409 && data?.state) sync.adopt(data?.state, UPDATED_ELSEWHERE);
+    else if (status === 401 || status === 403) sync.refuse(status, data);
+  },
+
+  async refresh(sync) {
+    sync.refresh = false;
+    const { status, data } = await sync.send(sync.urls.state);
+    // Only a newer version replaces the board; local moves made meanwhile go through save and 409.
+    if (status === 200 && !sync.dirty && data.version !== sync.version) {
+      sync.adopt(data, UPDATED_ELSEWHERE);
+    } else if (status === 200) {
+      sync.host.elapsed(data.elapsed);
+    }
+  },
+};

@@ -1,0 +1,312 @@
+// What the page shows. elements() is the one place the board's DOM elements are looked up, once;
+// everything else here writes to them: the cells (one pass over the 81 after every change; cheap,
+// and never out of step), the keypad, the timer, the messages, the solved screen and the results.
+// The words a cell or a button says are pure and tested with node (tests/js/view.test.mjs).
+
+import { PEERS, colOf, conflicts, digitCounts, positionKey, rowOf, valueAt } from "./sudoku.js";
+
+const NOTICE_MS = 8_000;
+
+/** The board's elements, or null on a page without one. Optional parts a page may lack are null. */
+export function elements(doc) {
+  const root = doc.getElementById("sudoku");
+  if (!root) return null;
+  const one = (selector) => root.querySelector(selector);
+  const cells = [...root.querySelectorAll("[data-cell]")];
+  const keypad = one("#sudoku-keypad");
+  return {
+    root,
+    grid: one("#sudoku-grid"),
+    cells,
+    parts: cells.map((cell) => ({
+      digit: cell.querySelector(".cell-digit"),
+      corner: cell.querySelector(".cell-corner"),
+      centre: cell.querySelector(".cell-centre"),
+    })),
+    board: one(".sudoku-board"),
+    pausedPanel: one("#sudoku-paused"),
+    resume: one("#sudoku-resume"),
+    pause: one("#sudoku-pause"),
+    clock: one("#sudoku-clock"),
+    timer: one("#sudoku-timer"),
+    shortcuts: one("#sudoku-keys"),
+    help: one("#sudoku-help"),
+    login: one("#sudoku-login"),
+    solved: one("#sudoku-solved"),
+    alert: one("#sudoku-alert"),
+    notice: one("#sudoku-notice"),
+    saveStatus: one("#save-status"),
+    hintPanel: one("#sudoku-hint-panel"),
+    hint: one("#sudoku-hint"),
+    hintClose: one("#sudoku-hint-close"),
+    resultsSlot: one("#sudoku-results-slot"),
+    keypad,
+    digitKeys: keypad ? [...keypad.querySelectorAll("[data-digit]")] : [],
+    modeRadios: keypad ? [...keypad.querySelectorAll("input[name=sudoku-mode]")] : [],
+    undoKey: keypad?.querySelector("#key-undo") ?? null,
+    redoKey: keypad?.querySelector("#key-redo") ?? null,
+    hintKey: keypad?.querySelector("#key-hint") ?? null,
+    // Outside the board: the page's puzzle, and the site header's account links.
+    pageState: doc.getElementById("puzzle-state"),
+    accountVisitor: doc.getElementById("account-visitor"),
+    accountPlayer: doc.getElementById("account-player"),
+    accountStats: doc.getElementById("account-stats"),
+    accountName: doc.getElementById("account-name"),
+    accountCsrf: doc.getElementById("account-csrf"),
+    csrfInput: doc.querySelector("input[name=csrfmiddlewaretoken]"),
+  };
+}
+
+/** Django's CSRF token: the cookie, or the hidden input the template renders. */
+export function csrfToken(els) {
+  const cookie = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+  if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
+  return els.csrfInput?.value ?? "";
+}
+
+// ---- Words: what a cell, the timer and the hint button say. Pure. ----
+
+/** Seconds as the timer shows them: mm:ss, or h:mm:ss past an hour. */
+export function formatTime(seconds) {
+  const s = Math.max(0, Math.floor(Number(seconds) || 0));
+  const pad = (n) => String(n).padStart(2, "0");
+  const h = Math.floor(s / 3600);
+  const mmss = `${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  return h ? `${h}:${mmss}` : mmss;
+}
+
+/** What a screen reader hears for a cell, e.g. "Row 2, Column 3, empty, notes 2 5, hint: look here". */
+export function cellLabel(board, i, conflicted, mark = null) {
+  const parts = [`Row ${rowOf(i) + 1}`, `Column ${colOf(i) + 1}`];
+  const spaced = (notes) => notes.split("").join(" ");
+  if (board.givens[i]) parts.push(`given ${board.givens[i]}`);
+  else if (board.digits[i]) parts.push(String(board.digits[i]));
+  else {
+    parts.push("empty");
+    if (board.corner[i]) parts.push(`corner notes ${spaced(board.corner[i])}`);
+    if (board.centre[i]) parts.push(`notes ${spaced(board.centre[i])}`);
+  }
+  if (conflicted) parts.push("conflict");
+  if (mark) parts.push(hintWords(mark));
+  return parts.join(", ");
+}
+
+/** A hint's mark in words, for the cell's label: the outline says it on screen, this says it aloud. */
+function hintWords(mark) {
+  const digits = [...mark.digits].sort().join(" ");
+  if (mark.kind === "place") return `hint: ${digits} goes here`;
+  if (mark.kind === "remove") return `hint: remove ${digits}`;
+  return mark.kind === "cell" ? "hint: this cell" : "hint: look here";
+}
+
+/**
+ * What the hint button's next press shows, from the last hint answered ({key, stage}) and the
+ * position now: the same position goes on to the next stage, any other starts again.
+ */
+export function hintLabel(last, key) {
+  if (!last || last.key !== key || !last.stage) return "Hint";
+  return last.stage === 1 ? "More" : "Show me";
+}
+
+// ---- The board. ----
+
+/** Bring every cell, the keypad and the undo buttons in line with the game. */
+export function render(game) {
+  const { board, selected } = game;
+  const bad = conflicts(board);
+  const focusValue = valueAt(board, selected);
+  const marks = game.hint.marks;
+  game.els.cells.forEach((cell, i) => {
+    const value = valueAt(board, i);
+    const peer = i !== selected && PEERS[selected].includes(i);
+    cell.classList.toggle("is-entry", !board.givens[i] && value !== 0);
+    cell.classList.toggle("is-selected", i === selected);
+    cell.classList.toggle("is-peer", peer);
+    cell.classList.toggle("is-same", focusValue !== 0 && value === focusValue && i !== selected);
+    cell.classList.toggle("is-conflict", bad.has(i));
+    cell.tabIndex = i === selected ? 0 : -1;
+    const parts = game.els.parts[i];
+    setText(parts.digit, value ? String(value) : "");
+    renderNotes(parts.corner, value ? "" : board.corner[i], focusValue, true);
+    renderNotes(parts.centre, value ? "" : board.centre[i], focusValue, false);
+    const mark = marks.get(i) ?? null;
+    if (mark) cell.dataset.hint = mark.kind;
+    else if (cell.dataset.hint) delete cell.dataset.hint;
+    const label = cellLabel(board, i, bad.has(i), mark);
+    if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
+  });
+  renderKeypad(game);
+}
+
+/** Set text only when it differs, so unchanged cells cost nothing. */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/**
+ * Notes as one span per digit. Corner notes take the corners first, then the edges (as in
+ * SudokuPad), by a position class; centre notes sit in a row and shrink when there are many.
+ * Notes equal to the selected cell's digit are highlighted, to help spot where it can go.
+ */
+function renderNotes(el, notes, focusValue, corner) {
+  const key = `${notes}|${focusValue}`;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.replaceChildren(
+    ...[...notes].map((n, k) => {
+      const span = document.createElement("span");
+      span.textContent = n;
+      if (corner) span.className = `pos-${k}`;
+      if (Number(n) === focusValue) span.classList.add("is-same");
+      return span;
+    }),
+  );
+  if (!corner) el.dataset.count = String(notes.length);
+}
+
+/** Dim digits that are all placed; grey out undo/redo with aria-disabled (focus stays put). */
+export function renderKeypad(game) {
+  const { keypad, digitKeys, undoKey, redoKey, modeRadios, hintKey } = game.els;
+  if (!keypad) return;
+  const counts = digitCounts(game.board);
+  for (const button of digitKeys) {
+    button.classList.toggle("is-done", counts[Number(button.dataset.digit)] >= 9);
+  }
+  undoKey.setAttribute("aria-disabled", String(!game.history.past.length));
+  redoKey.setAttribute("aria-disabled", String(!game.history.future.length));
+  for (const radio of modeRadios) radio.checked = radio.value === game.mode;
+  if (!hintKey) return;
+  const key = positionKey(game.board);
+  setText(hintKey, hintLabel(game.hint, key));
+  // The last stage on screen has nothing more to show for this position until it changes.
+  const allShown = game.hint.shown?.final && game.hint.key === key;
+  hintKey.setAttribute("aria-disabled", String(game.hint.busy || Boolean(allShown)));
+}
+
+/** Redraw the timer. */
+export function showTime(game, seconds) {
+  if (game.els.timer) setText(game.els.timer, formatTime(seconds));
+}
+
+// ---- Who is here: the page is the same for everyone until the state API says. ----
+
+/** Not logged in: the board stays read-only, with the way to log in (the page says nobody's name). */
+export function showVisitor(game) {
+  game.els.login.hidden = false;
+  game.els.accountVisitor.hidden = false;
+  game.els.root.dataset.ready = "visitor"; // for tests: the page knows it has a visitor
+}
+
+/** Logged in: name the player in the site header, give its log-out form the CSRF token, open the grid. */
+export function showPlayer(game, player, csrf) {
+  const { els } = game;
+  setText(els.accountName, player.name);
+  els.accountCsrf.value = csrf;
+  for (const el of [els.accountPlayer, els.accountStats]) el.hidden = false;
+  setText(els.help, els.help.dataset.playerHelp);
+  els.grid.removeAttribute("aria-readonly");
+}
+
+/** The keypad, the clock, pause and the shortcuts: shown only now, for a player whose game has loaded. */
+export function showControls(game) {
+  const { els } = game;
+  els.keypad.hidden = game.solved;
+  // Hidden in the page: without the script they would promise what the page cannot do.
+  for (const el of [els.clock, els.shortcuts]) {
+    if (el) el.hidden = false;
+  }
+  els.pause.hidden = game.solved;
+}
+
+/** Pausing hides the grid (no peeking); the button says what a press will do. */
+export function showPaused(game, paused) {
+  const { els } = game;
+  els.board.classList.toggle("is-paused", paused);
+  els.grid.inert = paused;
+  els.keypad.inert = paused;
+  els.pausedPanel.hidden = !paused;
+  els.pause.textContent = paused ? "Resume" : "Pause";
+}
+
+/** The solved screen: the board turns read-only and the keypad gives way to the time. */
+export function showSolvedBoard(game, seconds) {
+  const { els } = game;
+  els.grid.setAttribute("aria-readonly", "true");
+  els.root.classList.add("is-solved");
+  for (const el of [els.keypad, els.pause]) {
+    if (!el) continue;
+    // Hiding the focused control would drop focus to the page: hand it to the grid first.
+    if (el.contains(document.activeElement)) els.cells[game.selected].focus();
+    el.hidden = true;
+  }
+  setText(els.solved, `Solved! Your time: ${formatTime(seconds)}`);
+}
+
+// ---- Messages. ----
+
+/** A short notice that clears itself ("Updated from your other device"). */
+export function showNotice(game, text) {
+  const el = game.els.notice;
+  el.textContent = text;
+  clearTimeout(game.noticeTimer);
+  if (text) game.noticeTimer = setTimeout(() => (el.textContent = ""), NOTICE_MS);
+}
+
+/** A wrong grid: stays until the board changes. */
+export function showAlert(game, text) {
+  setText(game.els.alert, text);
+}
+
+/** The save line: data-state for tests and styles; text only when the player should know. */
+export function showSaveState(game, state, text = "") {
+  const el = game.els.saveStatus;
+  el.dataset.state = state;
+  setText(el, text);
+  if (state === "loggedout") {
+    const link = document.createElement("a");
+    link.href = game.loginUrl;
+    link.textContent = "Log in again";
+    el.append(" ", link);
+  }
+}
+
+// ---- The results under the board. ----
+
+/**
+ * The results (receipt, leaderboard, standing), fetched once the solve is recorded; on failure a
+ * line with a button to try again. `focus`: move focus to them (a retry).
+ */
+export async function loadResults(game, focus = false) {
+  const slot = game.els.resultsSlot;
+  if (!slot || !game.sync.urls.results || game.results === "loading" || game.results === "loaded") return;
+  game.results = "loading";
+  slot.setAttribute("aria-busy", "true");
+  const html = await game.sync.results();
+  let section = null;
+  if (html !== null) {
+    // Our own server's fragment: parsed inert in a template, then moved into the page.
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    section = template.content.querySelector("#sudoku-results[data-solved=true]");
+  }
+  slot.removeAttribute("aria-busy");
+  game.results = section ? "loaded" : "failed";
+  if (section) {
+    slot.replaceChildren(section);
+    if (focus) {
+      section.tabIndex = -1;
+      section.focus();
+    }
+    return;
+  }
+  const line = document.createElement("p");
+  line.className = "sudoku-results-failed";
+  const retry = document.createElement("button");
+  retry.type = "button";
+  retry.className = "link";
+  retry.textContent = "Try again";
+  retry.addEventListener("click", () => loadResults(game, true));
+  line.append("Could not load the results. ", retry);
+  slot.replaceChildren(line);
+  if (focus) retry.focus(); // The button pressed is gone: its successor takes the focus.
+}

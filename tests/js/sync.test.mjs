@@ -1,0 +1,458 @@
+// The sync queue (static/js/sync.js) against a fake server: fetch, timers, the clock and storage
+// are the test's own, so every decision (when to save, what a 409, 401, 4xx or 5xx does, retries
+// and their backoff, one request at a time) is checked without a browser.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { digitsString, isFull, parseState, placeDigit } from "../../static/js/sudoku.js";
+import { SyncQueue, nextJob, nextRetryMs, saveDelay } from "../../static/js/sync.js";
+
+const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+const SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+const EMPTY = [...GIVENS].flatMap((d, i) => (d === "0" ? [i] : []));
+const URLS = {
+  save: "/api/save/", beat: "/api/beat/", submit: "/api/submit/", state: "/api/state/",
+  hint: "/api/hint/", results: "/results/",
+};
+const KEY = "sudoku:7:2026-01-01-easy"; // player 7's copy of that puzzle
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Timers and a clock that move only when the test moves them. */
+class FakeTime {
+  constructor() {
+    this.now = 0;
+    this.pending = new Map();
+    this.nextId = 1;
+  }
+
+  setTimeout(fn, ms = 0) {
+    const id = this.nextId++;
+    this.pending.set(id, { at: this.now + ms, fn });
+    return id;
+  }
+
+  clearTimeout(id) {
+    this.pending.delete(id);
+  }
+
+  /** Move on by `ms`, running every timer that falls due, in order, and whatever it sets off. */
+  async advance(ms) {
+    const end = this.now + ms;
+    for (;;) {
+      const [id, next] = [...this.pending].sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0] ?? [];
+      if (!next || next.at > end) break;
+      this.pending.delete(id);
+      this.now = next.at;
+      next.fn();
+      await settle();
+    }
+    this.now = end;
+    await settle();
+  }
+}
+
+/**
+ * A queue for player 7 at version 1, with a fake server: `answer(request)` gives each request's
+ * reply as [status, data, redirected?], "offline" to fail it, or nothing to leave it waiting
+ * until the test calls request.reply(...). `said` is what the queue told the page, in order.
+ */
+function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = true } = {}) {
+  const time = new FakeTime();
+  const game = { board: parseState({ givens: GIVENS }).board, canPlay: true, solved: false, running };
+  const said = [];
+  const host = {
+    board: () => game.board,
+    canPlay: () => game.canPlay,
+    solved: () => game.solved,
+    running: () => game.running,
+    status: (state, text) => said.push(["status", state, text]),
+    elapsed: (seconds) => said.push(["elapsed", seconds]),
+    adopt: (server, notice) => {
+      game.board = server.board;
+      said.push(["adopt", server.version, notice]);
+    },
+    finish: (seconds) => said.push(["finish", seconds]),
+    alert: (text) => said.push(["alert", text]),
+  };
+  const requests = [];
+  const fetch = (url, init) => new Promise((resolve, reject) => {
+    const request = {
+      url, at: time.now, method: init.method, headers: init.headers ?? {}, keepalive: init.keepalive,
+      body: init.body === undefined ? undefined : JSON.parse(init.body),
+      reply: (status, data = null, redirected = false) => resolve({
+        status, redirected, ok: status >= 200 && status < 300,
+        json: async () => {
+          if (data === null) throw new SyntaxError("Unexpected token '<'"); // an HTML page
+          return data;
+        },
+        text: async () => String(data),
+      }),
+      fail: () => reject(new TypeError("Failed to fetch")),
+    };
+    requests.push(request);
+    const reply = answer(request);
+    if (reply === "offline") request.fail();
+    else if (reply) request.reply(...reply);
+  });
+  const stored = new Map();
+  const storage = {
+    getItem: (key) => stored.get(key) ?? null,
+    setItem: (key, value) => stored.set(key, value),
+    removeItem: (key) => stored.delete(key),
+  };
+  const sync = new SyncQueue({ urls: URLS, host, fetch, timers: time, now: () => time.now, storage, csrfToken: () => "token" });
+  sync.begin(1, 7, "2026-01-01-easy");
+  /** The player puts the next right digit in the next empty cell, as the page does. */
+  let entries = 0;
+  const play = () => {
+    const i = EMPTY[entries++];
+    game.board = placeDigit(game.board, i, Number(SOLUTION[i]));
+    sync.changed(isFull(game.board));
+  };
+  return { sync, game, time, requests, said, stored, play };
+}
+
+/** A server state for the puzzle at `version`, with r1c1 filled in. */
+const serverState = (version, extra = {}) => ({
+  givens: GIVENS, digits: "4".padEnd(81, "0"), corner: [], centre: [], version, elapsed: 50, solved: false, ...extra,
+});
+
+describe("the decisions", () => {
+  test("saving comes first; a submit waits for the save; a refresh never runs over unsaved moves", () => {
+    const idle = { dirty: false, due: false, submit: false, beat: false, refresh: false };
+    assert.equal(nextJob(idle), null);
+    assert.equal(nextJob({ ...idle, dirty: true }), null, "a save waits for its moment");
+    assert.equal(nextJob({ ...idle, dirty: true, due: true, submit: true, beat: true, refresh: true }), "save");
+    assert.equal(nextJob({ ...idle, dirty: true, submit: true, beat: true }), "beat");
+    assert.equal(nextJob({ ...idle, submit: true, beat: true }), "submit");
+    assert.equal(nextJob({ ...idle, beat: true, refresh: true }), "beat");
+    assert.equal(nextJob({ ...idle, refresh: true }), "refresh");
+    assert.equal(nextJob({ ...idle, dirty: true, refresh: true }), null);
+  });
+
+  test("a save waits 600 ms after the last change, and not at all once 3 s have gone by", () => {
+    assert.equal(saveDelay(0), 600);
+    assert.equal(saveDelay(2999), 600);
+    assert.equal(saveDelay(3000), 0);
+  });
+
+  test("retries wait 1 s, then twice as long each time, up to 30 s", () => {
+    const waits = [];
+    for (let ms = 0, k = 0; k < 7; k += 1) waits.push((ms = nextRetryMs(ms)));
+    assert.deepEqual(waits, [1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+});
+
+describe("saving", () => {
+  test("a burst of entries becomes one save after a quiet moment", async () => {
+    const { sync, game, time, requests, said, stored, play } = setUp({ answer: () => [200, { version: 2, elapsed: 40 }] });
+    for (let k = 0; k < 3; k += 1) {
+      play();
+      await time.advance(200);
+    }
+    assert.equal(requests.length, 0);
+    assert.ok(stored.has(KEY), "meanwhile the moves are kept on this device");
+    await time.advance(400);
+    assert.equal(requests.length, 1);
+    const [save] = requests;
+    assert.equal(save.url, URLS.save);
+    assert.equal(save.method, "POST");
+    assert.deepEqual(save.body, { version: 1, digits: digitsString(game.board), corner: game.board.corner, centre: game.board.centre });
+    assert.equal(sync.version, 2);
+    assert.deepEqual(said, [["status", "saving", ""], ["elapsed", 40], ["status", "saved", ""]]);
+    assert.ok(!stored.has(KEY), "the server has everything");
+  });
+
+  test("a player who never pauses still gets a save every 3 s", async () => {
+    const { time, requests, play } = setUp();
+    for (let k = 0; k < 8; k += 1) {
+      play();
+      await time.advance(500);
+    }
+    assert.deepEqual(requests.map((r) => r.at), [3000]);
+  });
+
+  test("one request at a time: moves made during a save go next, on the version it returned", async () => {
+    const { game, time, requests, stored, play } = setUp({ answer: () => undefined });
+    play();
+    await time.advance(600);
+    play();
+    await time.advance(600);
+    assert.equal(requests.length, 1, "the second save waits for the first answer");
+    requests[0].reply(200, { version: 2, elapsed: 5 });
+    await settle();
+    assert.equal(JSON.parse(stored.get(KEY)).version, 2, "the unsaved moves' copy now builds on version 2");
+    assert.equal(requests.length, 2);
+    assert.equal(requests[1].body.version, 2);
+    assert.equal(requests[1].body.digits, digitsString(game.board));
+  });
+
+  test("the page's own requests wait until the player's position has loaded", async () => {
+    const { game, time, requests, play } = setUp();
+    game.canPlay = false;
+    play();
+    await time.advance(10_000);
+    assert.equal(requests.length, 0);
+  });
+
+  test("leaving the page sends unsaved moves at once, with keepalive", async () => {
+    const { sync, time, requests, play } = setUp();
+    sync.flushNow();
+    assert.equal(requests.length, 0, "nothing unsaved, nothing sent");
+    play();
+    sync.flushNow();
+    await settle();
+    assert.deepEqual(requests.map((r) => [r.url, r.keepalive]), [[URLS.save, true]]);
+    await time.advance(1000);
+    assert.equal(requests.length, 1, "and nothing is sent twice");
+  });
+});
+
+describe("when another tab or device saved first", () => {
+  test("a 409 puts the server's board on screen instead of overwriting it", async () => {
+    const { sync, game, time, requests, said, stored, play } = setUp({ answer: () => [409, { error: "stale", state: serverState(7) }] });
+    play();
+    await time.advance(600);
+    assert.deepEqual(said.at(-1), ["adopt", 7, "Updated from your other device"]);
+    assert.equal(sync.version, 7);
+    assert.equal(game.board.digits[0], 4);
+    assert.ok(!sync.dirty && !stored.has(KEY), "our copy is dropped");
+    await time.advance(10_000);
+    assert.equal(requests.length, 1);
+  });
+
+  test("a 409 without the server's state fetches it, and a newer version replaces the board", async () => {
+    const { sync, time, requests, said, play } = setUp({
+      answer: (r) => (r.url === URLS.save ? [409, { error: "stale" }] : [200, serverState(8)]),
+    });
+    play();
+    await time.advance(600);
+    assert.deepEqual(requests.map((r) => [r.method, r.url]), [["POST", URLS.save], ["GET", URLS.state]]);
+    assert.deepEqual(said.at(-1), ["adopt", 8, "Updated from your other device"]);
+    assert.equal(sync.version, 8);
+  });
+
+  test("coming back looks again: on focus at most every 5 s, and only a newer version replaces the board", async () => {
+    let version = 1;
+    const { sync, time, requests, said, play } = setUp({ answer: () => [200, serverState(version, { elapsed: 70 })] });
+    await time.advance(60_000);
+    sync.requestRefresh(true);
+    await settle();
+    assert.deepEqual(said, [["elapsed", 70]], "the same version only sets the clock");
+    await time.advance(1000);
+    sync.requestRefresh(true);
+    await settle();
+    assert.equal(requests.length, 1, "focus again within 5 s does not ask");
+    version = 4;
+    sync.requestRefresh(); // the tab is visible again: always ask
+    await settle();
+    assert.deepEqual(said.at(-1), ["adopt", 4, "Updated from your other device"]);
+    play();
+    sync.requestRefresh();
+    await settle();
+    assert.equal(requests.length, 2, "unsaved moves go through save (and its 409), not a refresh");
+  });
+});
+
+describe("refusals", () => {
+  for (const [what, reply] of [["a 401", [401, { error: "Log in" }]], ["a redirect to the log-in page", [200, null, true]], ["a 403 page", [403, null]]]) {
+    test(`${what} means logged out: every request stops and the moves stay on this device`, async () => {
+      const { sync, time, requests, said, stored, play } = setUp({ answer: () => reply });
+      play();
+      await time.advance(600);
+      assert.deepEqual(said.at(-1), ["status", "loggedout", "You are logged out, so moves are not saved."]);
+      assert.ok(stored.has(KEY));
+      play();
+      sync.flushNow();
+      sync.requestBeat();
+      await time.advance(60_000);
+      assert.equal(requests.length, 1);
+    });
+  }
+
+  test("a 400 stops saving with the server's reason, and the moves stay on this device", async () => {
+    const { sync, time, said, stored, play } = setUp({ answer: () => [400, { error: "bad digits" }] });
+    play();
+    await time.advance(600);
+    assert.deepEqual(said.at(-1), ["status", "error", "Could not save: bad digits. Your moves are kept on this device."]);
+    assert.ok(sync.stopped && stored.has(KEY));
+  });
+});
+
+describe("without the network", () => {
+  test("it says so, keeps the moves, retries after 1, 2 and 4 s, and says when it is back", async () => {
+    let online = false;
+    const { sync, time, requests, said, stored, play } = setUp({ answer: () => (online ? [200, { version: 2, elapsed: 9 }] : "offline") });
+    play();
+    await time.advance(600);
+    assert.deepEqual(said.at(-1), ["status", "offline", "Offline — will retry"]);
+    assert.ok(sync.dirty && stored.has(KEY));
+    await time.advance(3000);
+    online = true;
+    await time.advance(4000);
+    assert.deepEqual(requests.map((r) => r.at), [600, 1600, 3600, 7600]);
+    assert.deepEqual(said.slice(-2), [["status", "saved", ""], ["status", "saved", "Back online — saved"]]);
+    await time.advance(3000);
+    assert.deepEqual(said.at(-1), ["status", "saved", ""], "the news clears itself");
+    assert.ok(!stored.has(KEY));
+  });
+
+  test("a 5xx is waited out like a lost connection", async () => {
+    const { sync, time, said, play } = setUp({ answer: () => [503, null] });
+    play();
+    await time.advance(600);
+    assert.deepEqual(said.at(-1), ["status", "offline", "Offline — will retry"]);
+    assert.equal(sync.retryMs, 1000);
+  });
+
+  test("back online, a waiting retry goes at once", async () => {
+    let online = false;
+    const { sync, time, requests, play } = setUp({ answer: () => (online ? [200, { version: 2 }] : "offline") });
+    play();
+    await time.advance(600);
+    online = true;
+    sync.retryNow();
+    await settle();
+    assert.deepEqual(requests.map((r) => r.at), [600, 600]);
+    assert.ok(!sync.dirty && !sync.offline);
+  });
+
+  test("beats lost to the network are dropped, not retried: the next one counts the time", async () => {
+    const { sync, time, requests } = setUp({ answer: () => undefined });
+    sync.requestBeat();
+    sync.requestBeat(); // another falls due while the first is away
+    requests[0].fail();
+    await settle();
+    await time.advance(60_000);
+    assert.deepEqual(requests.map((r) => r.url), [URLS.beat]);
+  });
+});
+
+describe("the solve", () => {
+  test("a full board is saved, then submitted on the version the save returned", async () => {
+    const { game, time, requests, said, play } = setUp({
+      answer: (r) => (r.url === URLS.save ? [200, { version: 5, elapsed: 60 }] : [200, { solved: true, seconds: 95 }]),
+    });
+    while (EMPTY.some((i) => !game.board.digits[i])) play();
+    await settle();
+    assert.deepEqual(requests.map((r) => r.url), [URLS.save, URLS.submit], "at once, without waiting for a quiet moment");
+    assert.deepEqual(requests[1].body, { version: 5, digits: digitsString(game.board) });
+    assert.deepEqual(said.at(-1), ["finish", 95]);
+    await time.advance(10_000);
+    assert.equal(requests.length, 2);
+  });
+
+  test("a wrong grid gets the server's message and its new version", async () => {
+    const message = "Not quite: 2 digits are wrong.";
+    const { sync, game, requests, said, play } = setUp({
+      answer: (r) => (r.url === URLS.save ? [200, { version: 5 }] : [200, { solved: false, version: 6, message }]),
+    });
+    while (EMPTY.some((i) => !game.board.digits[i])) play();
+    await settle();
+    assert.equal(requests.length, 2);
+    assert.deepEqual(said.at(-1), ["alert", message]);
+    assert.equal(sync.version, 6);
+  });
+
+  test("once solved nothing is left to submit, nor kept on this device", () => {
+    const { sync, stored, play } = setUp({ answer: () => undefined });
+    play();
+    sync.submit = true;
+    sync.finished();
+    assert.ok(!sync.submit && !stored.has(KEY));
+  });
+});
+
+describe("beats", () => {
+  test("beats go only while time counts, and bring back the server's time", async () => {
+    const { sync, game, requests, said } = setUp({ answer: () => [200, { elapsed: 33 }], running: false });
+    sync.requestBeat();
+    await settle();
+    assert.equal(requests.length, 0);
+    game.running = true;
+    sync.requestBeat();
+    await settle();
+    assert.deepEqual(requests.map((r) => [r.url, r.body]), [[URLS.beat, { version: 1 }]]);
+    assert.deepEqual(said, [["elapsed", 33]]);
+  });
+});
+
+describe("the local copy", () => {
+  const keep = (stored, board, version) => stored.set(KEY, JSON.stringify({
+    version, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre,
+  }));
+
+  test("moves kept on this device come back onto the version they were built on, and go to the server", async () => {
+    const { sync, game, requests, stored } = setUp();
+    keep(stored, placeDigit(game.board, 0, 4), 1);
+    const restored = sync.restore(game.board);
+    assert.equal(restored.digits[0], 4);
+    game.board = restored;
+    sync.pump();
+    await settle();
+    assert.equal(requests[0].body.digits, digitsString(restored));
+  });
+
+  test("a copy the server has moved on from is dropped, and so is one with nothing new", () => {
+    const { sync, game, stored } = setUp();
+    keep(stored, placeDigit(game.board, 0, 4), 0);
+    assert.equal(sync.restore(game.board), null);
+    assert.ok(!stored.has(KEY) && !sync.dirty);
+    keep(stored, game.board, 1);
+    assert.equal(sync.restore(game.board), null);
+    assert.ok(!stored.has(KEY));
+    stored.set(KEY, "{not json");
+    assert.equal(sync.restore(game.board), null);
+  });
+});
+
+describe("requests", () => {
+  test("writes are JSON with the CSRF token; reading the state is a plain GET", async () => {
+    const { sync, requests } = setUp();
+    await sync.send(URLS.save, { version: 1 });
+    await sync.send(URLS.state);
+    assert.equal(requests[0].method, "POST");
+    assert.equal(requests[0].headers["X-CSRFToken"], "token");
+    assert.equal(requests[0].headers["Content-Type"], "application/json");
+    assert.equal(requests[1].method, "GET");
+    assert.equal(requests[1].body, undefined);
+    assert.equal(requests[1].headers["X-CSRFToken"], undefined);
+  });
+
+  test("loading waits out the network, then gives the player's position", async () => {
+    let online = false;
+    const { sync, time, said } = setUp({ answer: () => (online ? [200, { ...serverState(3), player: { id: 7, name: "ada" } }] : "offline") });
+    const loading = sync.load();
+    await settle();
+    assert.deepEqual(said, [["status", "loading", "Loading your game…"], ["status", "offline", "Offline — will retry"]]);
+    online = true;
+    await time.advance(1000);
+    const state = await loading;
+    assert.equal(state.player.name, "ada");
+    assert.equal(state.version, 3);
+    assert.deepEqual(said.at(-1), ["status", "idle", ""]);
+  });
+
+  test("loading tells a visitor from a refusal", async () => {
+    assert.deepEqual(await setUp({ answer: () => [401, null] }).sync.load(), { player: null });
+    const refused = setUp({ answer: () => [403, null] });
+    assert.equal(await refused.sync.load(), null);
+    assert.ok(refused.sync.stopped);
+  });
+
+  test("hints and the results go through the queue's own requests", async () => {
+    let reply = (r) => (r.url === URLS.hint ? [200, { stage: 1 }] : [200, "<section></section>"]);
+    const { sync, game, requests } = setUp({ answer: (r) => reply(r) });
+    const hint = await sync.hint(game.board);
+    assert.deepEqual(hint, { status: 200, data: { stage: 1 } });
+    assert.deepEqual(requests[0].body, { digits: digitsString(game.board), corner: game.board.corner, centre: game.board.centre });
+    assert.equal(await sync.results(), "<section></section>");
+    assert.equal(requests[1].headers.Accept, "text/html");
+    reply = () => [200, "<login page>", true];
+    assert.equal(await sync.results(), null, "logged out");
+    reply = () => "offline";
+    assert.equal(await sync.results(), null);
+  });
+});

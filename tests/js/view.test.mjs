@@ -1,0 +1,52 @@
+// The words the board says (static/js/view.js): pure functions; nothing here needs a page.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { parseState, placeDigit, toggleNote } from "../../static/js/sudoku.js";
+import { cellLabel, formatTime, hintLabel } from "../../static/js/view.js";
+
+const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+
+test("the timer shows mm:ss, and h:mm:ss past an hour", () => {
+  assert.equal(formatTime(0), "00:00");
+  assert.equal(formatTime(59.9), "00:59");
+  assert.equal(formatTime(61), "01:01");
+  assert.equal(formatTime(3600), "1:00:00");
+  assert.equal(formatTime(36_000 + 125), "10:02:05");
+  assert.equal(formatTime(-5), "00:00");
+  assert.equal(formatTime("nonsense"), "00:00");
+});
+
+describe("cellLabel", () => {
+  const board = parseState({ givens: GIVENS }).board;
+
+  test("it says the row, the column and what is in the cell", () => {
+    assert.equal(cellLabel(board, 2, false), "Row 1, Column 3, given 3");
+    assert.equal(cellLabel(board, 0, false), "Row 1, Column 1, empty");
+    assert.equal(cellLabel(placeDigit(board, 10, 6), 10, false), "Row 2, Column 2, 6");
+  });
+
+  test("an empty cell reads out its notes, spaced, corner notes first", () => {
+    let noted = toggleNote(toggleNote(board, 0, 2, "corner"), 0, 5, "corner");
+    noted = toggleNote(noted, 0, 7, "centre");
+    assert.equal(cellLabel(noted, 0, false), "Row 1, Column 1, empty, corner notes 2 5, notes 7");
+  });
+
+  test("a conflict and a hint's mark are said after the content", () => {
+    assert.equal(cellLabel(board, 0, true), "Row 1, Column 1, empty, conflict");
+    assert.equal(cellLabel(board, 0, false, { kind: "area", digits: [] }), "Row 1, Column 1, empty, hint: look here");
+    assert.equal(cellLabel(board, 0, false, { kind: "cell", digits: [] }), "Row 1, Column 1, empty, hint: this cell");
+    assert.equal(cellLabel(board, 0, false, { kind: "place", digits: [4] }), "Row 1, Column 1, empty, hint: 4 goes here");
+    assert.equal(cellLabel(board, 0, false, { kind: "remove", digits: [7, 2] }), "Row 1, Column 1, empty, hint: remove 2 7");
+  });
+});
+
+test("the hint button offers the next stage for the same position and starts again for another", () => {
+  assert.equal(hintLabel(null, "p"), "Hint");
+  assert.equal(hintLabel({ key: null, stage: 0 }, "p"), "Hint");
+  assert.equal(hintLabel({ key: "p", stage: 1 }, "p"), "More");
+  assert.equal(hintLabel({ key: "p", stage: 2 }, "p"), "Show me");
+  assert.equal(hintLabel({ key: "p", stage: 3 }, "p"), "Show me");
+  assert.equal(hintLabel({ key: "q", stage: 2 }, "p"), "Hint");
+});
