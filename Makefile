@@ -38,8 +38,12 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format --check .
 
 # The board's pure modules and its sync queue, with Node's own test runner (no npm package).
+# The shell lists the files: Node 20 would search a directory, but Node 21+ takes only files and
+# globs. The tests are .mjs; the modules they load are plain .js with no package.json saying
+# "type": "module" (nothing to ship to browsers), which Node 20.19+ and 22.7+ read as ES modules
+# by their import/export syntax.
 test-js:
-	node --test tests/js/
+	node --test tests/js/*.test.mjs
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/engine.py
