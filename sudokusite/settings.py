@@ -146,12 +146,13 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 # In production `collectstatic` writes compressed copies with content-hashed names, which
 # WhiteNoise serves with far-future cache headers; in development files are served as they are.
+# The board's ES modules name each other by their hashed names too (sudokusite/storage.py).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "sudokusite.storage.HashedStaticStorage"
     },
 }
 
