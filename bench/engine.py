@@ -58,8 +58,13 @@ def bench_fillers(samples: int) -> None:
             times.append(ms)
             restarts += stats.restarts
             rollbacks += stats.rollbacks
-        row(name, f"{statistics.median(times):.2f}", f"{pct(times, 0.9):.2f}",
-            f"{restarts / samples:.2f}", f"{rollbacks / samples:.2f}")
+        row(
+            name,
+            f"{statistics.median(times):.2f}",
+            f"{pct(times, 0.9):.2f}",
+            f"{restarts / samples:.2f}",
+            f"{rollbacks / samples:.2f}",
+        )
 
 
 def bench_minimal(samples: int) -> list[list[int]]:
@@ -77,8 +82,13 @@ def bench_minimal(samples: int) -> list[list[int]]:
             clues.append(sum(1 for d in givens if d))
             if symmetry == "none":
                 puzzles.append(givens)
-        row(symmetry, f"{statistics.median(totals):.2f}", f"{pct(totals, 0.9):.2f}",
-            f"{statistics.median(clears):.2f}", f"{statistics.mean(clues):.1f}")
+        row(
+            symmetry,
+            f"{statistics.median(totals):.2f}",
+            f"{pct(totals, 0.9):.2f}",
+            f"{statistics.median(clears):.2f}",
+            f"{statistics.mean(clues):.1f}",
+        )
     return puzzles
 
 
@@ -88,8 +98,10 @@ def bench_count() -> list[list[int]]:
     for grid in grids:
         count_solutions(grid, limit=2)
     seconds = time.perf_counter() - start
-    print(f"\ncount_solutions(limit=2) over top-1465: {len(grids)} puzzles in {seconds:.2f} s, "
-          f"{len(grids) / seconds:.0f} puzzles/s")
+    print(
+        f"\ncount_solutions(limit=2) over top-1465: {len(grids)} puzzles in {seconds:.2f} s, "
+        f"{len(grids) / seconds:.0f} puzzles/s"
+    )
     return grids
 
 
@@ -103,8 +115,7 @@ def bench_rate(minimal: list[list[int]], top: list[list[int]]) -> None:
             times.append(ms)
             tiers[rating.tier] = tiers.get(rating.tier, 0) + 1
         seen = " ".join(f"{t}:{tiers[t]}" for t in TIERS if t in tiers)
-        row(label, f"{statistics.median(times):.2f}", f"{pct(times, 0.9):.2f}",
-            f"{max(times):.1f}", seen)
+        row(label, f"{statistics.median(times):.2f}", f"{pct(times, 0.9):.2f}", f"{max(times):.1f}", seen)
 
 
 def bench_generate(seconds: float) -> None:
@@ -120,8 +131,7 @@ def bench_generate(seconds: float) -> None:
             tries += puzzle.tries
             times.append(ms)
         elapsed = time.perf_counter() - start
-        row(tier, made, f"{made * 60 / elapsed:.0f}", f"{tries / made:.1f}",
-            f"{statistics.median(times):.0f}")
+        row(tier, made, f"{made * 60 / elapsed:.0f}", f"{tries / made:.1f}", f"{statistics.median(times):.0f}")
 
 
 def main() -> None:

@@ -115,14 +115,18 @@ class PrivatePostgres:
         self._run("pg_ctl", "-D", str(self.data), "-o", self._options(), "-l", str(self.log), "-w", "start")
 
     def restart(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-o", self._options(), "-l", str(self.log), "-m", "fast", "-w", "restart")
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-o", self._options(), "-l", str(self.log), "-m", "fast", "-w", "restart"
+        )
 
     def stop(self, mode: str = "immediate") -> None:
         if (self.data / "postmaster.pid").exists():
             self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def ready(self) -> bool:
-        return subprocess.run([str(PG_BIN / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)]).returncode == 0
+        return (
+            subprocess.run([str(PG_BIN / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)]).returncode == 0
+        )
 
 
 class PrivateRedis:
@@ -136,9 +140,21 @@ class PrivateRedis:
     def start(self) -> None:
         binary = shutil.which("redis-server") or "redis-server"
         self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--daemonize", "no"],
-            stdout=open(self.log, "a"), stderr=subprocess.STDOUT,
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+            ],
+            stdout=open(self.log, "a"),
+            stderr=subprocess.STDOUT,
         )
         import redis
 
@@ -204,8 +220,12 @@ class Player:
     acked: list[tuple[int, int]] = field(default_factory=list)  # (save number, version answered)
 
     def headers(self, port: int) -> dict[str, str]:
-        return {"Cookie": f"sessionid={self.cookie}; csrftoken={self.csrf}", "X-CSRFToken": self.csrf,
-                "Content-Type": "application/json", "Referer": f"http://127.0.0.1:{port}/"}
+        return {
+            "Cookie": f"sessionid={self.cookie}; csrftoken={self.csrf}",
+            "X-CSRFToken": self.csrf,
+            "Content-Type": "application/json",
+            "Referer": f"http://127.0.0.1:{port}/",
+        }
 
 
 @dataclass
@@ -251,9 +271,25 @@ class Site:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "sudokusite.wsgi", "--workers", str(GUNICORN_WORKERS),
-             "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning", "--timeout", "30"],
-            cwd=ROOT, env=self.env, stdout=open(self.log, "a"), stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "sudokusite.wsgi",
+                "--workers",
+                str(GUNICORN_WORKERS),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--log-level",
+                "warning",
+                "--timeout",
+                "30",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=open(self.log, "a"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         if not wait_until(lambda: self.get("/ping/").status == 200, 30, 0.2):
             raise SystemExit(f"gunicorn did not start; see {self.log}")
@@ -261,18 +297,36 @@ class Site:
     def workers(self) -> list[int]:
         return children_of(self.proc.pid) if self.proc else []
 
-    def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None,
-                kind: str = "", player: str = "", number: int = 0) -> Reply:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: dict | None = None,
+        headers: dict | None = None,
+        kind: str = "",
+        player: str = "",
+        number: int = 0,
+    ) -> Reply:
         started = time.monotonic()
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
         try:
             conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers or {})
             response = conn.getresponse()
             data = response.read()
-            return Reply(kind, player, started, time.monotonic(), response.status,
-                         response.getheader("Content-Type", ""), data, number=number)
+            return Reply(
+                kind,
+                player,
+                started,
+                time.monotonic(),
+                response.status,
+                response.getheader("Content-Type", ""),
+                data,
+                number=number,
+            )
         except (OSError, http.client.HTTPException) as exc:
-            return Reply(kind, player, started, time.monotonic(), 0, error=f"{type(exc).__name__}: {exc}", number=number)
+            return Reply(
+                kind, player, started, time.monotonic(), 0, error=f"{type(exc).__name__}: {exc}", number=number
+            )
         finally:
             conn.close()
 
@@ -281,8 +335,15 @@ class Site:
 
     def api(self, player: Player, action: str, body: dict | None = None, number: int = 0) -> Reply:
         method = "GET" if action == "state" else "POST"
-        return self.request(method, f"/api{self.path}{action}/", body, player.headers(self.port),
-                            kind=action, player=player.name, number=number)
+        return self.request(
+            method,
+            f"/api{self.path}{action}/",
+            body,
+            player.headers(self.port),
+            kind=action,
+            player=player.name,
+            number=number,
+        )
 
     def refresh_version(self, player: Player) -> None:
         reply = self.api(player, "state")
@@ -325,8 +386,12 @@ class Saver(threading.Thread):
     def run(self) -> None:
         while not self.stop_event.is_set():
             self.number += 1
-            body = {"version": self.player.version, "digits": numbered_digits(self.site.givens, self.number),
-                    "corner": [""] * 81, "centre": [""] * 81}
+            body = {
+                "version": self.player.version,
+                "digits": numbered_digits(self.site.givens, self.number),
+                "corner": [""] * 81,
+                "centre": [""] * 81,
+            }
             reply = self.site.api(self.player, "save", body, number=self.number)
             self.replies.append(reply)
             data = reply.json() if reply.status in (200, 409) else None
@@ -352,8 +417,9 @@ class Prober(threading.Thread):
             self.stop_event.wait(0.5)
 
 
-def run_load(site: Site, players: list[Player], pace: float, during: Callable[[], dict], start_number: int
-             ) -> tuple[list[Reply], list[Reply], dict]:
+def run_load(
+    site: Site, players: list[Player], pace: float, during: Callable[[], dict], start_number: int
+) -> tuple[list[Reply], list[Reply], dict]:
     """Players saving and a health prober while `during()` injects the fault; returns the saves,
     the health answers and what `during` reported."""
     stop = threading.Event()
@@ -409,14 +475,24 @@ def check_nothing_lost(fault: str, label: str, site: Site, players: list[Player]
         last_number, last_version = p.acked[-1]
         stored_number = number_of(site.givens, attempt.digits)
         if attempt.version < last_version or (attempt.version == last_version and stored_number != last_number):
-            lost.append(f"{p.name}: stored v{attempt.version} save #{stored_number}, answered v{last_version} save #{last_number}")
+            lost.append(
+                f"{p.name}: stored v{attempt.version} save #{stored_number}, answered v{last_version} save #{last_number}"
+            )
         elif attempt.version > last_version:
             unanswered_commits += 1  # a later save was stored but its answer never arrived
-    check(fault, f"{label}: every save answered 200 is in the database", not lost,
-          f"{acked} saves answered 200 by {len(players)} players; lost: {lost or 0}; "
-          f"stored without an answer received: {unanswered_commits}")
-    check(fault, f"{label}: the versions answered only go up", not not_monotonic,
-          f"{acked} versions, out of order for: {not_monotonic or 'nobody'}")
+    check(
+        fault,
+        f"{label}: every save answered 200 is in the database",
+        not lost,
+        f"{acked} saves answered 200 by {len(players)} players; lost: {lost or 0}; "
+        f"stored without an answer received: {unanswered_commits}",
+    )
+    check(
+        fault,
+        f"{label}: the versions answered only go up",
+        not not_monotonic,
+        f"{acked} versions, out of order for: {not_monotonic or 'nobody'}",
+    )
 
 
 # --- setup ----------------------------------------------------------------------------------------
@@ -456,20 +532,30 @@ def fault_replay_and_race(site: Site, rounds: int) -> None:
     print("\n(d) a client replays an old save; two saves race from the same version", flush=True)
     player = prepare_players(1, "replay")[0]
     site.refresh_version(player)
-    first = {"version": player.version, "digits": numbered_digits(site.givens, 1), "corner": [""] * 81, "centre": [""] * 81}
+    first = {
+        "version": player.version,
+        "digits": numbered_digits(site.givens, 1),
+        "corner": [""] * 81,
+        "centre": [""] * 81,
+    }
     a = site.api(player, "save", first)
     second = {**first, "version": (a.json() or {}).get("version", -1), "digits": numbered_digits(site.givens, 2)}
     b = site.api(player, "save", second)
     replayed = site.api(player, "save", first)
     state = (replayed.json() or {}).get("state", {})
     stored = Attempt.objects.get(user_id=player.user_id)
-    check("d", "a replayed old save is refused with 409 and the newer board kept",
-          a.status == b.status == 200 and replayed.status == 409
-          and state.get("version") == (b.json() or {}).get("version") == stored.version
-          and stored.digits == second["digits"] and state.get("digits") == second["digits"],
-          f"saves {a.status}, {b.status}; replay of the first {replayed.status} "
-          f"({(replayed.json() or {}).get('error', replayed.body[:80])!r}); stored v{stored.version} = save #"
-          f"{number_of(site.givens, stored.digits)}")
+    check(
+        "d",
+        "a replayed old save is refused with 409 and the newer board kept",
+        a.status == b.status == 200
+        and replayed.status == 409
+        and state.get("version") == (b.json() or {}).get("version") == stored.version
+        and stored.digits == second["digits"]
+        and state.get("digits") == second["digits"],
+        f"saves {a.status}, {b.status}; replay of the first {replayed.status} "
+        f"({(replayed.json() or {}).get('error', replayed.body[:80])!r}); stored v{stored.version} = save #"
+        f"{number_of(site.givens, stored.digits)}",
+    )
 
     racer = prepare_players(1, "race")[0]
     outcomes, wrong = {"one 200, one 409": 0}, []
@@ -478,8 +564,15 @@ def fault_replay_and_race(site: Site, rounds: int) -> None:
         version = racer.version
         barrier = threading.Barrier(2)
         replies: list[Reply | None] = [None, None]
-        bodies = [{"version": version, "digits": numbered_digits(site.givens, 1000 + 2 * r + k), "corner": [""] * 81,
-                   "centre": [""] * 81} for k in (0, 1)]
+        bodies = [
+            {
+                "version": version,
+                "digits": numbered_digits(site.givens, 1000 + 2 * r + k),
+                "corner": [""] * 81,
+                "centre": [""] * 81,
+            }
+            for k in (0, 1)
+        ]
 
         def tab(k: int) -> None:
             barrier.wait(timeout=5)
@@ -497,20 +590,27 @@ def fault_replay_and_race(site: Site, rounds: int) -> None:
             continue
         winner = 0 if replies[0].status == 200 else 1
         loser_state = replies[1 - winner].json()["state"]
-        if not (stored.digits == bodies[winner]["digits"] == loser_state["digits"]
-                and stored.version == version + 1 == loser_state["version"]):
+        if not (
+            stored.digits == bodies[winner]["digits"] == loser_state["digits"]
+            and stored.version == version + 1 == loser_state["version"]
+        ):
             wrong.append(f"round {r}: stored save #{number_of(site.givens, stored.digits)} v{stored.version}")
             continue
         outcomes["one 200, one 409"] += 1
-    check("d", "two saves from one version: one wins, the other gets 409, the winner's board is stored",
-          not wrong, f"{outcomes['one 200, one 409']}/{rounds} rounds exactly so; otherwise: {wrong or 'none'}")
+    check(
+        "d",
+        "two saves from one version: one wins, the other gets 409, the winner's board is stored",
+        not wrong,
+        f"{outcomes['one 200, one 409']}/{rounds} rounds exactly so; otherwise: {wrong or 'none'}",
+    )
 
 
 # --- a: Redis stopped and started -----------------------------------------------------------------
 
 
-def fault_redis(site: Site, redis_server: PrivateRedis, players: list[Player], solvers: list[Player],
-                outage: float) -> None:
+def fault_redis(
+    site: Site, redis_server: PrivateRedis, players: list[Player], solvers: list[Player], outage: float
+) -> None:
     from puzzles.models import Solve
 
     print(f"\n(a) Redis (broker and cache) stopped for {outage:.0f} s and started again during play", flush=True)
@@ -545,35 +645,55 @@ def fault_redis(site: Site, redis_server: PrivateRedis, players: list[Player], s
     everything = saves + [r for _, r in solves]
     unclean = [r for r in everything if r.status not in (200, 409) and not (r.status and r.clean_failure)]
     server_errors = [r for r in everything if r.status >= 500]
-    check("a", "no 500, no HTML and no traceback while Redis was down or coming back", not server_errors and not unclean,
-          f"{len(saves)} saves ({summary(saves)}), {len(solves)} submits; 5xx: {len(server_errors)}; "
-          f"unclear failures: {len(unclean)}{' e.g. ' + repr(unclean[0].body[:120] or unclean[0].error) if unclean else ''}")
+    check(
+        "a",
+        "no 500, no HTML and no traceback while Redis was down or coming back",
+        not server_errors and not unclean,
+        f"{len(saves)} saves ({summary(saves)}), {len(solves)} submits; 5xx: {len(server_errors)}; "
+        f"unclear failures: {len(unclean)}{' e.g. ' + repr(unclean[0].body[:120] or unclean[0].error) if unclean else ''}",
+    )
     ok = [r for r in outage_saves if r.status == 200]
-    check("a", "saves keep working while Redis is down", bool(outage_saves) and len(ok) == len(outage_saves),
-          f"{len(ok)}/{len(outage_saves)} saves in the {up - down:.1f} s outage answered 200, "
-          f"p99 {p99(outage_saves):.0f} ms, slowest {max((r.seconds for r in outage_saves), default=0) * 1000:.0f} ms")
+    check(
+        "a",
+        "saves keep working while Redis is down",
+        bool(outage_saves) and len(ok) == len(outage_saves),
+        f"{len(ok)}/{len(outage_saves)} saves in the {up - down:.1f} s outage answered 200, "
+        f"p99 {p99(outage_saves):.0f} ms, slowest {max((r.seconds for r in outage_saves), default=0) * 1000:.0f} ms",
+    )
     recorded = {s.user_id for s in Solve.objects.filter(user_id__in=[p.user_id for p in solvers])}
     by_name = {p.name: p for p in solvers}
-    solved_ok = [(when, r) for when, r in solves if r.status == 200 and (r.json() or {}).get("solved")
-                 and by_name[r.player].user_id in recorded]
+    solved_ok = [
+        (when, r)
+        for when, r in solves
+        if r.status == 200 and (r.json() or {}).get("solved") and by_name[r.player].user_id in recorded
+    ]
     during_total = sum(1 for when, _ in solves if when == "during")
     during_ok = sum(1 for when, _ in solved_ok if when == "during")
-    check("a", "solves are recorded before, during and after the outage", len(solved_ok) == len(solves),
-          f"{len(solved_ok)}/{len(solves)} submits solved and recorded ({during_ok}/{during_total} during the outage)")
+    check(
+        "a",
+        "solves are recorded before, during and after the outage",
+        len(solved_ok) == len(solves),
+        f"{len(solved_ok)}/{len(solves)} submits solved and recorded ({during_ok}/{during_total} during the outage)",
+    )
     cache_states = [((r.json() or {}).get("cache"), r.started) for r in health]
     down_seen = any(state == "unreachable" and down <= t <= up for state, t in cache_states)
     back = [state for state, t in cache_states if t > up + 1]
-    check("a", "the outage was real and the site saw Redis come back (/health/)", down_seen and bool(back) and back[-1] == "ok",
-          f"/health/ cache: {'unreachable' if down_seen else 'never unreachable'} during the outage, "
-          f"{back[-1] if back else 'no answer'} at the end; health answered {summary(health)}")
+    check(
+        "a",
+        "the outage was real and the site saw Redis come back (/health/)",
+        down_seen and bool(back) and back[-1] == "ok",
+        f"/health/ cache: {'unreachable' if down_seen else 'never unreachable'} during the outage, "
+        f"{back[-1] if back else 'no answer'} at the end; health answered {summary(health)}",
+    )
     check_nothing_lost("a", "Redis down", site, players)
 
 
 # --- c: the database restarted --------------------------------------------------------------------
 
 
-def database_under_load(site: Site, pg: PrivatePostgres, players: list[Player], label: str,
-                        fault: Callable[[], None], start_number: int) -> None:
+def database_under_load(
+    site: Site, pg: PrivatePostgres, players: list[Player], label: str, fault: Callable[[], None], start_number: int
+) -> None:
     workers_before = site.workers()
 
     def during() -> dict:
@@ -590,31 +710,47 @@ def database_under_load(site: Site, pg: PrivatePostgres, players: list[Player], 
     outage = in_window(saves, began, ready)
     unclean = [r for r in saves if r.status not in (200, 409) and not (r.status and r.clean_failure)]
     hangs = [r for r in saves + health if r.seconds >= TIMEOUT - 0.5]
-    check("c", f"{label}: requests while the database is away fail cleanly, none hangs",
-          not unclean and not hangs,
-          f"{len(outage)} saves in the {ready - began:.1f} s outage: {summary(outage)}; "
-          f"failures that were not JSON or the site's error page: {len(unclean)}"
-          f"{' e.g. ' + repr(unclean[0].body[:120] or unclean[0].error) if unclean else ''}; "
-          f"slowest {max((r.seconds for r in saves), default=0) * 1000:.0f} ms (limit {TIMEOUT:.0f} s)")
-    health_down = [r for r in in_window(health, began, ready) if r.status == 503
-                   and (r.json() or {}).get("database") == "unreachable"]
+    check(
+        "c",
+        f"{label}: requests while the database is away fail cleanly, none hangs",
+        not unclean and not hangs,
+        f"{len(outage)} saves in the {ready - began:.1f} s outage: {summary(outage)}; "
+        f"failures that were not JSON or the site's error page: {len(unclean)}"
+        f"{' e.g. ' + repr(unclean[0].body[:120] or unclean[0].error) if unclean else ''}; "
+        f"slowest {max((r.seconds for r in saves), default=0) * 1000:.0f} ms (limit {TIMEOUT:.0f} s)",
+    )
+    health_down = [
+        r
+        for r in in_window(health, began, ready)
+        if r.status == 503 and (r.json() or {}).get("database") == "unreachable"
+    ]
     health_after = [r for r in health if r.started > ready + 1]
-    check("c", f"{label}: /health/ says 503 while the database is away, 200 after",
-          bool(health_after) and health_after[-1].status == 200 and (bool(health_down) or ready - began < 1),
-          f"{len(health_down)} answers 503 (database unreachable) in the outage, "
-          f"{summary(in_window(health, began, ready))} in all; last answer {health_after[-1].status if health_after else 'none'}")
+    check(
+        "c",
+        f"{label}: /health/ says 503 while the database is away, 200 after",
+        bool(health_after) and health_after[-1].status == 200 and (bool(health_down) or ready - began < 1),
+        f"{len(health_down)} answers 503 (database unreachable) in the outage, "
+        f"{summary(in_window(health, began, ready))} in all; last answer {health_after[-1].status if health_after else 'none'}",
+    )
     after = [r for r in saves if r.started > ready]
     late_failures = [r for r in after if r.status not in (200, 409)]
     first_ok = min((r.ended for r in after if r.status == 200), default=None)
     settled = [r for r in after if r.started > ready + 2]
     same_workers = site.workers() == workers_before and site.proc.poll() is None
-    check("c", f"{label}: the site recovers without restarting gunicorn",
-          same_workers and bool(settled) and all(r.status in (200, 409) for r in settled),
-          f"first 200 {((first_ok or ready) - ready) * 1000:.0f} ms after the database was ready; "
-          f"{len(after)} saves after it: {summary(after)}; same gunicorn workers: {same_workers}")
-    check("c", f"{label}: no request fails once the database answers again", not late_failures,
-          f"{len(late_failures)} of {len(after)} saves sent after the database was ready failed "
-          f"({summary(late_failures)})")
+    check(
+        "c",
+        f"{label}: the site recovers without restarting gunicorn",
+        same_workers and bool(settled) and all(r.status in (200, 409) for r in settled),
+        f"first 200 {((first_ok or ready) - ready) * 1000:.0f} ms after the database was ready; "
+        f"{len(after)} saves after it: {summary(after)}; same gunicorn workers: {same_workers}",
+    )
+    check(
+        "c",
+        f"{label}: no request fails once the database answers again",
+        not late_failures,
+        f"{len(late_failures)} of {len(after)} saves sent after the database was ready failed "
+        f"({summary(late_failures)})",
+    )
     check_nothing_lost("c", label, site, players)
 
 
@@ -627,7 +763,10 @@ def fault_database(site: Site, pg: PrivatePostgres, players: list[Player], outag
         time.sleep(outage)
         pg.start()
 
-    print(f"\n(c) the database stopped for {outage:.0f} s (pg_ctl stop -m fast, then start) while players save", flush=True)
+    print(
+        f"\n(c) the database stopped for {outage:.0f} s (pg_ctl stop -m fast, then start) while players save",
+        flush=True,
+    )
     database_under_load(site, pg, players, f"{outage:.0f} s stop", stop_and_start, 25_000)
 
     from django.db import connection as conn_
@@ -649,7 +788,12 @@ def fault_database(site: Site, pg: PrivatePostgres, players: list[Player], outag
     replies = []
     for i in range(GUNICORN_WORKERS * 4):
         p = players[i % len(players)]
-        body = {"version": p.version, "digits": numbered_digits(site.givens, 40_000 + i), "corner": [""] * 81, "centre": [""] * 81}
+        body = {
+            "version": p.version,
+            "digits": numbered_digits(site.givens, 40_000 + i),
+            "corner": [""] * 81,
+            "centre": [""] * 81,
+        }
         reply = site.api(p, "save", body, number=40_000 + i)
         data = reply.json() if reply.status in (200, 409) else None
         if reply.status == 200 and data:
@@ -659,10 +803,14 @@ def fault_database(site: Site, pg: PrivatePostgres, players: list[Player], outag
             p.version = data["state"]["version"]
         replies.append(reply)
     failures = [r for r in replies if r.status not in (200, 409)]
-    check("c", "idle restart: the first requests afterwards succeed (pooled connections)", not failures,
-          f"{len(replies)} saves one after another once the database was ready: {summary(replies)} "
-          f"({GUNICORN_WORKERS} gunicorn workers; CONN_MAX_AGE {conn['CONN_MAX_AGE']}, "
-          f"CONN_HEALTH_CHECKS {conn['CONN_HEALTH_CHECKS']})")
+    check(
+        "c",
+        "idle restart: the first requests afterwards succeed (pooled connections)",
+        not failures,
+        f"{len(replies)} saves one after another once the database was ready: {summary(replies)} "
+        f"({GUNICORN_WORKERS} gunicorn workers; CONN_MAX_AGE {conn['CONN_MAX_AGE']}, "
+        f"CONN_HEALTH_CHECKS {conn['CONN_HEALTH_CHECKS']})",
+    )
     check_nothing_lost("c", "idle restart", site, players)
 
 
@@ -675,10 +823,30 @@ class Worker:
     def __init__(self, name: str, env: dict[str, str], root: Path) -> None:
         self.name, self.log = name, root / f"worker-{name}.log"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "sudokusite", "worker", "--queues", "default,generation",
-             "--concurrency", "1", "--hostname", f"{name}@%h", "--loglevel", "INFO",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=env, stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "sudokusite",
+                "worker",
+                "--queues",
+                "default,generation",
+                "--concurrency",
+                "1",
+                "--hostname",
+                f"{name}@%h",
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=open(self.log, "w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         if not wait_until(lambda: " ready." in self.text(), 40, 0.2):
             raise SystemExit(f"worker {name} did not start; see {self.log}")
@@ -699,12 +867,17 @@ def check_batch(fault: str, batch_id: int, what: str, seconds: float) -> None:
     batch = SeedBatch.objects.get(pk=batch_id)
     stored = Puzzle.objects.filter(tier=batch.tier, created__gte=batch.created)
     rows = list(stored.values_list("givens", "solution", "techniques"))
-    partial = [g for g, s, t in rows if len(g) != 81 or len(s) != 81 or not t
-               or any(x != "0" and x != y for x, y in zip(g, s))]
+    partial = [
+        g for g, s, t in rows if len(g) != 81 or len(s) != 81 or not t or any(x != "0" and x != y for x, y in zip(g, s))
+    ]
     distinct = len({g for g, _, _ in rows})
-    check(fault, what, batch.made == batch.requested == len(rows) == distinct and not partial,
-          f"made {batch.made}/{batch.requested}, {len(rows)} rows, {distinct} distinct givens, "
-          f"{len(partial)} partial rows, done {seconds:.1f} s after the kill")
+    check(
+        fault,
+        what,
+        batch.made == batch.requested == len(rows) == distinct and not partial,
+        f"made {batch.made}/{batch.requested}, {len(rows)} rows, {distinct} distinct givens, "
+        f"{len(partial)} partial rows, done {seconds:.1f} s after the kill",
+    )
 
 
 def fault_worker(env: dict[str, str], root: Path, visibility: int) -> None:
@@ -741,11 +914,17 @@ def fault_worker(env: dict[str, str], root: Path, visibility: int) -> None:
         # Run again: finished by the old worker after the kill (it took the task back itself),
         # or received by the new one.
         again = (first.events()[1] - succeeded) | second.events()[0]
-        print(f"    pool process killed at {made_at_kill}/150; WorkerLostError logged: {noticed}; "
-              f"exit code of the old worker {first.proc.returncode}", flush=True)
-        check("b", "pool process killed: the killed task runs again and the batch completes exactly",
-              done and bool(running) and running <= again,
-              f"task running at the kill: {len(running)}, run again: {len(running & again)}; batch done: {done}")
+        print(
+            f"    pool process killed at {made_at_kill}/150; WorkerLostError logged: {noticed}; "
+            f"exit code of the old worker {first.proc.returncode}",
+            flush=True,
+        )
+        check(
+            "b",
+            "pool process killed: the killed task runs again and the batch completes exactly",
+            done and bool(running) and running <= again,
+            f"task running at the kill: {len(running)}, run again: {len(running & again)}; batch done: {done}",
+        )
         check_batch("b", batch.pk, "pool process killed: no partial puzzle, no duplicate, exact count", seconds)
         stop_process_group(second.proc)
 
@@ -773,10 +952,13 @@ def fault_worker(env: dict[str, str], root: Path, visibility: int) -> None:
         resumed_after = time.monotonic() - killed_at
         done = wait_until(lambda: SeedBatch.objects.get(pk=batch.pk).done, 90, 0.1)
         seconds = time.monotonic() - killed_at
-        check("b", "whole worker killed: its task is redelivered after the visibility timeout",
-              stalled and resumed and done,
-              f"killed at {made_at_kill}/150; no progress while the task was unacknowledged: {stalled}; "
-              f"resumed {resumed_after:.1f} s after the kill (visibility timeout {visibility} s; production 900 s)")
+        check(
+            "b",
+            "whole worker killed: its task is redelivered after the visibility timeout",
+            stalled and resumed and done,
+            f"killed at {made_at_kill}/150; no progress while the task was unacknowledged: {stalled}; "
+            f"resumed {resumed_after:.1f} s after the kill (visibility timeout {visibility} s; production 900 s)",
+        )
         check_batch("b", batch.pk, "whole worker killed: no partial puzzle, no duplicate, exact count", seconds)
     finally:
         for w in workers:
@@ -804,12 +986,19 @@ def main() -> int:
     try:
         pg.init()
         redis_server.start()
-        env = {**os.environ, "DATABASE_URL": pg.url, "REDIS_URL": redis_server.url(0), "CACHE_URL": redis_server.url(1),
-               "DJANGO_DEBUG": "0", "SECRET_KEY": "faults-only-" + "x" * 50, "ALLOWED_HOSTS": "127.0.0.1",
-               "SECURE_SSL_REDIRECT": "0",
-               # Another settings module (one that imports sudokusite.settings and changes a
-               # setting) tries a change against the same faults.
-               "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "sudokusite.settings")}
+        env = {
+            **os.environ,
+            "DATABASE_URL": pg.url,
+            "REDIS_URL": redis_server.url(0),
+            "CACHE_URL": redis_server.url(1),
+            "DJANGO_DEBUG": "0",
+            "SECRET_KEY": "faults-only-" + "x" * 50,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            # Another settings module (one that imports sudokusite.settings and changes a
+            # setting) tries a change against the same faults.
+            "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "sudokusite.settings"),
+        }
         os.environ.update(env)
         import django
 
@@ -819,8 +1008,11 @@ def main() -> int:
         players = prepare_players(args.players, "player")
         solvers = prepare_players(6, "solver")
         site.start()
-        print(f"PostgreSQL on port {pg.port}, Redis on port {redis_server.port}, gunicorn ({GUNICORN_WORKERS} workers) "
-              f"on port {site.port}; logs in {root}", flush=True)
+        print(
+            f"PostgreSQL on port {pg.port}, Redis on port {redis_server.port}, gunicorn ({GUNICORN_WORKERS} workers) "
+            f"on port {site.port}; logs in {root}",
+            flush=True,
+        )
         for p in players:
             site.refresh_version(p)
         for fault in args.only.split(","):
@@ -831,8 +1023,13 @@ def main() -> int:
             elif fault == "c":
                 fault_database(site, pg, players, args.db_outage)
             elif fault == "b":
-                worker_env = {**env, "GENERATION_BUDGET_SECONDS": "2", "CELERY_SOFT_TIME_LIMIT": "8",
-                              "CELERY_HARD_TIME_LIMIT": "10", "CELERY_VISIBILITY_TIMEOUT": str(args.visibility)}
+                worker_env = {
+                    **env,
+                    "GENERATION_BUDGET_SECONDS": "2",
+                    "CELERY_SOFT_TIME_LIMIT": "8",
+                    "CELERY_HARD_TIME_LIMIT": "10",
+                    "CELERY_VISIBILITY_TIMEOUT": str(args.visibility),
+                }
                 fault_worker(worker_env, root, args.visibility)
     finally:
         if site is not None:

@@ -67,11 +67,21 @@ def main() -> None:
     today = site_today()
     transpose = lambda grid: "".join(grid[c * 9 + r] for r in range(9) for c in range(9))  # noqa: E731
     dailies = {}
-    for givens, solution, day, difficulty in ((EASY_GIVENS, EASY_SOLUTION, today, "easy"),
-                                              (MEDIUM_GIVENS, MEDIUM_SOLUTION, today, "medium"),
-                                              (transpose(EASY_GIVENS), transpose(EASY_SOLUTION), today - datetime.timedelta(days=1), "easy")):
-        puzzle = Puzzle.objects.create(givens=givens, solution=solution, tier=difficulty, score=1, hardest="naked-single",
-                                       techniques={}, clues=81 - givens.count("0"), filler="imported")
+    for givens, solution, day, difficulty in (
+        (EASY_GIVENS, EASY_SOLUTION, today, "easy"),
+        (MEDIUM_GIVENS, MEDIUM_SOLUTION, today, "medium"),
+        (transpose(EASY_GIVENS), transpose(EASY_SOLUTION), today - datetime.timedelta(days=1), "easy"),
+    ):
+        puzzle = Puzzle.objects.create(
+            givens=givens,
+            solution=solution,
+            tier=difficulty,
+            score=1,
+            hardest="naked-single",
+            techniques={},
+            clues=81 - givens.count("0"),
+            filler="imported",
+        )
         daily = DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle)
         dailies[daily.pk] = daily
     User.objects.filter(username="fuzzer").delete()
@@ -95,8 +105,13 @@ def main() -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
         @seed(args.seed)
-        @settings(max_examples=args.requests, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=args.requests,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(case=case_strategy(), start_version=st.sampled_from([0, 0, 3, 1000]))
         def send(case, start_version):
             nonlocal conn
@@ -107,7 +122,10 @@ def main() -> None:
                 other = dailies[target_daily].puzzle
                 live = Live(today, other.givens, other.solution, start_version)
             method, path, body = render(case, live)
-            headers = {"Cookie": f"sessionid={store.session_key}; csrftoken={token}", "Content-Type": "application/json"}
+            headers = {
+                "Cookie": f"sessionid={store.session_key}; csrftoken={token}",
+                "Content-Type": "application/json",
+            }
             if case.csrf == "ok":
                 headers["X-CSRFToken"] = token
             elif case.csrf == "wrong":
@@ -135,8 +153,10 @@ def main() -> None:
         stop(server)
     seconds = time.monotonic() - started
     total = sum(counts.values())
-    print(f"\nbench/fuzz.py: {total} generated requests in {seconds:.0f} s against gunicorn ({args.workers} workers, "
-          f"production settings, PostgreSQL, Redis cache), seed {args.seed}")
+    print(
+        f"\nbench/fuzz.py: {total} generated requests in {seconds:.0f} s against gunicorn ({args.workers} workers, "
+        f"production settings, PostgreSQL, Redis cache), seed {args.seed}"
+    )
     statuses = sorted({s for _, s in counts})
     print(f"{'endpoint':<10}" + "".join(f"{s:>7}" for s in statuses))
     for endpoint in ("save", "beat", "submit", "hint", "state"):
@@ -146,8 +166,10 @@ def main() -> None:
         by_status[s] += n
     print("by status: " + ", ".join(f"{s}: {n}" for s, n in sorted(by_status.items())))
     server_errors = sum(n for s, n in by_status.items() if s >= 500 or s == 0)
-    print(f"5xx or dropped: {server_errors}; broken promises (non-JSON refusal, a change that should not "
-          f"have happened, a save stored other than sent): {len(problems)}")
+    print(
+        f"5xx or dropped: {server_errors}; broken promises (non-JSON refusal, a change that should not "
+        f"have happened, a save stored other than sent): {len(problems)}"
+    )
     for line in problems[:15]:
         print("  ", line)
     sys.exit(1 if server_errors or problems else 0)

@@ -49,9 +49,16 @@ CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 def production_env(db_url: str = DB_URL) -> dict[str, str]:
     """Production settings as bench/web.py sets them (less HTTPS: plain HTTP on loopback)."""
-    return {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": BROKER_URL, "CACHE_URL": CACHE_URL,
-            "DJANGO_DEBUG": "0", "SECRET_KEY": "bench-only-" + "x" * 50, "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "0"}
+    return {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "REDIS_URL": BROKER_URL,
+        "CACHE_URL": CACHE_URL,
+        "DJANGO_DEBUG": "0",
+        "SECRET_KEY": "bench-only-" + "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+    }
 
 
 def ensure_database(url: str) -> None:
@@ -126,9 +133,23 @@ def wait_for(port: int, seconds: float = 30) -> None:
 
 def gunicorn(port: int, workers: int, env: dict[str, str], prefix: tuple[str, ...] = ()) -> subprocess.Popen:
     return subprocess.Popen(
-        [*prefix, sys.executable, "-m", "gunicorn", "sudokusite.wsgi", "--workers", str(workers),
-         "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "--timeout", "60"],
-        cwd=ROOT, env=env,
+        [
+            *prefix,
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "sudokusite.wsgi",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "--timeout",
+            "60",
+        ],
+        cwd=ROOT,
+        env=env,
     )
 
 
@@ -150,8 +171,9 @@ class Browser:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         self.cookies: dict[str, str] = {}
 
-    def request(self, kind: str, method: str, path: str, body: bytes | None = None,
-                content_type: str = "application/json") -> tuple[int, bytes, http.client.HTTPResponse | None]:
+    def request(
+        self, kind: str, method: str, path: str, body: bytes | None = None, content_type: str = "application/json"
+    ) -> tuple[int, bytes, http.client.HTTPResponse | None]:
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if method == "POST":
             headers["Content-Type"] = content_type
@@ -181,7 +203,7 @@ class Browser:
 @dataclass
 class Daily:
     difficulty: str
-    path: str       # /daily/YYYY-MM-DD/<difficulty>/
+    path: str  # /daily/YYYY-MM-DD/<difficulty>/
     givens: str
     solution: str
 
@@ -199,11 +221,20 @@ class Outcome:
 
 
 class Player(threading.Thread):
-    def __init__(self, index: int, port: int, start_at: float, until: float, dailies: list[Daily],
-                 save_every: float, beat_every: float, saves_per_puzzle: int):
+    def __init__(
+        self,
+        index: int,
+        port: int,
+        start_at: float,
+        until: float,
+        dailies: list[Daily],
+        save_every: float,
+        beat_every: float,
+        saves_per_puzzle: int,
+    ):
         super().__init__(daemon=True)
         self.index, self.port, self.start_at, self.until = index, port, start_at, until
-        self.dailies = dailies[index % len(dailies):] + dailies[: index % len(dailies)]
+        self.dailies = dailies[index % len(dailies) :] + dailies[: index % len(dailies)]
         self.save_every, self.beat_every, self.saves_per_puzzle = save_every, beat_every, saves_per_puzzle
         self.rng = random.Random(index)
         self.samples: list = []
@@ -231,10 +262,17 @@ class Player(threading.Thread):
         if status != 200 or not token or "csrftoken" not in browser.cookies:
             self.fail(f"login form: {status}")
             return False
-        body = urlencode({"username": f"player{self.index}", "password": PASSWORD,
-                          "csrfmiddlewaretoken": token.group(1).decode(), "next": "/"}).encode()
-        status, _, _response = browser.request("login", "POST", "/accounts/login/", body,
-                                              content_type="application/x-www-form-urlencoded")
+        body = urlencode(
+            {
+                "username": f"player{self.index}",
+                "password": PASSWORD,
+                "csrfmiddlewaretoken": token.group(1).decode(),
+                "next": "/",
+            }
+        ).encode()
+        status, _, _response = browser.request(
+            "login", "POST", "/accounts/login/", body, content_type="application/x-www-form-urlencoded"
+        )
         if status != 302 or "sessionid" not in browser.cookies:
             self.fail(f"login: {status}")
             return False
@@ -274,7 +312,10 @@ class Player(threading.Thread):
             for cell in todo[:per_save]:
                 board[cell] = daily.solution[cell]
             corner = [""] * 81
-            centre = ["" if board[i] != "0" or daily.givens[i] != "0" else daily.solution[i] for i in todo[per_save:per_save + 3]]
+            centre = [
+                "" if board[i] != "0" or daily.givens[i] != "0" else daily.solution[i]
+                for i in todo[per_save : per_save + 3]
+            ]
             centre += [""] * (81 - len(centre))
             for _ in range(2):  # a 409 is answered once: adopt the stored version and save again
                 body = json.dumps({"version": version, "digits": "".join(board), "corner": corner, "centre": centre})
@@ -294,8 +335,9 @@ class Player(threading.Thread):
             # the login queue stay in step and arrive in bursts for the rest of the run.
             next_save += self.save_every * self.rng.uniform(0.5, 1.5)
         digits = "".join("0" if g != "0" else s for g, s in zip(daily.givens, daily.solution))
-        status, data, _ = browser.request("submit", "POST", api + "submit/",
-                                          json.dumps({"version": version, "digits": digits}).encode())
+        status, data, _ = browser.request(
+            "submit", "POST", api + "submit/", json.dumps({"version": version, "digits": digits}).encode()
+        )
         if status != 200 or not json.loads(data).get("solved"):
             self.fail(f"submit: {status} {data[:100]!r}")
             return False
@@ -316,10 +358,14 @@ def summarise(samples: list, since: float, until: float) -> dict[str, dict]:
     for kind in ENDPOINTS:
         chosen = [s for s in samples if s[0] == kind and since < s[1] <= until]
         latencies = sorted(s[2] for s in chosen)
-        out[kind] = {"count": len(chosen), "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
-                     "max": latencies[-1] if latencies else float("nan"),
-                     "errors": sum(1 for s in chosen if s[3] != expected_status(kind) and s[3] != 409),
-                     "conflicts": sum(1 for s in chosen if s[3] == 409)}
+        out[kind] = {
+            "count": len(chosen),
+            "p50": percentile(latencies, 0.5),
+            "p99": percentile(latencies, 0.99),
+            "max": latencies[-1] if latencies else float("nan"),
+            "errors": sum(1 for s in chosen if s[3] != expected_status(kind) and s[3] != 409),
+            "conflicts": sum(1 for s in chosen if s[3] == 409),
+        }
     return out
 
 
@@ -340,8 +386,10 @@ def verify(players: list[Player], dailies: dict[str, Daily]) -> list[str]:
                 continue
             stored = "".join("0" if g != "0" else d for g, d in zip(dailies[difficulty].givens, board))
             if attempt is None or attempt.version != version or attempt.digits != stored:
-                problems.append(f"{user} {difficulty}: acknowledged version {version}, stored "
-                                f"{attempt.version if attempt else None} (digits match: {attempt is not None and attempt.digits == stored})")
+                problems.append(
+                    f"{user} {difficulty}: acknowledged version {version}, stored "
+                    f"{attempt.version if attempt else None} (digits match: {attempt is not None and attempt.digits == stored})"
+                )
     return problems
 
 
@@ -351,7 +399,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the players play, after the first starts")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument("--ramp", type=float, default=5.0, help="seconds over which the players start")
-    parser.add_argument("--save-every", type=float, default=3.0, help="mean seconds between one player's saves (0.5x-1.5x)")
+    parser.add_argument(
+        "--save-every", type=float, default=3.0, help="mean seconds between one player's saves (0.5x-1.5x)"
+    )
     parser.add_argument("--beat-every", type=float, default=10.0, help="seconds between heartbeats (board.js: 10)")
     parser.add_argument("--saves-per-puzzle", type=int, default=6)
     args = parser.parse_args()
@@ -369,7 +419,9 @@ def main() -> None:
     dailies = {}
     for puzzle in make_puzzles(seed=6):
         pipeline.daily_schedule(puzzle, today, puzzle.tier)
-        dailies[puzzle.tier] = Daily(puzzle.tier, f"/daily/{today.isoformat()}/{puzzle.tier}/", puzzle.givens, puzzle.solution)
+        dailies[puzzle.tier] = Daily(
+            puzzle.tier, f"/daily/{today.isoformat()}/{puzzle.tier}/", puzzle.givens, puzzle.solution
+        )
     hash_seconds = make_players(args.players)
     from django.contrib.auth.models import User
 
@@ -392,8 +444,19 @@ def main() -> None:
         warm.close()
         begin = time.monotonic() + 0.5
         until = begin + args.seconds
-        players = [Player(i, port, begin + args.ramp * i / max(1, args.players), until, list(dailies.values()),
-                          args.save_every, args.beat_every, args.saves_per_puzzle) for i in range(args.players)]
+        players = [
+            Player(
+                i,
+                port,
+                begin + args.ramp * i / max(1, args.players),
+                until,
+                list(dailies.values()),
+                args.save_every,
+                args.beat_every,
+                args.saves_per_puzzle,
+            )
+            for i in range(args.players)
+        ]
         for p in players:
             p.start()
         for p in players:
@@ -415,30 +478,46 @@ def main() -> None:
     steady_count = sum(1 for s in samples if steady_from < s[1] <= until)
     steady_seconds = max(0.001, until - steady_from)
 
-    print(f"\nbench/load.py: {args.players} players over a {args.ramp:.0f} s ramp, {args.seconds:.0f} s; gunicorn "
-          f"{args.workers} sync workers, PostgreSQL, Redis broker + cache ({os.cpu_count()} cores shared with the load)")
-    print(f"each player: login form, login, then per daily home, page, state, a save every {args.save_every:.0f} s on average "
-          f"({args.saves_per_puzzle} per puzzle), a heartbeat every {args.beat_every:.0f} s, submit; next daily")
-    print(f"password hashing: PBKDF2-SHA256, {PBKDF2PasswordHasher.iterations:,} iterations "
-          f"({get_hasher().algorithm}); one hash here {hash_seconds * 1000:.0f} ms, one check {check_seconds * 1000:.0f} ms")
-    print(f"players logged in {logged_in}/{args.players}, sustained to the end without an error {sustained}; "
-          f"all logged in {steady_from - begin:.1f} s after the first started")
-    print(f"requests {requests} in {ended - begin:.1f} s ({requests / (ended - begin):.1f}/s overall); "
-          f"after the last login {steady_count} in {steady_seconds:.1f} s ({steady_count / steady_seconds:.1f}/s)")
+    print(
+        f"\nbench/load.py: {args.players} players over a {args.ramp:.0f} s ramp, {args.seconds:.0f} s; gunicorn "
+        f"{args.workers} sync workers, PostgreSQL, Redis broker + cache ({os.cpu_count()} cores shared with the load)"
+    )
+    print(
+        f"each player: login form, login, then per daily home, page, state, a save every {args.save_every:.0f} s on average "
+        f"({args.saves_per_puzzle} per puzzle), a heartbeat every {args.beat_every:.0f} s, submit; next daily"
+    )
+    print(
+        f"password hashing: PBKDF2-SHA256, {PBKDF2PasswordHasher.iterations:,} iterations "
+        f"({get_hasher().algorithm}); one hash here {hash_seconds * 1000:.0f} ms, one check {check_seconds * 1000:.0f} ms"
+    )
+    print(
+        f"players logged in {logged_in}/{args.players}, sustained to the end without an error {sustained}; "
+        f"all logged in {steady_from - begin:.1f} s after the first started"
+    )
+    print(
+        f"requests {requests} in {ended - begin:.1f} s ({requests / (ended - begin):.1f}/s overall); "
+        f"after the last login {steady_count} in {steady_seconds:.1f} s ({steady_count / steady_seconds:.1f}/s)"
+    )
     for title, table in (("whole run", whole), ("sent after the last login was answered (steady)", steady)):
         print(f"\n{title}")
         print(f"{'endpoint':<12}{'count':>8}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}{'errors':>8}{'409s':>6}")
         for kind, r in table.items():
-            print(f"{kind:<12}{r['count']:>8}{r['p50']:>10.1f}{r['p99']:>10.1f}{r['max']:>10.1f}{r['errors']:>8}{r['conflicts']:>6}")
+            print(
+                f"{kind:<12}{r['count']:>8}{r['p50']:>10.1f}{r['p99']:>10.1f}{r['max']:>10.1f}{r['errors']:>8}{r['conflicts']:>6}"
+            )
     errors = sum(r["errors"] for r in whole.values())
-    print(f"\nerrors: {errors}; solves acknowledged {sum(len(p.outcome.solved) for p in players)}; "
-          f"saves acknowledged and checked in the database: {sum(len(p.outcome.saved) for p in players)} attempts; "
-          f"lost or mismatched: {len(problems)}")
+    print(
+        f"\nerrors: {errors}; solves acknowledged {sum(len(p.outcome.solved) for p in players)}; "
+        f"saves acknowledged and checked in the database: {sum(len(p.outcome.saved) for p in players)} attempts; "
+        f"lost or mismatched: {len(problems)}"
+    )
     for line in (failures + problems)[:20]:
         print("  ", line)
     worst = max(steady[k]["p99"] for k in ENDPOINTS if k not in ("login", "login-form") and steady[k]["count"])
-    print(f"target: 0 errors at {args.players} players and p99 under 200 ms except login: "
-          f"{'met' if errors == 0 and not problems and worst < 200 else 'not met'} (worst steady p99 {worst:.1f} ms)")
+    print(
+        f"target: 0 errors at {args.players} players and p99 under 200 ms except login: "
+        f"{'met' if errors == 0 and not problems and worst < 200 else 'not met'} (worst steady p99 {worst:.1f} ms)"
+    )
     sys.exit(1 if errors or problems else 0)
 
 

@@ -63,17 +63,19 @@ HEADING_DATE = re.compile(rb"Today's puzzles <small>([^<]+)</small>")
 # when it came back this long before: the bench's clock and the servers' agree to well within it.
 MARGIN = 0.05
 # Debian's faketime package puts the library under the machine's multiarch folder.
-LIBFAKETIME = next(iter(sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))), "/usr/lib/faketime/libfaketime.so.1")
+LIBFAKETIME = next(
+    iter(sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))), "/usr/lib/faketime/libfaketime.so.1"
+)
 
 
 @dataclass
 class Seen:
-    kind: str        # home, newpage, state, save
-    sent: float      # fake seconds relative to midnight
+    kind: str  # home, newpage, state, save
+    sent: float  # fake seconds relative to midnight
     received: float
     status: int
     shown: str = ""  # home: the heading's date; newpage etc.: the day asked for
-    cards: int = 0   # home: puzzles of the shown date linked
+    cards: int = 0  # home: puzzles of the shown date linked
     link_dates: set = field(default_factory=set)
 
 
@@ -87,7 +89,9 @@ class Watcher(threading.Thread):
         self.seen: list[Seen] = []
         self.version: dict[str, int] = {}
 
-    def get(self, conn, kind: str, method: str, path: str, body: bytes | None = None) -> tuple[Seen, bytes, http.client.HTTPConnection]:
+    def get(
+        self, conn, kind: str, method: str, path: str, body: bytes | None = None
+    ) -> tuple[Seen, bytes, http.client.HTTPConnection]:
         sent = self.clock()
         headers = dict(self.headers, **({"Content-Type": "application/json"} if body is not None else {}))
         try:
@@ -123,8 +127,15 @@ class Watcher(threading.Thread):
                 if state.status == 200:
                     version = json.loads(data)["version"]
                     digits = "0" * 81
-                    _save, data, conn = self.get(conn, "save", "POST", api + "save/", json.dumps(
-                        {"version": version, "digits": digits, "corner": [""] * 81, "centre": [""] * 81}).encode())
+                    _save, data, conn = self.get(
+                        conn,
+                        "save",
+                        "POST",
+                        api + "save/",
+                        json.dumps(
+                            {"version": version, "digits": digits, "corner": [""] * 81, "centre": [""] * 81}
+                        ).encode(),
+                    )
             time.sleep(self.rng.uniform(0.3, 0.7))
         conn.close()
 
@@ -151,7 +162,8 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     midnight_real = real_start + args.before
     # The site's next midnight is placed at `midnight_real`: find the date it begins.
     fake_midnight = datetime.datetime.combine(
-        datetime.datetime.now(tz).date() + datetime.timedelta(days=1), datetime.time(), tz)
+        datetime.datetime.now(tz).date() + datetime.timedelta(days=1), datetime.time(), tz
+    )
     offset = round(fake_midnight.timestamp() - midnight_real)
     old_day = fake_midnight.date() - datetime.timedelta(days=1)
     new_day = fake_midnight.date()
@@ -170,9 +182,13 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     scratch = Path(tempfile.mkdtemp(prefix="midnight-"))
     # (FAKETIME_DONT_FAKE_MONOTONIC=1 would be natural, but with libfaketime 0.9.10 it makes
     # Python's time.sleep fail with EINVAL; a relative offset moves the monotonic clock harmlessly.)
-    child_env = dict(env, TZ="UTC", REFILL_EVERY_SECONDS="3600",
-                     PUBLISH_DAYS_AHEAD="2" if name == "ahead" else "0",
-                     PUBLISH_EVERY_SECONDS="600" if name == "ahead" else str(args.beat_every))
+    child_env = dict(
+        env,
+        TZ="UTC",
+        REFILL_EVERY_SECONDS="3600",
+        PUBLISH_DAYS_AHEAD="2" if name == "ahead" else "0",
+        PUBLISH_EVERY_SECONDS="600" if name == "ahead" else str(args.beat_every),
+    )
     # libfaketime preloaded straight into each process (not through the `faketime` wrapper, which
     # forks and does not pass SIGTERM on), all with one relative offset so their clocks agree.
     child_env.update(LD_PRELOAD=LIBFAKETIME, FAKETIME=f"{offset:+d}")
@@ -180,11 +196,31 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     port = free_port()
     processes = [
         gunicorn(port, args.workers, child_env),
-        subprocess.Popen(celery + ["worker", "-Q", "default", "--concurrency", "1", "--loglevel", "WARNING",
-                                   "--hostname", f"midnight-{name}-{os.getpid()}@%h"], cwd=ROOT, env=child_env,
-                         stdout=open(scratch / "worker.log", "w"), stderr=subprocess.STDOUT),
-        subprocess.Popen(celery + ["beat", "--loglevel", "INFO", "--schedule", str(scratch / "beat-schedule")],
-                         cwd=ROOT, env=child_env, stdout=open(scratch / "beat.log", "w"), stderr=subprocess.STDOUT),
+        subprocess.Popen(
+            celery
+            + [
+                "worker",
+                "-Q",
+                "default",
+                "--concurrency",
+                "1",
+                "--loglevel",
+                "WARNING",
+                "--hostname",
+                f"midnight-{name}-{os.getpid()}@%h",
+            ],
+            cwd=ROOT,
+            env=child_env,
+            stdout=open(scratch / "worker.log", "w"),
+            stderr=subprocess.STDOUT,
+        ),
+        subprocess.Popen(
+            celery + ["beat", "--loglevel", "INFO", "--schedule", str(scratch / "beat-schedule")],
+            cwd=ROOT,
+            env=child_env,
+            stdout=open(scratch / "beat.log", "w"),
+            stderr=subprocess.STDOUT,
+        ),
     ]
     try:
         wait_for(port)
@@ -210,7 +246,9 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     return analyse(name, seen, old_day, new_day, published, server_date, beat_log, args)
 
 
-def analyse(name: str, seen: list[Seen], old_day, new_day, published: int, server_date: str, beat_log: str, args) -> dict:
+def analyse(
+    name: str, seen: list[Seen], old_day, new_day, published: int, server_date: str, beat_log: str, args
+) -> dict:
     old, new = old_day.isoformat(), new_day.isoformat()
     failures = [s for s in seen if s.status >= 500 or s.status == 0]
     home = [s for s in seen if s.kind == "home" and s.status == 200]
@@ -232,18 +270,28 @@ def analyse(name: str, seen: list[Seen], old_day, new_day, published: int, serve
     window.sort()
     p99 = lambda xs: xs[min(len(xs) - 1, int(len(xs) * 0.99))] if xs else float("nan")  # noqa: E731
     beat_sent = beat_log.count("Sending due task publish-dailies")
-    print(f"\nscenario '{name}': {args.players} players, {args.before:.0f} s before and {args.after:.0f} s after the "
-          f"site's midnight ({args.tz}), {old} -> {new}; servers' Date header at start: {server_date}")
+    print(
+        f"\nscenario '{name}': {args.players} players, {args.before:.0f} s before and {args.after:.0f} s after the "
+        f"site's midnight ({args.tz}), {old} -> {new}; servers' Date header at start: {server_date}"
+    )
     print(f"  requests: {len(seen)}; by kind and status: {json.dumps(statuses, sort_keys=True)}")
-    print(f"  latency p50 {latencies[len(latencies) // 2]:.1f} ms, p99 {p99(latencies):.1f} ms; "
-          f"from 2 s before to 3 s after midnight p99 {p99(window):.1f} ms ({len(window)} requests)")
+    print(
+        f"  latency p50 {latencies[len(latencies) // 2]:.1f} ms, p99 {p99(latencies):.1f} ms; "
+        f"from 2 s before to 3 s after midnight p99 {p99(window):.1f} ms ({len(window)} requests)"
+    )
     print(f"  5xx or dropped connections: {len(failures)}")
-    print(f"  home pages: {len(home)}, showing {old}: {sum(s.shown == old for s in home)}, {new}: "
-          f"{sum(s.shown == new for s in home)}; showing the wrong date for their time: {len(wrong_date)}")
-    print(f"  home pages with fewer than {len(TIERS)} puzzles (an empty day): {len(empty)} "
-          f"(of the new day: {len(empty_new)}, the last {last_empty:+.2f} s after midnight)")
+    print(
+        f"  home pages: {len(home)}, showing {old}: {sum(s.shown == old for s in home)}, {new}: "
+        f"{sum(s.shown == new for s in home)}; showing the wrong date for their time: {len(wrong_date)}"
+    )
+    print(
+        f"  home pages with fewer than {len(TIERS)} puzzles (an empty day): {len(empty)} "
+        f"(of the new day: {len(empty_new)}, the last {last_empty:+.2f} s after midnight)"
+    )
     print(f"  first home page with the new day's five puzzles: {first_full:+.2f} s after midnight")
-    print(f"  new day's pages: {len(pages)}; served before midnight: {len(early)}; not 200 after midnight: {len(late_404)}")
+    print(
+        f"  new day's pages: {len(pages)}; served before midnight: {len(early)}; not 200 after midnight: {len(late_404)}"
+    )
     print(f"  dailies of {new} in the database at the end: {published}; beat sent publish-dailies {beat_sent} times")
     ok = not failures and not wrong_date and not early and published == len(TIERS)
     if name == "ahead":
@@ -259,7 +307,9 @@ def main() -> None:
     parser.add_argument("--after", type=float, default=20.0, help="seconds of play after it")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument("--tz", default="Europe/Amsterdam", help="the site's TIME_ZONE")
-    parser.add_argument("--beat-every", type=float, default=5.0, help="beat's publishing interval in the 'beat' scenario")
+    parser.add_argument(
+        "--beat-every", type=float, default=5.0, help="beat's publishing interval in the 'beat' scenario"
+    )
     parser.add_argument("--scenario", choices=["ahead", "beat", "both"], default="both")
     args = parser.parse_args()
     if not Path(LIBFAKETIME).exists():
@@ -269,7 +319,9 @@ def main() -> None:
     ensure_database(DB_URL)
     setup_django(env)
     tz = ZoneInfo(args.tz)
-    results = [scenario(name, args, env, tz) for name in (["ahead", "beat"] if args.scenario == "both" else [args.scenario])]
+    results = [
+        scenario(name, args, env, tz) for name in (["ahead", "beat"] if args.scenario == "both" else [args.scenario])
+    ]
     sys.exit(0 if all(r["ok"] for r in results) else 1)
 
 

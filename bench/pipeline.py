@@ -46,13 +46,35 @@ def start_workers(count: int, logdir: Path) -> list[subprocess.Popen]:
     procs = []
     for i in range(count):
         log = open(logdir / f"worker{i}.log", "w")
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "sudokusite", "worker", "--queues", "default,generation",
-             "--concurrency", "1", "--hostname", f"bench{i}@%h", "--loglevel", os.environ.get("BENCH_LOGLEVEL", "WARNING"),
-             "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "--pool", os.environ.get("BENCH_POOL", "prefork")],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        ))
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "sudokusite",
+                    "worker",
+                    "--queues",
+                    "default,generation",
+                    "--concurrency",
+                    "1",
+                    "--hostname",
+                    f"bench{i}@%h",
+                    "--loglevel",
+                    os.environ.get("BENCH_LOGLEVEL", "WARNING"),
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                    "--pool",
+                    os.environ.get("BENCH_POOL", "prefork"),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
     # Wait until every worker answers a ping, so start-up is not timed.
     from sudokusite.celery import app
 
@@ -138,10 +160,19 @@ def main() -> None:
     print("  ".join(f"{h:>12}" for h in header))
     for tier in tiers:
         one, two = results[(tier, 1)], results[(tier, 2)]
-        print("  ".join(f"{c:>12}" for c in (
-            tier, f"{one[0]:.0f}", f"{two[0]:.0f}", f"{two[0] / one[0]:.2f}x",
-            f"{one[1] * 100:.1f}%", f"{two[1] * 100:.1f}%",
-        )))
+        print(
+            "  ".join(
+                f"{c:>12}"
+                for c in (
+                    tier,
+                    f"{one[0]:.0f}",
+                    f"{two[0]:.0f}",
+                    f"{two[0] / one[0]:.2f}x",
+                    f"{one[1] * 100:.1f}%",
+                    f"{two[1] * 100:.1f}%",
+                )
+            )
+        )
 
 
 if __name__ == "__main__":

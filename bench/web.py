@@ -100,14 +100,19 @@ def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
 class Player(threading.Thread):
     """Sends one kind of request in a loop on a keep-alive connection, timing each one."""
 
-    def __init__(self, port: int, kind: str, path: str, session: tuple[str, str], until: float, givens: str,
-                 pace: float = 0.0):
+    def __init__(
+        self, port: int, kind: str, path: str, session: tuple[str, str], until: float, givens: str, pace: float = 0.0
+    ):
         super().__init__(daemon=True)
         self.port, self.kind, self.path, self.until, self.givens = port, kind, path, until, givens
         self.pace = pace  # seconds between one player's requests; 0 sends them back to back
         sid, csrf = session
-        self.headers = {"Cookie": f"sessionid={sid}; csrftoken={csrf}", "X-CSRFToken": csrf,
-                        "Content-Type": "application/json", "Referer": f"http://127.0.0.1:{port}{path}"}
+        self.headers = {
+            "Cookie": f"sessionid={sid}; csrftoken={csrf}",
+            "X-CSRFToken": csrf,
+            "Content-Type": "application/json",
+            "Referer": f"http://127.0.0.1:{port}{path}",
+        }
         self.latencies: list[float] = []
         self.errors = 0
         self.version = 0
@@ -123,8 +128,9 @@ class Player(threading.Thread):
             cell = random.choice([i for i, g in enumerate(self.givens) if g == "0"])
             digits = ["0"] * 81
             digits[cell] = str(random.randint(1, 9))
-            body = json.dumps({"version": self.version, "digits": "".join(digits),
-                               "corner": [""] * 81, "centre": [""] * 81})
+            body = json.dumps(
+                {"version": self.version, "digits": "".join(digits), "corner": [""] * 81, "centre": [""] * 81}
+            )
             conn.request("POST", "/api" + self.path + "save/", body=body, headers=self.headers)
         response = conn.getresponse()
         data = response.read()
@@ -158,8 +164,9 @@ class Player(threading.Thread):
                 self.errors += 1
 
 
-def _play(port: int, kind: str, path: str, sessions, start_at: float, seconds: float, givens: str,
-          pace: float) -> list[tuple[list[float], int]]:
+def _play(
+    port: int, kind: str, path: str, sessions, start_at: float, seconds: float, givens: str, pace: float
+) -> list[tuple[list[float], int]]:
     """One load process: its share of the players, from `start_at` for `seconds`."""
     time.sleep(max(0.0, start_at - time.monotonic()))
     players = [Player(port, kind, path, s, start_at + seconds, givens, pace) for s in sessions]
@@ -209,8 +216,15 @@ def main() -> None:
 
     ensure_database()
     # Production settings, less HTTPS: the load runs over plain HTTP on loopback.
-    env = {**os.environ, "DATABASE_URL": DB_URL, "CACHE_URL": CACHE_URL, "DJANGO_DEBUG": "0",
-           "SECRET_KEY": "bench-only-" + "x" * 50, "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": DB_URL,
+        "CACHE_URL": CACHE_URL,
+        "DJANGO_DEBUG": "0",
+        "SECRET_KEY": "bench-only-" + "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+    }
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sudokusite.settings")
     import django
@@ -228,9 +242,22 @@ def main() -> None:
     workers = args.workers or gunicorn_settings.workers
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:sudokusite.gunicorn", "sudokusite.wsgi",
-         "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
-        cwd=ROOT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:sudokusite.gunicorn",
+            "sudokusite.wsgi",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
     )
     rounds: list[dict[str, dict]] = []
     # This process holds Django and the setup's objects; a full garbage collection scanning them
@@ -256,27 +283,37 @@ def main() -> None:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
 
-    print(f"\ngunicorn, {workers} sync workers, PostgreSQL and Redis, {args.players} concurrent players, "
-          f"{args.rounds} rounds of {args.seconds:.0f} s per load ({os.cpu_count()} cores; the load generator shares them)")
+    print(
+        f"\ngunicorn, {workers} sync workers, PostgreSQL and Redis, {args.players} concurrent players, "
+        f"{args.rounds} rounds of {args.seconds:.0f} s per load ({os.cpu_count()} cores; the load generator shares them)"
+    )
     print(f"{'round':<7}{'endpoint':<34}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
     for number, results in enumerate(rounds, 1):
         for kind, r in results.items():
             print(f"{number:<7}{LABELS[kind]:<34}{r['rps']:>10.0f}{r['p50']:>10.1f}{r['p99']:>10.1f}{r['errors']:>8}")
-    print(f"{'':<7}{f'save, every {args.pace:.1f} s a player':<34}{paced['rps']:>10.0f}{paced['p50']:>10.1f}"
-          f"{paced['p99']:>10.1f}{paced['errors']:>8}")
+    print(
+        f"{'':<7}{f'save, every {args.pace:.1f} s a player':<34}{paced['rps']:>10.0f}{paced['p50']:>10.1f}"
+        f"{paced['p99']:>10.1f}{paced['errors']:>8}"
+    )
     ratios = sorted(r["page"]["rps"] / r["ping"]["rps"] for r in rounds)
     save_p99s = sorted(r["save"]["p99"] for r in rounds)
-    print(f"puzzle page at {', '.join(f'{x:.0%}' for x in ratios)} of the ceiling's throughput, median "
-          f"{statistics.median(ratios):.0%} (target 60%); back-to-back save p99 "
-          f"{', '.join(f'{x:.1f}' for x in save_p99s)} ms, median {statistics.median(save_p99s):.1f} ms "
-          f"(target under 50 ms)")
+    print(
+        f"puzzle page at {', '.join(f'{x:.0%}' for x in ratios)} of the ceiling's throughput, median "
+        f"{statistics.median(ratios):.0%} (target 60%); back-to-back save p99 "
+        f"{', '.join(f'{x:.1f}' for x in save_p99s)} ms, median {statistics.median(save_p99s):.1f} ms "
+        f"(target under 50 ms)"
+    )
 
 
 # The page is the same for everyone; the board then asks the state API who is playing and where
 # they are, so opening a puzzle is a page and a state: both are measured, the page against the target.
 KINDS = ("ping", "page", "state", "save")
-LABELS = {"ping": "trivial view (ceiling)", "page": "puzzle page", "state": "player's state (after the page)",
-          "save": "save progress"}
+LABELS = {
+    "ping": "trivial view (ceiling)",
+    "page": "puzzle page",
+    "state": "player's state (after the page)",
+    "save": "save progress",
+}
 
 
 if __name__ == "__main__":

@@ -319,7 +319,8 @@ class SolveAdmin(admin.ModelAdmin):
                 request,
                 format_html(
                     '{} flagged solve{} faster than the floor: <a href="?flagged__exact=1">see the flagged solves</a>.',
-                    waiting, "s are" if waiting > 1 else " is",
+                    waiting,
+                    "s are" if waiting > 1 else " is",
                 ),
                 messages.WARNING,
             )

@@ -95,9 +95,7 @@ def attempt_open(user, daily: DailyPuzzle) -> Attempt:
     """
     attempt = Attempt.objects.select_related("solve").filter(user=user, daily=daily).first()
     if attempt is None:
-        attempt, _ = Attempt.objects.get_or_create(
-            user=user, daily=daily, defaults={"last_beat_at": timezone.now()}
-        )
+        attempt, _ = Attempt.objects.get_or_create(user=user, daily=daily, defaults={"last_beat_at": timezone.now()})
     attempt.daily = daily  # already loaded, with its puzzle
     return attempt
 
@@ -198,7 +196,9 @@ def _write_in_one_statement(
     position = ""
     if clean is not None:
         digits, corner, centre = clean
-        position = "digits = %(digits)s, corner = %(corner)s::jsonb, centre = %(centre)s::jsonb, version = a.version + 1,"
+        position = (
+            "digits = %(digits)s, corner = %(corner)s::jsonb, centre = %(centre)s::jsonb, version = a.version + 1,"
+        )
         params.update(digits=digits, corner=json.dumps(corner), centre=json.dumps(centre), version=version)
     sql = f"""
         UPDATE {attempt_table} AS a SET {position}

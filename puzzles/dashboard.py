@@ -31,9 +31,7 @@ class PoolRow:
 def days_scheduled_ahead(tier: str, today: datetime.date | None = None) -> int:
     """How many consecutive days from today already have this tier's daily."""
     day = today or site_today()
-    dates = set(
-        DailyPuzzle.objects.filter(difficulty=tier, date__gte=day).values_list("date", flat=True)[:400]
-    )
+    dates = set(DailyPuzzle.objects.filter(difficulty=tier, date__gte=day).values_list("date", flat=True)[:400])
     count = 0
     while day + datetime.timedelta(days=count) in dates:
         count += 1

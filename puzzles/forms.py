@@ -22,9 +22,7 @@ class SeedForm(forms.Form):
 
     tier = forms.ChoiceField(choices=Tier.choices)
     count = forms.IntegerField(min_value=1, max_value=MAX_SEED_COUNT, initial=10)
-    filler = forms.ChoiceField(
-        choices=[(name, name) for name in engine.FILLERS], initial=engine.DEFAULT_FILLER
-    )
+    filler = forms.ChoiceField(choices=[(name, name) for name in engine.FILLERS], initial=engine.DEFAULT_FILLER)
     symmetry = forms.ChoiceField(choices=[(name, name) for name in engine.SYMMETRIES], initial="none")
 
 

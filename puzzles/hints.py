@@ -27,6 +27,7 @@ from .models import DailyPuzzle, Hint
 LAST_STAGE = 3
 RATE_WINDOW = datetime.timedelta(seconds=60)
 
+
 class HintsTooFast(Exception):
     """The player asked for more hints than settings.HINTS_PER_MINUTE allows."""
 
@@ -164,7 +165,9 @@ def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None
         key = position_key(digits, centre)
         same = attempt.hint_position == key and attempt.hint_stage >= 1
         stage = min(attempt.hint_stage + 1, LAST_STAGE) if same else 1
-        Hint.objects.create(attempt=attempt, user_id=attempt.user_id, stage=stage, technique=step.technique, created=now)
+        Hint.objects.create(
+            attempt=attempt, user_id=attempt.user_id, stage=stage, technique=step.technique, created=now
+        )
         attempt.hints_used += 1
         attempt.hint_stage = stage
         attempt.hint_position = key

@@ -114,8 +114,12 @@ def standing_of(solve: Solve) -> Standing:
     # Rounded down, so a player is never told they did better than they did.
     percentile = slower * 100 // solvers if solvers else 0
     return Standing(
-        solve.seconds, ranked=True, rank=_rank_of(ranked, solve.seconds), percentile=percentile,
-        solvers=solvers, today=today,
+        solve.seconds,
+        ranked=True,
+        rank=_rank_of(ranked, solve.seconds),
+        percentile=percentile,
+        solvers=solvers,
+        today=today,
     )
 
 

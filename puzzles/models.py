@@ -61,15 +61,9 @@ class Puzzle(models.Model):
         ordering = ["-created"]
         indexes = [models.Index(fields=["tier", "used"], name="puzzle_tier_used")]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(givens__regex=r"^[0-9]{81}$"), name="puzzle_givens_81_digits"
-            ),
-            models.CheckConstraint(
-                condition=Q(solution__regex=r"^[1-9]{81}$"), name="puzzle_solution_81_digits"
-            ),
-            models.CheckConstraint(
-                condition=Q(clues__gte=17, clues__lte=81), name="puzzle_clues_in_range"
-            ),
+            models.CheckConstraint(condition=Q(givens__regex=r"^[0-9]{81}$"), name="puzzle_givens_81_digits"),
+            models.CheckConstraint(condition=Q(solution__regex=r"^[1-9]{81}$"), name="puzzle_solution_81_digits"),
+            models.CheckConstraint(condition=Q(clues__gte=17, clues__lte=81), name="puzzle_clues_in_range"),
         ]
 
     def __str__(self) -> str:

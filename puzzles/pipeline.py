@@ -62,9 +62,7 @@ def _puzzle_row(made: engine.Generated) -> Puzzle:
     )
 
 
-def puzzle_store(
-    made: engine.Generated, *, batch_id: int | None = None, fill_pool: bool = False
-) -> Puzzle | None:
+def puzzle_store(made: engine.Generated, *, batch_id: int | None = None, fill_pool: bool = False) -> Puzzle | None:
     """Store one generated puzzle in its own transaction; None when it was not wanted.
 
     With `fill_pool`, the tier's pool row is locked and the puzzle stored only while the pool is
@@ -83,9 +81,7 @@ def puzzle_store(
                 if Puzzle.objects.available(row.tier).count() >= pool.target:
                     return None
             if batch_id is not None:
-                claimed = SeedBatch.objects.filter(pk=batch_id, made__lt=F("requested")).update(
-                    made=F("made") + 1
-                )
+                claimed = SeedBatch.objects.filter(pk=batch_id, made__lt=F("requested")).update(made=F("made") + 1)
                 if not claimed:
                     return None
             row.save()
@@ -96,8 +92,18 @@ def puzzle_store(
 
 
 _PUZZLE_COLUMNS = (
-    "givens", "solution", "tier", "score", "hardest", "techniques", "clues",
-    "filler", "symmetry", "generation_ms", "created", "used",
+    "givens",
+    "solution",
+    "tier",
+    "score",
+    "hardest",
+    "techniques",
+    "clues",
+    "filler",
+    "symmetry",
+    "generation_ms",
+    "created",
+    "used",
 )
 
 
@@ -116,9 +122,19 @@ def _store_for_batch_in_one_statement(row: Puzzle, batch_id: int) -> Puzzle | No
         f"INSERT INTO {Puzzle._meta.db_table} ({columns}) SELECT {values} FROM claim RETURNING id"
     )
     params = [
-        batch_id, row.givens, row.solution, row.tier, row.score, row.hardest,
-        json.dumps(row.techniques), row.clues, row.filler, row.symmetry, row.generation_ms,
-        row.created, row.used,
+        batch_id,
+        row.givens,
+        row.solution,
+        row.tier,
+        row.score,
+        row.hardest,
+        json.dumps(row.techniques),
+        row.clues,
+        row.filler,
+        row.symmetry,
+        row.generation_ms,
+        row.created,
+        row.used,
     ]
     # Inside a caller's transaction a savepoint keeps a duplicate from breaking it; on its own
     # the statement needs none.
@@ -304,7 +320,10 @@ def daily_publish(day: datetime.date | None = None, *, substitutes: bool = True)
                 report.substitutes[difficulty] = tier
                 log.error(
                     "the %s pool was empty: published a %s puzzle as the %s daily of %s",
-                    difficulty, tier, difficulty, day,
+                    difficulty,
+                    tier,
+                    difficulty,
+                    day,
                 )
     report.missing = waiting
     if substitutes:
@@ -343,18 +362,14 @@ def dailies_publish_ahead(days: int | None = None, *, substitutes: bool = True) 
     """Publish today and the following days, so midnight never finds an empty slot."""
     days = settings.PUBLISH_DAYS_AHEAD if days is None else days
     today = site_today()
-    return [
-        daily_publish(today + datetime.timedelta(days=n), substitutes=substitutes) for n in range(days + 1)
-    ]
+    return [daily_publish(today + datetime.timedelta(days=n), substitutes=substitutes) for n in range(days + 1)]
 
 
 def dailies_missing(days: int | None = None) -> bool:
     """Whether any slot from today to the publishing horizon is still empty."""
     days = settings.PUBLISH_DAYS_AHEAD if days is None else days
     today = site_today()
-    filled = DailyPuzzle.objects.filter(
-        date__gte=today, date__lte=today + datetime.timedelta(days=days)
-    ).count()
+    filled = DailyPuzzle.objects.filter(date__gte=today, date__lte=today + datetime.timedelta(days=days)).count()
     return filled < (days + 1) * len(TIER_ORDER)
 
 

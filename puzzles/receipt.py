@@ -81,7 +81,9 @@ def _ordered_counts(techniques: dict) -> list[TechniqueCount]:
     names = [n for n in known if n in techniques] + sorted(n for n in techniques if n not in known)
     return [
         TechniqueCount(
-            name, technique_title(name), int(techniques[name]),
+            name,
+            technique_title(name),
+            int(techniques[name]),
             TECHNIQUE_BY_NAME[name].tier if name in TECHNIQUE_BY_NAME else "",
         )
         for name in names

@@ -385,10 +385,5 @@ def solve_rows(user: AbstractBaseUser) -> list[SolveRow]:
 
 def started_counts(user: AbstractBaseUser) -> dict[str, int]:
     """How many attempts one player has started, per difficulty."""
-    rows = (
-        Attempt.objects.filter(user=user)
-        .order_by()
-        .values_list("daily__difficulty")
-        .annotate(started=Count("pk"))
-    )
+    rows = Attempt.objects.filter(user=user).order_by().values_list("daily__difficulty").annotate(started=Count("pk"))
     return dict(rows)

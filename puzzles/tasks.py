@@ -61,4 +61,3 @@ def publish_dailies() -> dict:
     """Publish today's and the next days' puzzles where a slot is still empty."""
     reports = pipeline.dailies_publish_ahead()
     return {str(r.day): {"published": r.published, "substitutes": r.substitutes, "missing": r.missing} for r in reports}
-

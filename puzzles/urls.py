@@ -14,13 +14,18 @@ urlpatterns = [
     path("daily/<isodate:day>/<str:difficulty>/", pages.daily_page, name="daily"),
     path("daily/<isodate:day>/<str:difficulty>/results/", pages.results, name="results"),
     # The board's JSON endpoints for one daily.
-    path("api/daily/<isodate:day>/<str:difficulty>/", include([
-        path("state/", api.state, name="api-state"),
-        path("save/", api.save, name="api-save"),
-        path("beat/", api.beat, name="api-beat"),
-        path("submit/", api.submit, name="api-submit"),
-        path("hint/", api.hint, name="api-hint"),
-    ])),
+    path(
+        "api/daily/<isodate:day>/<str:difficulty>/",
+        include(
+            [
+                path("state/", api.state, name="api-state"),
+                path("save/", api.save, name="api-save"),
+                path("beat/", api.beat, name="api-beat"),
+                path("submit/", api.submit, name="api-submit"),
+                path("hint/", api.hint, name="api-hint"),
+            ]
+        ),
+    ),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("archive/", pages.archive_now, name="archive"),
     re_path(r"^archive/(?P<year>[0-9]{4})/(?P<month>[0-9]{2})/$", pages.archive_month, name="archive-month"),

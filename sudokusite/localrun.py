@@ -27,23 +27,45 @@ def main() -> int:
     celery = [python, "-m", "celery", "-A", "sudokusite"]
     # Two workers, so a long generation task never delays publishing and other short work.
     commands = {
-        "worker": celery + [
-            "worker", "--queues", "default", "--loglevel", "INFO", "--concurrency", "1",
-            "--hostname", "default@%h",
+        "worker": celery
+        + [
+            "worker",
+            "--queues",
+            "default",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            "1",
+            "--hostname",
+            "default@%h",
         ],
-        "generator": celery + [
-            "worker", "--queues", "generation", "--loglevel", "INFO",
-            "--concurrency", os.environ.get("WORKER_CONCURRENCY", "1"), "--hostname", "generation@%h",
+        "generator": celery
+        + [
+            "worker",
+            "--queues",
+            "generation",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            os.environ.get("WORKER_CONCURRENCY", "1"),
+            "--hostname",
+            "generation@%h",
         ],
-        "beat": celery + [
-            "beat", "--loglevel", "INFO", "--schedule", str(var / "celerybeat-schedule"),
+        "beat": celery
+        + [
+            "beat",
+            "--loglevel",
+            "INFO",
+            "--schedule",
+            str(var / "celerybeat-schedule"),
         ],
         "web": [python, "manage.py", "runserver", f"{host}:{port}"],
     }
     children = {name: subprocess.Popen(cmd, cwd=ROOT) for name, cmd in commands.items()}
     # Start the pools filling now rather than at beat's first tick.
-    subprocess.run([python, "manage.py", "shell", "-c",
-                    "from puzzles.tasks import refill_pools; refill_pools.delay()"], cwd=ROOT)
+    subprocess.run(
+        [python, "manage.py", "shell", "-c", "from puzzles.tasks import refill_pools; refill_pools.delay()"], cwd=ROOT
+    )
     print(f"Daily Sudoku: http://{host}:{port}/  (worker and beat running; Ctrl+C stops all)", flush=True)
 
     def stop(*_: object) -> None:

@@ -104,7 +104,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         # Connections are kept a minute and checked before a request reuses one, so a
         # restarted database costs no request an error once it is back.
-        env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60, conn_health_checks=True
+        env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=60,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -256,7 +258,10 @@ CELERY_TASK_ROUTES = {
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "refill-pools": {"task": "puzzles.tasks.refill_pools", "schedule": float(env("REFILL_EVERY_SECONDS", "120"))},
-    "publish-dailies": {"task": "puzzles.tasks.publish_dailies", "schedule": float(env("PUBLISH_EVERY_SECONDS", "600"))},
+    "publish-dailies": {
+        "task": "puzzles.tasks.publish_dailies",
+        "schedule": float(env("PUBLISH_EVERY_SECONDS", "600")),
+    },
     # And on the stroke of midnight in the site's zone, in case publishing ahead fell behind.
     "publish-at-midnight": {"task": "puzzles.tasks.publish_dailies", "schedule": crontab(minute=0, hour=0)},
 }

@@ -67,8 +67,15 @@ def todays_easy(db):
     from puzzles.models import DailyPuzzle, Puzzle, site_today
 
     puzzle = Puzzle.objects.create(
-        givens=EASY_GIVENS, solution=EASY_SOLUTION, tier="easy", score=1, hardest="naked-single",
-        techniques={"naked-single": 49}, clues=32, filler="imported", symmetry="none",
+        givens=EASY_GIVENS,
+        solution=EASY_SOLUTION,
+        tier="easy",
+        score=1,
+        hardest="naked-single",
+        techniques={"naked-single": 49},
+        clues=32,
+        filler="imported",
+        symmetry="none",
     )
     return DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)
 

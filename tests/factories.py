@@ -68,14 +68,28 @@ def make_daily(day: datetime.date, difficulty: str = "easy", puzzle: Puzzle | No
     return DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle)
 
 
-def make_solve(daily: DailyPuzzle, username: str, seconds: float, *, late: bool = False, hinted: bool = False,
-               flagged: bool = False, solved_at: datetime.datetime | None = None) -> Solve:
+def make_solve(
+    daily: DailyPuzzle,
+    username: str,
+    seconds: float,
+    *,
+    late: bool = False,
+    hinted: bool = False,
+    flagged: bool = False,
+    solved_at: datetime.datetime | None = None,
+) -> Solve:
     """A solve of `daily` by `username` (made if new), with its attempt."""
     user = User.objects.get_or_create(username=username)[0]
     attempt = Attempt.objects.create(user=user, daily=daily, active_seconds=seconds)
     return Solve.objects.create(
-        attempt=attempt, user=user, daily=daily, seconds=seconds, solved_at=solved_at or timezone.now(),
-        late=late, hinted=hinted, flagged=flagged,
+        attempt=attempt,
+        user=user,
+        daily=daily,
+        seconds=seconds,
+        solved_at=solved_at or timezone.now(),
+        late=late,
+        hinted=hinted,
+        flagged=flagged,
     )
 
 

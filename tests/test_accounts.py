@@ -16,7 +16,12 @@ pytestmark = pytest.mark.django_db
 def test_signing_up_logs_in_and_returns_to_the_puzzle(client, daily):
     response = client.post(
         "/accounts/signup/",
-        {"username": "grace", "password1": "correct horse battery", "password2": "correct horse battery", "next": url(daily)},
+        {
+            "username": "grace",
+            "password1": "correct horse battery",
+            "password2": "correct horse battery",
+            "next": url(daily),
+        },
     )
     assert response.status_code == 302 and response.url == url(daily)
     assert client.get(url(daily, "state")).json()["player"]["name"] == "grace"
@@ -32,10 +37,14 @@ def test_signup_applies_the_password_validators(client):
 def test_signup_ignores_a_next_address_on_another_site(client):
     response = client.post(
         "/accounts/signup/",
-        {"username": "eve", "password1": "correct horse battery", "password2": "correct horse battery", "next": "https://evil.example/"},
+        {
+            "username": "eve",
+            "password1": "correct horse battery",
+            "password2": "correct horse battery",
+            "next": "https://evil.example/",
+        },
     )
     assert response.url == "/"
-
 
 
 # --- logging in and out ---------------------------------------------------------------------
@@ -43,7 +52,9 @@ def test_signup_ignores_a_next_address_on_another_site(client):
 
 def test_logging_in_from_the_puzzle_page_brings_the_player_back(client, daily):
     User.objects.create_user("ada", password="a long enough password 1")
-    response = client.post("/accounts/login/", {"username": "ada", "password": "a long enough password 1", "next": url(daily)})
+    response = client.post(
+        "/accounts/login/", {"username": "ada", "password": "a long enough password 1", "next": url(daily)}
+    )
     assert response.status_code == 302 and response.url == url(daily)
 
 

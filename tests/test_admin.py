@@ -62,7 +62,9 @@ def seed_post(**changes: object) -> dict:
     ("reachable", "banner"),
     [(True, "Broker reachable."), (False, "Broker unreachable: seeding and refills will not run.")],
 )
-def test_the_dashboard_shows_a_row_per_tier_and_whether_the_broker_answers(admin_client, monkeypatch, reachable, banner):
+def test_the_dashboard_shows_a_row_per_tier_and_whether_the_broker_answers(
+    admin_client, monkeypatch, reachable, banner
+):
     monkeypatch.setattr(broker, "broker_status", lambda: (reachable, "The sentence from broker_status."))
     response = admin_client.get(DASHBOARD)
     assert response.status_code == 200
@@ -130,7 +132,13 @@ def test_seeding_records_a_batch_and_queues_its_work(admin_client, monkeypatch, 
     response = admin_client.post(DASHBOARD, seed_post())
     assert response.status_code == 302 and response["Location"] == DASHBOARD
     batch = SeedBatch.objects.get()
-    assert (batch.tier, batch.requested, batch.filler, batch.symmetry, batch.made) == ("hard", 12, "row-by-row", "mirror", 0)
+    assert (batch.tier, batch.requested, batch.filler, batch.symmetry, batch.made) == (
+        "hard",
+        12,
+        "row-by-row",
+        "mirror",
+        0,
+    )
     assert task.calls == [(batch.pk,)] * 3
     assert messages_of(response) == [f"Batch #{batch.pk} is queued: 12 hard puzzles (row-by-row, symmetry mirror)."]
 

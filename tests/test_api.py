@@ -73,7 +73,9 @@ def test_the_api_needs_a_login_and_a_csrf_token(daily):
     assert post(strict, url(daily, "save"), {"version": 0, "digits": "0" * 81}).status_code == 403
     assert "csrftoken" in strict.get(url(daily, "state")).cookies  # the board's first request sets it
     token = strict.cookies["csrftoken"].value
-    assert post(strict, url(daily, "save"), {"version": 0, "digits": "0" * 81}, HTTP_X_CSRFTOKEN=token).status_code == 200
+    assert (
+        post(strict, url(daily, "save"), {"version": 0, "digits": "0" * 81}, HTTP_X_CSRFTOKEN=token).status_code == 200
+    )
     assert "csrftoken" not in strict.get(url(daily, "state")).cookies  # and leaves it alone after
 
 
@@ -86,7 +88,6 @@ def test_one_player_can_never_touch_another_players_attempt(player, daily):
     theirs.refresh_from_db()
     assert theirs.digits == "4" + "0" * 80
     assert player.get(url(daily, "state")).json()["digits"] == "0" * 80 + "2"
-
 
 
 # --- time -----------------------------------------------------------------------------------
@@ -104,7 +105,6 @@ def test_the_server_counts_active_time_from_heartbeats_and_skips_long_gaps(playe
         assert post(player, url(daily, "beat"), {}).json()["elapsed"] == 20
         clock.shift(5)
         assert post(player, url(daily, "beat"), {"elapsed": 99999}).json()["elapsed"] == 25
-
 
 
 # --- solving --------------------------------------------------------------------------------

@@ -178,7 +178,15 @@ def test_a_month_after_the_current_one_is_a_friendly_404(client, frozen, address
 
 
 @pytest.mark.parametrize(
-    "address", ["/archive/2026/13/", "/archive/2026/00/", "/archive/0000/01/", "/archive/2026/3/", "/archive/26/03/", "/archive/2026/ab/"]
+    "address",
+    [
+        "/archive/2026/13/",
+        "/archive/2026/00/",
+        "/archive/0000/01/",
+        "/archive/2026/3/",
+        "/archive/26/03/",
+        "/archive/2026/ab/",
+    ],
 )
 def test_a_malformed_month_is_a_friendly_404(client, frozen, address):
     response = client.get(address)

@@ -97,7 +97,8 @@ def test_the_state_is_read_in_one_query_with_its_solve(daily, django_assert_num_
     attempt = attempts.attempt_open(ada, daily)
     attempts.attempt_save(ada, daily, version=0, digits="4" + "0" * 80, corner=corner, centre=centre)
     Attempt.objects.filter(pk=attempt.pk).update(
-        hint_stage=2, hint_position=position_key("4" + "0" * 80, attempts.position_clean(GIVENS, "4" + "0" * 80, corner, centre)[2])
+        hint_stage=2,
+        hint_position=position_key("4" + "0" * 80, attempts.position_clean(GIVENS, "4" + "0" * 80, corner, centre)[2]),
     )
     shown = state(ada)
     assert shown["corner"][3] == "139" and shown["hint_stage"] == 2

@@ -99,7 +99,9 @@ def test_with_the_cache_down_players_still_log_in_open_the_puzzle_and_save(setti
     assert client.get(f"/api{base}state/").json()["version"] == 0
     digits = "4" + "0" * 80
     assert EASY_GIVENS[0] == "0"
-    saved = client.post(f"/api{base}save/", json.dumps({"version": 0, "digits": digits}), content_type="application/json")
+    saved = client.post(
+        f"/api{base}save/", json.dumps({"version": 0, "digits": digits}), content_type="application/json"
+    )
     assert saved.status_code == 200 and saved.json()["version"] == 1
     assert client.get(f"/api{base}state/").json()["digits"] == digits
 
@@ -113,8 +115,13 @@ def test_a_daily_is_cached_for_every_process_and_forgotten_when_an_admin_changes
     assert caches["default"].get(key).puzzle.givens == EASY_GIVENS
     # An admin puts another puzzle on the slot: no process may keep serving the old one.
     other = Puzzle.objects.create(
-        givens="0" + EASY_SOLUTION[1:], solution=EASY_SOLUTION, tier="easy", score=1, hardest="naked-single",
-        clues=80, filler="imported",
+        givens="0" + EASY_SOLUTION[1:],
+        solution=EASY_SOLUTION,
+        tier="easy",
+        score=1,
+        hardest="naked-single",
+        clues=80,
+        filler="imported",
     )
     todays_easy.puzzle = other
     todays_easy.save()

@@ -16,9 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "SECRET_KEY"))}
     env.update(
-        DJANGO_DEBUG="0", SECRET_KEY="test-only-" + "k" * 50, ALLOWED_HOSTS="sudoku.example.com",
-        DATABASE_URL=f"sqlite:///{tmp_path / 'deploy.db'}", STATIC_ROOT=str(tmp_path / "static"),
-        DJANGO_SETTINGS_MODULE="sudokusite.settings", CACHE_URL="",
+        DJANGO_DEBUG="0",
+        SECRET_KEY="test-only-" + "k" * 50,
+        ALLOWED_HOSTS="sudoku.example.com",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'deploy.db'}",
+        STATIC_ROOT=str(tmp_path / "static"),
+        DJANGO_SETTINGS_MODULE="sudokusite.settings",
+        CACHE_URL="",
     )
     env.update(extra)
     return env

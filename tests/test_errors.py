@@ -24,4 +24,8 @@ def test_a_failure_on_our_side_is_a_json_500_for_the_board_and_a_plain_page_else
     response = post(client, url(daily, "save"), {"version": 0, "digits": "0" * 81})
     assert response.status_code == 500 and "try again" in response.json()["error"]
     page = client.get(url(daily))
-    assert page.status_code == 500 and "went away" not in page.content.decode() and "Traceback" not in page.content.decode()
+    assert (
+        page.status_code == 500
+        and "went away" not in page.content.decode()
+        and "Traceback" not in page.content.decode()
+    )

@@ -34,7 +34,11 @@ class Marker:
 # --- generators ----------------------------------------------------------------------------
 
 json_scalars = (
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=20)
     | st.integers(min_value=-(2**80), max_value=2**80)
 )
 json_values = st.recursive(
@@ -50,15 +54,17 @@ versions = st.one_of(
     json_values,
 )
 digit_strings = st.one_of(
-    st.sampled_from([
-        Marker("progress"),        # a valid partial position: some of the solution's digits
-        Marker("solution"),        # the player's digits of the solved grid
-        Marker("wrong-solution"),  # full but with two digits swapped
-        Marker("given-overwritten"),
-        Marker("givens-repeated"),  # the givens echoed back in place (allowed, stored as 0)
-        Marker("empty"),
-    ]),
-    st.text(alphabet="0123456789", min_size=0, max_size=100),            # wrong lengths
+    st.sampled_from(
+        [
+            Marker("progress"),  # a valid partial position: some of the solution's digits
+            Marker("solution"),  # the player's digits of the solved grid
+            Marker("wrong-solution"),  # full but with two digits swapped
+            Marker("given-overwritten"),
+            Marker("givens-repeated"),  # the givens echoed back in place (allowed, stored as 0)
+            Marker("empty"),
+        ]
+    ),
+    st.text(alphabet="0123456789", min_size=0, max_size=100),  # wrong lengths
     st.text(alphabet="0123456789 x-٣１\u0000\ud800é", min_size=81, max_size=81),  # non-digits
     st.sampled_from(["9" * 81, "0" * 80 + "x", "٣" * 81, "１" * 81, "0" * 20000]),  # noqa: RUF001 (look-alike digits on purpose)
     json_values,
@@ -80,8 +86,10 @@ payloads = st.fixed_dictionaries(
         "__proto__": json_values,
     },
 )
-GOOD_DIGITS = [Marker(name) for name in ("progress", "progress", "solution", "wrong-solution", "given-overwritten",
-                                          "givens-repeated", "empty")]
+GOOD_DIGITS = [
+    Marker(name)
+    for name in ("progress", "progress", "solution", "wrong-solution", "given-overwritten", "givens-repeated", "empty")
+]
 FIELD_STRATEGIES = {"version": versions, "digits": digit_strings, "corner": note_lists, "centre": note_lists}
 
 
@@ -108,32 +116,51 @@ def plausible_payloads(draw: st.DrawFn) -> dict:
 # until api_view caught it too), well under the 16 KB cap.
 deep_bodies = st.one_of(
     st.integers(min_value=900, max_value=8000).map(lambda n: b"[" * n + b"]" * n),
-    st.integers(min_value=900, max_value=3000).map(lambda n: b"{\"a\":" * n + b"1" + b"}" * n),
+    st.integers(min_value=900, max_value=3000).map(lambda n: b'{"a":' * n + b"1" + b"}" * n),
 )
 # Bodies that are not a JSON object, or not JSON at all.
 raw_bodies = st.one_of(
-    st.binary(max_size=200),                                                  # any bytes
-    st.sampled_from([b"", b"{", b"null", b"[]", b"\"x\"", b"1e999", b"{\"version\": NaN}",
-                     b"\xff\xfe{\"version\": 0}", b"{\"digits\": \"\xc3\x28\"}",
-                     b"{\"version\": 0, \"digits\": \"" + b"\xed\xa0\x80" * 27 + b"\"}"]),
-    st.integers(min_value=2, max_value=400).map(lambda n: b"[" * n + b"]" * n),     # nesting
-    st.integers(min_value=2, max_value=400).map(lambda n: b"{\"a\":" * n + b"1" + b"}" * n),
+    st.binary(max_size=200),  # any bytes
+    st.sampled_from(
+        [
+            b"",
+            b"{",
+            b"null",
+            b"[]",
+            b'"x"',
+            b"1e999",
+            b'{"version": NaN}',
+            b'\xff\xfe{"version": 0}',
+            b'{"digits": "\xc3\x28"}',
+            b'{"version": 0, "digits": "' + b"\xed\xa0\x80" * 27 + b'"}',
+        ]
+    ),
+    st.integers(min_value=2, max_value=400).map(lambda n: b"[" * n + b"]" * n),  # nesting
+    st.integers(min_value=2, max_value=400).map(lambda n: b'{"a":' * n + b"1" + b"}" * n),
     st.integers(min_value=MAX_BODY_BYTES - 20, max_value=MAX_BODY_BYTES * 4).map(
-        lambda n: b"{\"digits\": \"" + b"1" * n + b"\"}"),                  # oversized
-    st.integers(min_value=4300, max_value=5000).map(lambda n: b"{\"version\": " + b"9" * n + b"}"),
-    json_values.map(lambda v: json.dumps(v).encode()),                        # JSON, not an object
+        lambda n: b'{"digits": "' + b"1" * n + b'"}'
+    ),  # oversized
+    st.integers(min_value=4300, max_value=5000).map(lambda n: b'{"version": ' + b"9" * n + b"}"),
+    json_values.map(lambda v: json.dumps(v).encode()),  # JSON, not an object
 )
 IMPOSSIBLE_DATE = "2026-02-30"  # matches the URL's pattern, fails its converter
 addresses = st.one_of(
-    st.sampled_from([
-        *[("today", "easy")] * 16,
-        ("today", "medium"),       # another difficulty, published: the player's other attempt
-        ("yesterday", "easy"),     # another day, published
-        ("yesterday", "hard"),     # another day, not published
-        ("tomorrow", "easy"),      # the future is never served
-        ("today", "nightmare"), ("today", "EASY"), ("today", "easy%00"), ("today", "e" * 300),
-        (IMPOSSIBLE_DATE, "easy"), ("0001-01-01", "easy"), ("9999-12-31", "easy"),
-    ]),
+    st.sampled_from(
+        [
+            *[("today", "easy")] * 16,
+            ("today", "medium"),  # another difficulty, published: the player's other attempt
+            ("yesterday", "easy"),  # another day, published
+            ("yesterday", "hard"),  # another day, not published
+            ("tomorrow", "easy"),  # the future is never served
+            ("today", "nightmare"),
+            ("today", "EASY"),
+            ("today", "easy%00"),
+            ("today", "e" * 300),
+            (IMPOSSIBLE_DATE, "easy"),
+            ("0001-01-01", "easy"),
+            ("9999-12-31", "easy"),
+        ]
+    ),
 )
 
 
@@ -141,8 +168,8 @@ addresses = st.one_of(
 class Case:
     endpoint: str
     address: tuple[str, str]
-    csrf: str          # "ok", "missing", "wrong"
-    payload: Any       # a dict of (possibly Marker) values, or raw bytes
+    csrf: str  # "ok", "missing", "wrong"
+    payload: Any  # a dict of (possibly Marker) values, or raw bytes
     text: str = "json"  # for dict payloads: "json" or "latin-1" (non-UTF-8 encoding of the text)
 
 
@@ -205,8 +232,11 @@ def _resolve(value: Any, live: Live) -> Any:
 def render(case: Case, live: Live) -> tuple[str, str, bytes]:
     """The method, path and body of a case against the live position."""
     day, difficulty = case.address
-    named = {"today": live.today, "yesterday": live.today - datetime.timedelta(days=1),
-             "tomorrow": live.today + datetime.timedelta(days=1)}
+    named = {
+        "today": live.today,
+        "yesterday": live.today - datetime.timedelta(days=1),
+        "tomorrow": live.today + datetime.timedelta(days=1),
+    }
     day_text = named[day].isoformat() if day in named else day
     path = f"/api/daily/{day_text}/{difficulty}/{case.endpoint}/"
     if case.endpoint == "state":
@@ -237,8 +267,17 @@ def snapshot(user_id: int) -> tuple[dict, dict]:
     return attempts, solves
 
 
-def check(endpoint: str, sent: bytes, status: int, content_type: str, body: bytes, before: tuple[dict, dict],
-          after: tuple[dict, dict], target_daily: int | None, givens: str) -> list[str]:
+def check(
+    endpoint: str,
+    sent: bytes,
+    status: int,
+    content_type: str,
+    body: bytes,
+    before: tuple[dict, dict],
+    after: tuple[dict, dict],
+    target_daily: int | None,
+    givens: str,
+) -> list[str]:
     """What is wrong with an answer (an empty list when nothing is).
 
     `before` and `after` are snapshots; `target_daily` is the daily the address names (None when
@@ -253,7 +292,9 @@ def check(endpoint: str, sent: bytes, status: int, content_type: str, body: byte
             answer = json.loads(body)
         except ValueError:
             problems.append("a JSON content type with a body that is not JSON")
-    if 400 <= status < 500 and not (isinstance(answer, dict) and isinstance(answer.get("error"), str) and answer["error"]):
+    if 400 <= status < 500 and not (
+        isinstance(answer, dict) and isinstance(answer.get("error"), str) and answer["error"]
+    ):
         problems.append(f"{status} without a JSON error message: {content_type} {body[:80]!r}")
     (attempts_before, solves_before), (attempts_after, solves_after) = before, after
     changed = {d for d in attempts_after if d in attempts_before and attempts_before[d] != attempts_after[d]}
@@ -314,9 +355,17 @@ def world(db, todays_easy):
     from puzzles.models import DailyPuzzle, Puzzle
 
     def publish(givens: str, solution: str, day: datetime.date, difficulty: str) -> DailyPuzzle:
-        puzzle = Puzzle.objects.create(givens=givens, solution=solution, tier=difficulty, score=1,
-                                       hardest="naked-single", techniques={}, clues=81 - givens.count("0"),
-                                       filler="imported", symmetry="none")
+        puzzle = Puzzle.objects.create(
+            givens=givens,
+            solution=solution,
+            tier=difficulty,
+            score=1,
+            hardest="naked-single",
+            techniques={},
+            clues=81 - givens.count("0"),
+            filler="imported",
+            symmetry="none",
+        )
         return DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle)
 
     today = todays_easy.date
@@ -330,8 +379,14 @@ def world(db, todays_easy):
     token = _get_new_csrf_string()
     client.cookies["csrftoken"] = token
     attempts.attempt_open(user, todays_easy)
-    return {"client": client, "user": user, "token": token, "today": today,
-            "dailies": {d.pk: d for d in (todays_easy, medium, yesterday)}, "target": todays_easy}
+    return {
+        "client": client,
+        "user": user,
+        "token": token,
+        "today": today,
+        "dailies": {d.pk: d for d in (todays_easy, medium, yesterday)},
+        "target": todays_easy,
+    }
 
 
 def _reset(user, start_version: int) -> None:
@@ -340,8 +395,15 @@ def _reset(user, start_version: int) -> None:
 
     Solve.objects.filter(user=user).delete()
     Hint.objects.filter(user=user).delete()
-    Attempt.objects.filter(user=user).update(digits="0" * 81, corner=[""] * 81, centre=[""] * 81,
-                                             version=start_version, hints_used=0, hint_stage=0, hint_position="")
+    Attempt.objects.filter(user=user).update(
+        digits="0" * 81,
+        corner=[""] * 81,
+        centre=[""] * 81,
+        version=start_version,
+        hints_used=0,
+        hint_stage=0,
+        hint_position="",
+    )
 
 
 def _target_daily(case: Case, live: Live, dailies: dict) -> int | None:
@@ -356,8 +418,9 @@ def _target_daily(case: Case, live: Live, dailies: dict) -> int | None:
 # Function-scoped fixtures are shared by all examples of one test run: that is safe here because
 # every example resets the player's attempts, solves and hints first (_reset) and compares
 # against a snapshot taken after that reset, never against the fixture's starting state.
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(case=case_strategy(), start_version=st.sampled_from([0, 0, 3, 1000]))
 def test_the_json_api_never_fails_and_changes_nothing_it_refuses(world, case, start_version):
     client, user, dailies = world["client"], world["user"], world["dailies"]
@@ -385,8 +448,17 @@ def test_the_json_api_never_fails_and_changes_nothing_it_refuses(world, case, st
     after = snapshot(user.pk)
     event(f"{case.endpoint} {response.status_code}")
     givens = dailies[target_daily].puzzle.givens if target_daily else ""
-    problems = check(case.endpoint, body, response.status_code, response.get("Content-Type", ""), response.content,
-                     before, after, target_daily, givens)
+    problems = check(
+        case.endpoint,
+        body,
+        response.status_code,
+        response.get("Content-Type", ""),
+        response.content,
+        before,
+        after,
+        target_daily,
+        givens,
+    )
     assert not problems, (method, path, body[:200], response.status_code, response.content[:300], problems)
 
 
@@ -394,14 +466,22 @@ def test_a_deeply_nested_body_is_refused_as_bad_json(world):
     client = world["client"]
     before = snapshot(world["user"].pk)
     for endpoint in ("save", "beat", "submit", "hint"):
-        response = client.post(f"/api/daily/{world['today'].isoformat()}/easy/{endpoint}/", b"[" * 1000 + b"]" * 1000,
-                               content_type="application/json", HTTP_X_CSRFTOKEN=world["token"])
+        response = client.post(
+            f"/api/daily/{world['today'].isoformat()}/easy/{endpoint}/",
+            b"[" * 1000 + b"]" * 1000,
+            content_type="application/json",
+            HTTP_X_CSRFTOKEN=world["token"],
+        )
         assert response.status_code == 400 and response.json()["error"]
     assert snapshot(world["user"].pk) == before
 
 
 def test_an_impossible_date_in_an_api_address_is_a_json_404(world):
-    response = world["client"].post(f"/api/daily/{IMPOSSIBLE_DATE}/easy/save/", b"{}", content_type="application/json",
-                                     HTTP_X_CSRFTOKEN=world["token"])
+    response = world["client"].post(
+        f"/api/daily/{IMPOSSIBLE_DATE}/easy/save/",
+        b"{}",
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=world["token"],
+    )
     assert response.status_code == 404
     assert response.json()["error"]

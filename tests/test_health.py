@@ -15,8 +15,13 @@ pytestmark = pytest.mark.django_db
 
 def test_health_reports_the_database_the_broker_the_cache_and_the_pools(client, monkeypatch):
     Puzzle.objects.create(
-        givens=EASY_GIVENS, solution=EASY_SOLUTION, tier="easy", score=1, hardest="hidden-single",
-        clues=32, filler="imported",
+        givens=EASY_GIVENS,
+        solution=EASY_SOLUTION,
+        tier="easy",
+        score=1,
+        hardest="hidden-single",
+        clues=32,
+        filler="imported",
     )
     monkeypatch.setattr(broker, "broker_status", lambda timeout: (True, "ok"))
     response = client.get("/health/")

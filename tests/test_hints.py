@@ -315,8 +315,14 @@ def test_hints_at_once_on_several_dailies_never_pass_the_players_limit(postgres,
     attempts = [Attempt.objects.create(user=user, daily=todays_easy)]
     for shift, tier in ((1, "medium"), (2, "hard")):
         puzzle = Puzzle.objects.create(
-            givens=relabelled(GIVENS, shift), solution=relabelled(SOLUTION, shift), tier="easy", score=1,
-            hardest="naked-single", techniques={"naked-single": 49}, clues=32, filler="imported",
+            givens=relabelled(GIVENS, shift),
+            solution=relabelled(SOLUTION, shift),
+            tier="easy",
+            score=1,
+            hardest="naked-single",
+            techniques={"naked-single": 49},
+            clues=32,
+            filler="imported",
         )
         daily = DailyPuzzle.objects.create(date=todays_easy.date, difficulty=tier, puzzle=puzzle)
         attempts.append(Attempt.objects.create(user=user, daily=daily))
@@ -370,15 +376,24 @@ def test_hints_stage_a_known_hidden_single_where_to_look_then_what_then_where(pl
     from puzzles.models import DailyPuzzle, Puzzle
 
     puzzle = Puzzle.objects.create(
-        givens=HIDDEN_GIVENS, solution=HIDDEN_SOLUTION, tier="extreme", score=80, hardest="trial-and-error",
-        clues=81 - HIDDEN_GIVENS.count("0"), filler="imported",
+        givens=HIDDEN_GIVENS,
+        solution=HIDDEN_SOLUTION,
+        tier="extreme",
+        score=80,
+        hardest="trial-and-error",
+        clues=81 - HIDDEN_GIVENS.count("0"),
+        filler="imported",
     )
     hard = DailyPuzzle.objects.create(date=daily.date, difficulty="extreme", puzzle=puzzle)
     empty = {"digits": "0" * 81, "corner": [""] * 81, "centre": [""] * 81}
     first, second, third = (ask(player, hard, empty).json() for _ in range(3))
     assert (first["stage"], first["unit"]["name"]) == (1, "box 7")
     assert "technique" not in first and "7" not in first["message"].replace("box 7", "")
-    assert (second["stage"], second["technique"]["name"], second["technique"]["title"]) == (2, "hidden-single", "Hidden single")
+    assert (second["stage"], second["technique"]["name"], second["technique"]["title"]) == (
+        2,
+        "hidden-single",
+        "Hidden single",
+    )
     assert "placements" not in second
     assert third["stage"] == 3 and third["placements"] == [{"cell": 74, "name": "r9c3", "digit": 7}]
     assert third["explanation"] == "In box 7, 7 can only go in r9c3, so it goes there."

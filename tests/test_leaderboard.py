@@ -104,7 +104,9 @@ def test_clock_shows_whole_seconds_like_the_board():
 # --- the floor and the admin ----------------------------------------------------------------
 
 
-def test_a_solve_under_the_floor_is_flagged_kept_off_the_board_and_listed_for_admins(client, daily, admin_client, settings):
+def test_a_solve_under_the_floor_is_flagged_kept_off_the_board_and_listed_for_admins(
+    client, daily, admin_client, settings
+):
     settings.LEADERBOARD_FLOOR_SECONDS = {**settings.LEADERBOARD_FLOOR_SECONDS, "easy": 60}
     log_in(client, "speedy")
     assert solve_through_api(client, daily, 30)["solved"] is True

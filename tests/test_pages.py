@@ -62,7 +62,6 @@ def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
     assert Puzzle.objects.filter(used=True).count() == 2
 
 
-
 # --- the board's page -----------------------------------------------------------------------
 
 

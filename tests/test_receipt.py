@@ -89,7 +89,7 @@ def test_the_results_show_the_receipt_leaderboard_and_percentile_after_the_solve
     assert response.status_code == 200
     body = response.content.decode()
     assert body.lstrip().startswith("<section") and "<html" not in body and 'id="sudoku-results"' in body
-    assert "Solved in <span class=\"results-time\">3:20</span>" in body
+    assert 'Solved in <span class="results-time">3:20</span>' in body
     assert "Faster than 33% of today&#x27;s solvers." in body
     # The techniques as stored, with friendly names and counts, and the hardest step's wording.
     assert "Naked single" in body and "used</span> 49<span" in body

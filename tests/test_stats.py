@@ -29,8 +29,19 @@ def at_noon(day: datetime.date) -> datetime.datetime:
 
 @pytest.mark.parametrize(
     ("seconds", "text"),
-    [(0, "0:00"), (5, "0:05"), (245, "4:05"), (245.4, "4:05"), (59.6, "0:59"), (600, "10:00"),
-     (3599.4, "59:59"), (3599.6, "59:59"), (3723, "1:02:03"), (36000, "10:00:00"), (-3, "0:00")],
+    [
+        (0, "0:00"),
+        (5, "0:05"),
+        (245, "4:05"),
+        (245.4, "4:05"),
+        (59.6, "0:59"),
+        (600, "10:00"),
+        (3599.4, "59:59"),
+        (3599.6, "59:59"),
+        (3723, "1:02:03"),
+        (36000, "10:00:00"),
+        (-3, "0:00"),
+    ],
 )
 def test_times_read_like_a_clock(seconds, text):
     assert record.format_duration(seconds) == text
@@ -153,8 +164,13 @@ def test_the_page_shows_each_difficultys_times_and_completion(client):
     Attempt.objects.create(user=user, daily=make_daily(day + 9 * ONE_DAY))  # started, never solved
     hard = make_daily(day, "hard")
     Solve.objects.create(
-        attempt=Attempt.objects.create(user=user, daily=hard), user=user, daily=hard, seconds=3723,
-        solved_at=at_noon(day + ONE_DAY), late=True, hinted=True,
+        attempt=Attempt.objects.create(user=user, daily=hard),
+        user=user,
+        daily=hard,
+        seconds=3723,
+        solved_at=at_noon(day + ONE_DAY),
+        late=True,
+        hinted=True,
     )
 
     response = client.get("/stats/")
@@ -171,8 +187,8 @@ def test_the_page_shows_each_difficultys_times_and_completion(client):
     # One chart per difficulty played, described for screen readers, a mark per solve.
     assert page.count('role="img"') == 2
     assert 'aria-labelledby="chart-easy-title chart-easy-desc"' in page
-    assert "<desc id=\"chart-easy-desc\">4 solves from 1 Mar 2026 to 4 Mar 2026" in page
-    easy_chart = page[page.index('id="chart-easy-title"'):page.index("</svg>")]
+    assert '<desc id="chart-easy-desc">4 solves from 1 Mar 2026 to 4 Mar 2026' in page
+    easy_chart = page[page.index('id="chart-easy-title"') : page.index("</svg>")]
     assert len(re.findall(r'class="point', easy_chart)) == 4
     assert "How streaks are counted" in page and "archive never count" in page
 
@@ -184,7 +200,10 @@ def test_the_chart_markup_is_not_localised(client, settings):
     user = log_in(client)
     daily = make_daily(D(2026, 3, 1))
     Solve.objects.create(
-        attempt=Attempt.objects.create(user=user, daily=daily), user=user, daily=daily, seconds=100.5,
+        attempt=Attempt.objects.create(user=user, daily=daily),
+        user=user,
+        daily=daily,
+        seconds=100.5,
         solved_at=at_noon(daily.date),
     )
     page = client.get("/stats/").content.decode()
@@ -197,7 +216,10 @@ def test_one_player_never_sees_another_players_statistics(client):
     other = User.objects.create_user("bob")
     daily = make_daily(D(2026, 3, 1))
     Solve.objects.create(
-        attempt=Attempt.objects.create(user=other, daily=daily), user=other, daily=daily, seconds=777,
+        attempt=Attempt.objects.create(user=other, daily=daily),
+        user=other,
+        daily=daily,
+        seconds=777,
         solved_at=at_noon(daily.date),
     )
     log_in(client)

@@ -33,11 +33,7 @@ SYMMETRIES = ("none", "rotational", "mirror")
 
 # For each cell, the cells of its band (three rows of boxes) and its stack (three columns).
 _NEAR: tuple[int, ...] = tuple(
-    sum(
-        CELL_BIT[x]
-        for x in CELLS
-        if ROW_OF[x] // 3 == ROW_OF[c] // 3 or COL_OF[x] // 3 == COL_OF[c] // 3
-    )
+    sum(CELL_BIT[x] for x in CELLS if ROW_OF[x] // 3 == ROW_OF[c] // 3 or COL_OF[x] // 3 == COL_OF[c] // 3)
     for c in CELLS
 )
 
@@ -113,9 +109,7 @@ def _differs_somewhere(placed: Boards, group: tuple[int, ...], solution: Grid) -
     return False
 
 
-def _stays_unique(
-    placed: Boards, group: tuple[int, ...], solution: Grid, solution_boards: Boards
-) -> bool:
+def _stays_unique(placed: Boards, group: tuple[int, ...], solution: Grid, solution_boards: Boards) -> bool:
     """Whether the puzzle, with the group's clues already taken out of `placed`, is still unique.
 
     Two shortcuts come before the full search. A removed clue that the other givens force back
@@ -161,4 +155,3 @@ def clear(solution: Grid | str, rng: random.Random, symmetry: str = "none") -> G
             givens[low.bit_length() - 1] = d + 1
             board ^= low
     return givens
-

@@ -181,9 +181,7 @@ def _toggle_row(r: int, row: Row, col_used: Masks, box_used: Masks) -> None:
         box_used[band + c // 3] ^= BIT[d]
 
 
-def _possible_row(
-    r: int, col_used: Masks, box_used: Masks, rng: random.Random, stats: FillStats
-) -> Row | None:
+def _possible_row(r: int, col_used: Masks, box_used: Masks, rng: random.Random, stats: FillStats) -> Row | None:
     """Row r filled fewest-possibilities-first under the rows above, or None at an impasse."""
     band = 3 * (r // 3)
     possible = [ALL & ~(col_used[c] | box_used[band + c // 3]) for c in range(9)]
@@ -333,7 +331,5 @@ def fill(rng: random.Random, filler: str = DEFAULT_FILLER) -> tuple[Grid, FillSt
     try:
         method = FILLERS[filler]
     except KeyError:
-        raise ValueError(
-            f"unknown filler {filler!r}; known fillers: {', '.join(FILLERS)}"
-        ) from None
+        raise ValueError(f"unknown filler {filler!r}; known fillers: {', '.join(FILLERS)}") from None
     return method(rng)

@@ -22,14 +22,10 @@ BOX_OF: tuple[int, ...] = tuple((c // 27) * 3 + (c % 9) // 3 for c in CELLS)
 
 ROWS: tuple[tuple[Cell, ...], ...] = tuple(tuple(r * 9 + c for c in range(9)) for r in range(9))
 COLS: tuple[tuple[Cell, ...], ...] = tuple(tuple(r * 9 + c for r in range(9)) for c in range(9))
-BOXES: tuple[tuple[Cell, ...], ...] = tuple(
-    tuple(c for c in CELLS if BOX_OF[c] == b) for b in range(9)
-)
+BOXES: tuple[tuple[Cell, ...], ...] = tuple(tuple(c for c in CELLS if BOX_OF[c] == b) for b in range(9))
 # Units 0-8 are rows, 9-17 columns, 18-26 boxes.
 UNITS: tuple[tuple[Cell, ...], ...] = ROWS + COLS + BOXES
-UNITS_OF: tuple[tuple[int, int, int], ...] = tuple(
-    (ROW_OF[c], 9 + COL_OF[c], 18 + BOX_OF[c]) for c in CELLS
-)
+UNITS_OF: tuple[tuple[int, int, int], ...] = tuple((ROW_OF[c], 9 + COL_OF[c], 18 + BOX_OF[c]) for c in CELLS)
 PEERS: tuple[tuple[Cell, ...], ...] = tuple(
     tuple(sorted({p for u in UNITS_OF[c] for p in UNITS[u]} - {c})) for c in CELLS
 )
@@ -98,9 +94,7 @@ def parse(text: str) -> Grid:
     grid = [0 if ch == "." else int(ch) for ch in chars]
     for a, b in conflicts(grid)[:1]:
         unit = next(u for u in UNITS_OF[a] if u in UNITS_OF[b])
-        raise InvalidGrid(
-            f"two {grid[a]}s in {unit_name(unit)}: {cell_name(a)} and {cell_name(b)}"
-        )
+        raise InvalidGrid(f"two {grid[a]}s in {unit_name(unit)}: {cell_name(a)} and {cell_name(b)}")
     return grid
 
 
@@ -127,9 +121,7 @@ def format_grid(grid: Iterable[int]) -> str:
 
 def is_complete_solution(grid: Grid) -> bool:
     """True when every cell holds a digit and every unit holds each digit once."""
-    return len(grid) == 81 and all(
-        sorted(grid[c] for c in unit) == list(range(1, 10)) for unit in UNITS
-    )
+    return len(grid) == 81 and all(sorted(grid[c] for c in unit) == list(range(1, 10)) for unit in UNITS)
 
 
 def candidates(grid: Grid) -> list[Mask]:

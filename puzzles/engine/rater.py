@@ -246,7 +246,6 @@ def _missing_candidate(cell: int, digit: int) -> Step:
         (cell,),
         (digit,),
         explanation=(
-            f"Your notes for {cell_name(cell)} leave out {digit}, but nothing rules it out there: "
-            f"put {digit} back."
+            f"Your notes for {cell_name(cell)} leave out {digit}, but nothing rules it out there: put {digit} back."
         ),
     )

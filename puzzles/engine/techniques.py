@@ -498,8 +498,12 @@ def _fish(cands: Candidates, size: int) -> Step | None:
                     continue
                 elims.sort()
                 used = tuple(
-                    sorted((ln * 9 + x) if rows_first else (x * 9 + ln) for ln in lines for x in covers
-                           if base[ln] >> x & 1)
+                    sorted(
+                        (ln * 9 + x) if rows_first else (x * 9 + ln)
+                        for ln in lines
+                        for x in covers
+                        if base[ln] >> x & 1
+                    )
                 )
                 base_units = tuple(ln if rows_first else 9 + ln for ln in lines)
                 cover_units = tuple(9 + x if rows_first else x for x in covers)
@@ -554,7 +558,7 @@ def xy_wing(digits: Grid, cands: Candidates) -> Step | None:
         seen = PEER_BITS[pivot]
         wings = [c for c in bivalue if seen >> c & 1 and POPCOUNT[cands[c] & held] == 1]
         for i, a in enumerate(wings):
-            for b in wings[i + 1:]:
+            for b in wings[i + 1 :]:
                 ma, mb = cands[a], cands[b]
                 z = ma & mb & ~held
                 if not z or ma & held == mb & held:
@@ -595,7 +599,7 @@ def xyz_wing(digits: Grid, cands: Candidates) -> Step | None:
         seen = PEER_BITS[pivot]
         wings = [c for c in bivalue if seen >> c & 1 and not cands[c] & ~held]
         for i, a in enumerate(wings):
-            for b in wings[i + 1:]:
+            for b in wings[i + 1 :]:
                 ma, mb = cands[a], cands[b]
                 if ma == mb:
                     continue
@@ -676,8 +680,9 @@ def simple_colouring(digits: Grid, cands: Candidates) -> Step | None:
     return None
 
 
-def _colour_wrap(digit: Digit, groups: tuple[tuple[Cell, ...], ...], sides: list[int],
-                 houses: list[int]) -> Step | None:
+def _colour_wrap(
+    digit: Digit, groups: tuple[tuple[Cell, ...], ...], sides: list[int], houses: list[int]
+) -> Step | None:
     """Two cells of one colour in a house: that colour can't be the digit."""
     for side in (0, 1):
         for c in groups[side]:
@@ -702,8 +707,9 @@ def _colour_wrap(digit: Digit, groups: tuple[tuple[Cell, ...], ...], sides: list
     return None
 
 
-def _colour_trap(digit: Digit, board: int, groups: tuple[tuple[Cell, ...], ...], sides: list[int],
-                 houses: list[int]) -> Step | None:
+def _colour_trap(
+    digit: Digit, board: int, groups: tuple[tuple[Cell, ...], ...], sides: list[int], houses: list[int]
+) -> Step | None:
     """A cell outside the chain that sees both colours can't be the digit."""
     seen = [0, 0]
     for side in (0, 1):
@@ -756,9 +762,7 @@ def x_chain(digits: Grid, cands: Candidates) -> Step | None:
     words = [cell_name(path[0])]
     for i in range(1, len(path)):
         words.append(("= " if i % 2 else "- ") + cell_name(path[i]))
-    houses = tuple(
-        next(u for u in UNITS_OF[path[i]] if u in UNITS_OF[path[i + 1]]) for i in range(len(path) - 1)
-    )
+    houses = tuple(next(u for u in UNITS_OF[path[i]] if u in UNITS_OF[path[i + 1]]) for i in range(len(path) - 1))
     return Step(
         "x-chain",
         houses,
@@ -774,8 +778,9 @@ def x_chain(digits: Grid, cands: Candidates) -> Step | None:
     )
 
 
-def _x_chain_from(start: Cell, board: int, links: dict[Cell, list[tuple[Cell, int]]], linked: int,
-                  limit: int) -> tuple[list[Cell], tuple[Cell, ...]] | None:
+def _x_chain_from(
+    start: Cell, board: int, links: dict[Cell, list[tuple[Cell, int]]], linked: int, limit: int
+) -> tuple[list[Cell], tuple[Cell, ...]] | None:
     """A shortest x-chain (as a path of cells, under `limit` cells) from `start` with eliminations."""
     # Breadth first over cells that would hold the digit if `start` did not; each hop is a weak
     # link to a linked cell followed by its strong link, so a path always ends on a strong link.
@@ -842,9 +847,7 @@ def xy_chain(digits: Grid, cands: Candidates) -> Step | None:
     elims = tuple((c, x) for c in targets)
     cells = tuple(c for c, _ in best)
     chain = " - ".join(f"{cell_name(c)} ({_pencil(cands[c])})" for c in cells)
-    houses = tuple(
-        next(u for u in UNITS_OF[cells[i]] if u in UNITS_OF[cells[i + 1]]) for i in range(len(cells) - 1)
-    )
+    houses = tuple(next(u for u in UNITS_OF[cells[i]] if u in UNITS_OF[cells[i + 1]]) for i in range(len(cells) - 1))
     return Step(
         "xy-chain",
         houses,
@@ -859,8 +862,9 @@ def xy_chain(digits: Grid, cands: Candidates) -> Step | None:
     )
 
 
-def _xy_chain_from(start: Cell, x: Digit, cands: Candidates, bivalue_bits: int, x_board: int,
-                   limit: int) -> list[tuple[Cell, Digit]] | None:
+def _xy_chain_from(
+    start: Cell, x: Digit, cands: Candidates, bivalue_bits: int, x_board: int, limit: int
+) -> list[tuple[Cell, Digit]] | None:
     """A shortest xy-chain (cells with the digit each would hold) from `start` assumed not x."""
     first = (start, DIGIT_OF_BIT[cands[start] & ~BIT[x]])
     parent: dict[tuple[Cell, Digit], tuple[Cell, Digit] | None] = {first: None}
@@ -907,44 +911,158 @@ class Technique:
 
 
 TECHNIQUES: tuple[Technique, ...] = (
-    Technique("naked-single", "easy", 1, naked_single, "Naked single",
-              "A cell whose row, column and box leave it one possible digit."),
-    Technique("hidden-single", "easy", 1, hidden_single, "Hidden single",
-              "A digit that has only one possible cell left in a row, column or box."),
-    Technique("pointing", "medium", 4, pointing, "Pointing",
-              "A digit confined to one line inside a box can't go elsewhere on that line."),
-    Technique("claiming", "medium", 5, claiming, "Claiming",
-              "A digit confined to one box inside a line can't go elsewhere in that box."),
-    Technique("naked-pair", "medium", 6, naked_pair, "Naked pair",
-              "Two cells of a house holding the same two digits: no other cell there can."),
-    Technique("hidden-pair", "medium", 7, hidden_pair, "Hidden pair",
-              "Two digits that fit only in the same two cells of a house: those cells hold nothing else."),
-    Technique("naked-triple", "hard", 10, naked_triple, "Naked triple",
-              "Three cells of a house sharing three digits between them: no other cell there can hold them."),
-    Technique("hidden-triple", "hard", 11, hidden_triple, "Hidden triple",
-              "Three digits that fit only in the same three cells of a house: those cells hold nothing else."),
-    Technique("x-wing", "hard", 12, x_wing, "X-wing",
-              "A digit with two places in each of two lines, lined up: it leaves the crossing lines."),
-    Technique("xy-wing", "hard", 13, xy_wing, "XY-wing",
-              "Three two-digit cells that force a digit out of any cell seeing both wings."),
-    Technique("naked-quad", "hard", 15, naked_quad, "Naked quad",
-              "Four cells of a house sharing four digits between them: no other cell there can hold them."),
-    Technique("hidden-quad", "hard", 16, hidden_quad, "Hidden quad",
-              "Four digits that fit only in the same four cells of a house: those cells hold nothing else."),
-    Technique("swordfish", "expert", 20, swordfish, "Swordfish",
-              "An x-wing across three lines: a digit's places in three lines cover only three crossing lines."),
-    Technique("xyz-wing", "expert", 21, xyz_wing, "XYZ-wing",
-              "An xy-wing whose pivot holds three digits: cells seeing all three can't hold the shared one."),
-    Technique("simple-colouring", "expert", 23, simple_colouring, "Simple colouring",
-              "Colouring a digit's chain of only-two-places links to find cells that can't hold it."),
-    Technique("x-chain", "expert", 26, x_chain, "X-chain",
-              "A chain of one digit's strong and weak links: a cell seeing both ends can't hold it."),
-    Technique("xy-chain", "expert", 28, xy_chain, "XY-chain",
-              "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit."),
-    Technique("jellyfish", "expert", 30, jellyfish, "Jellyfish",
-              "An x-wing across four lines: a digit's places in four lines cover only four crossing lines."),
-    Technique("trial-and-error", "extreme", 50, None, "Trial and error",
-              "No technique applies: try a candidate and see which one leads to a solution."),
+    Technique(
+        "naked-single",
+        "easy",
+        1,
+        naked_single,
+        "Naked single",
+        "A cell whose row, column and box leave it one possible digit.",
+    ),
+    Technique(
+        "hidden-single",
+        "easy",
+        1,
+        hidden_single,
+        "Hidden single",
+        "A digit that has only one possible cell left in a row, column or box.",
+    ),
+    Technique(
+        "pointing",
+        "medium",
+        4,
+        pointing,
+        "Pointing",
+        "A digit confined to one line inside a box can't go elsewhere on that line.",
+    ),
+    Technique(
+        "claiming",
+        "medium",
+        5,
+        claiming,
+        "Claiming",
+        "A digit confined to one box inside a line can't go elsewhere in that box.",
+    ),
+    Technique(
+        "naked-pair",
+        "medium",
+        6,
+        naked_pair,
+        "Naked pair",
+        "Two cells of a house holding the same two digits: no other cell there can.",
+    ),
+    Technique(
+        "hidden-pair",
+        "medium",
+        7,
+        hidden_pair,
+        "Hidden pair",
+        "Two digits that fit only in the same two cells of a house: those cells hold nothing else.",
+    ),
+    Technique(
+        "naked-triple",
+        "hard",
+        10,
+        naked_triple,
+        "Naked triple",
+        "Three cells of a house sharing three digits between them: no other cell there can hold them.",
+    ),
+    Technique(
+        "hidden-triple",
+        "hard",
+        11,
+        hidden_triple,
+        "Hidden triple",
+        "Three digits that fit only in the same three cells of a house: those cells hold nothing else.",
+    ),
+    Technique(
+        "x-wing",
+        "hard",
+        12,
+        x_wing,
+        "X-wing",
+        "A digit with two places in each of two lines, lined up: it leaves the crossing lines.",
+    ),
+    Technique(
+        "xy-wing",
+        "hard",
+        13,
+        xy_wing,
+        "XY-wing",
+        "Three two-digit cells that force a digit out of any cell seeing both wings.",
+    ),
+    Technique(
+        "naked-quad",
+        "hard",
+        15,
+        naked_quad,
+        "Naked quad",
+        "Four cells of a house sharing four digits between them: no other cell there can hold them.",
+    ),
+    Technique(
+        "hidden-quad",
+        "hard",
+        16,
+        hidden_quad,
+        "Hidden quad",
+        "Four digits that fit only in the same four cells of a house: those cells hold nothing else.",
+    ),
+    Technique(
+        "swordfish",
+        "expert",
+        20,
+        swordfish,
+        "Swordfish",
+        "An x-wing across three lines: a digit's places in three lines cover only three crossing lines.",
+    ),
+    Technique(
+        "xyz-wing",
+        "expert",
+        21,
+        xyz_wing,
+        "XYZ-wing",
+        "An xy-wing whose pivot holds three digits: cells seeing all three can't hold the shared one.",
+    ),
+    Technique(
+        "simple-colouring",
+        "expert",
+        23,
+        simple_colouring,
+        "Simple colouring",
+        "Colouring a digit's chain of only-two-places links to find cells that can't hold it.",
+    ),
+    Technique(
+        "x-chain",
+        "expert",
+        26,
+        x_chain,
+        "X-chain",
+        "A chain of one digit's strong and weak links: a cell seeing both ends can't hold it.",
+    ),
+    Technique(
+        "xy-chain",
+        "expert",
+        28,
+        xy_chain,
+        "XY-chain",
+        "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit.",
+    ),
+    Technique(
+        "jellyfish",
+        "expert",
+        30,
+        jellyfish,
+        "Jellyfish",
+        "An x-wing across four lines: a digit's places in four lines cover only four crossing lines.",
+    ),
+    Technique(
+        "trial-and-error",
+        "extreme",
+        50,
+        None,
+        "Trial and error",
+        "No technique applies: try a candidate and see which one leads to a solution.",
+    ),
 )
 TECHNIQUE_BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}
 LOGICAL: tuple[Technique, ...] = tuple(t for t in TECHNIQUES if t.find is not None)

@@ -12,7 +12,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account (Django's own form and password validators) and log straight in."""
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         next_url = ""
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -24,7 +24,10 @@ def _pools() -> dict[str, dict[str, int]]:
     available = dict(Puzzle.objects.available().values_list("tier").annotate(n=Count("id")))
     targets = dict(Pool.objects.values_list("tier", "target"))
     return {
-        tier: {"available": available.get(tier, 0), "target": targets.get(tier, settings.PUZZLE_POOL_TARGETS.get(tier, 0))}
+        tier: {
+            "available": available.get(tier, 0),
+            "target": targets.get(tier, settings.PUZZLE_POOL_TARGETS.get(tier, 0)),
+        }
         for tier in TIER_ORDER
     }
 

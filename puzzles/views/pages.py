@@ -175,14 +175,16 @@ def stats(request: HttpRequest) -> HttpResponse:
     for tier in TIER_ORDER:
         points = times.get(tier, [])
         summary = record.difficulty_stats(tier, started.get(tier, 0), [p.seconds for p in points])
-        difficulties.append({
-            "name": Tier(tier).label,
-            "stats": summary,
-            "best": record.clock(summary.best),
-            "median": record.clock(summary.median),
-            "mean": record.clock(summary.mean),
-            "chart": record.solve_chart(points) if points else None,
-        })
+        difficulties.append(
+            {
+                "name": Tier(tier).label,
+                "stats": summary,
+                "best": record.clock(summary.best),
+                "median": record.clock(summary.median),
+                "mean": record.clock(summary.mean),
+                "chart": record.solve_chart(points) if points else None,
+            }
+        )
     context = {
         "difficulties": difficulties,
         "streaks": record.streaks(record.streak_days(rows), site_today()),

@@ -112,8 +112,11 @@ def test_on_a_phone_the_grid_and_keypad_fit_and_the_keypad_plays(chromium, live_
     path = f"/daily/{todays_easy.date.isoformat()}/easy/"
     for scheme, shot in (("light", "phone.png"), ("dark", "phone-dark.png")):
         context = chromium.new_context(
-            viewport={"width": 375, "height": 667}, device_scale_factor=2, is_mobile=True,
-            has_touch=True, color_scheme=scheme,
+            viewport={"width": 375, "height": 667},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            color_scheme=scheme,
         )
         page = context.new_page()
         sign_up(page, live_server.url, path, f"phone-{scheme}")

@@ -65,7 +65,7 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     button.click()
     wait_stage(page, 3)
     assert step.explanation in hint_text(page)
-    (target, digit), = step.placements
+    ((target, digit),) = step.placements
     assert marked(page, "place") == [target]
     assert f"{digit} goes here" in cell(page, target).get_attribute("aria-label")
     assert button.get_attribute("aria-disabled") == "true"

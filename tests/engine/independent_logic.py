@@ -13,11 +13,7 @@ from itertools import combinations
 
 ROWS = [[r * 9 + c for c in range(9)] for r in range(9)]
 COLS = [[r * 9 + c for r in range(9)] for c in range(9)]
-BOXES = [
-    [(br * 3 + a) * 9 + bc * 3 + b for a in range(3) for b in range(3)]
-    for br in range(3)
-    for bc in range(3)
-]
+BOXES = [[(br * 3 + a) * 9 + bc * 3 + b for a in range(3) for b in range(3)] for br in range(3) for bc in range(3)]
 UNITS = ROWS + COLS + BOXES
 PEERS = [{p for unit in UNITS if i in unit for p in unit} - {i} for i in range(81)]
 DIGITS = range(1, 10)

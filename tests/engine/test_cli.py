@@ -75,9 +75,7 @@ def test_a_bad_line_is_reported_in_place_and_the_others_still_answered(capsys, m
     ],
 )
 def test_bad_input_exits_non_zero_with_the_parsers_message_and_no_traceback(argv, message):
-    result = subprocess.run(
-        [sys.executable, "-m", "puzzles.engine", *argv], cwd=ROOT, capture_output=True, text=True
-    )
+    result = subprocess.run([sys.executable, "-m", "puzzles.engine", *argv], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode != 0
     assert message in result.stderr
     assert "Traceback" not in result.stderr

@@ -221,8 +221,9 @@ def test_it_reports_a_wrong_digit_that_breaks_no_rule_yet():
 
 def test_it_reports_a_wrong_digit_even_on_a_full_board():
     board = solve(EASY)
-    a, b = next((a, b) for a in range(9) for b in range(a + 1, 9)
-                if EASY[a] == "0" and EASY[b] == "0" and board[a] != board[b])
+    a, b = next(
+        (a, b) for a in range(9) for b in range(a + 1, 9) if EASY[a] == "0" and EASY[b] == "0" and board[a] != board[b]
+    )
     board[a], board[b] = board[b], board[a]
     step = next_step(EASY, board)
     assert step.technique == "wrong-digit" and set(step.cells) == {a, b}

@@ -433,9 +433,7 @@ SIZES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("case", "part", "size"), SIZES, ids=[f"{case}-{size}-{part}" for case, part, size in SIZES]
-)
+@pytest.mark.parametrize(("case", "part", "size"), SIZES, ids=[f"{case}-{size}-{part}" for case, part, size in SIZES])
 def test_it_finds_a_pattern_of_the_size_its_technique_needs(case, part, size):
     assert len(getattr(_step_at(case), part)) == size
 
@@ -539,15 +537,15 @@ def _check_pattern(step: Step, digits: list[int], cands: list[int]) -> None:
         assert cands[cell] & BIT[digit], f"{name} removes a candidate that isn't there"
     assert elims or step.placements
     if name == "naked-single":
-        (cell, digit), = step.placements
+        ((cell, digit),) = step.placements
         assert DIGITS_OF[cands[cell]] == (digit,)
     elif name == "hidden-single":
-        (cell, digit), = step.placements
+        ((cell, digit),) = step.placements
         assert _places(cands, step.houses[0], digit) == {cell}
     elif name in ("pointing", "claiming"):
         home, other = step.houses
         assert (home >= 18) == (name == "pointing")
-        digit, = step.digits
+        (digit,) = step.digits
         inside = _places(cands, home, digit)
         assert inside <= set(UNITS[other]) and inside == set(step.cells)
         assert elims == {(c, digit) for c in _places(cands, other, digit) - set(UNITS[home])}
@@ -569,7 +567,7 @@ def _check_pattern(step: Step, digits: list[int], cands: list[int]) -> None:
         assert elims == {(c, d) for c in spots for d in DIGITS_OF[cands[c]] if d not in step.digits}
     elif name in ("x-wing", "swordfish", "jellyfish"):
         size = {"x-wing": 2, "swordfish": 3, "jellyfish": 4}[name]
-        digit, = step.digits
+        (digit,) = step.digits
         base, cover = step.houses[:size], step.houses[size:]
         base_cells = {c for h in base for c in UNITS[h]}
         cover_cells = {c for h in cover for c in UNITS[h]}
@@ -591,7 +589,7 @@ def _check_pattern(step: Step, digits: list[int], cands: list[int]) -> None:
         assert _sees(pivot, a) and _sees(pivot, b)
         assert all(d == z and all(_sees(c, x) for x in (pivot, a, b)) for c, d in elims)
     elif name == "x-chain":
-        digit, = step.digits
+        (digit,) = step.digits
         path = step.cells
         assert len(path) % 2 == 0
         for i in range(len(path) - 1):
@@ -601,7 +599,7 @@ def _check_pattern(step: Step, digits: list[int], cands: list[int]) -> None:
                 assert any(_places(cands, h, digit) == {a, b} for h in range(27) if a in UNITS[h] and b in UNITS[h])
         assert all(d == digit and _sees(c, path[0]) and _sees(c, path[-1]) for c, d in elims)
     elif name == "xy-chain":
-        x, = step.digits
+        (x,) = step.digits
         path = step.cells
         assert all(len(DIGITS_OF[cands[c]]) == 2 for c in path)
         value = next(d for d in DIGITS_OF[cands[path[0]]] if d != x)  # the start assumed not x
@@ -611,7 +609,7 @@ def _check_pattern(step: Step, digits: list[int], cands: list[int]) -> None:
         assert value == x
         assert all(d == x and _sees(c, path[0]) and _sees(c, path[-1]) for c, d in elims)
     elif name == "simple-colouring":
-        digit, = step.digits
+        (digit,) = step.digits
         colour = _two_colour(cands, digit, step.cells[0])
         assert set(colour) == set(step.cells)
         for cell, _ in elims:
@@ -621,7 +619,7 @@ def _check_pattern(step: Step, digits: list[int], cands: list[int]) -> None:
             else:  # a cell outside the chain that sees both colours
                 assert {colour[c] for c in colour if _sees(cell, c)} == {0, 1}
     elif name == "trial-and-error":
-        (cell, _), = step.placements
+        ((cell, _),) = step.placements
         fewest = min(len(DIGITS_OF[m]) for m in cands if m)
         assert len(DIGITS_OF[cands[cell]]) == fewest
 

@@ -56,10 +56,29 @@ def start_worker_process(postgres, redis_broker) -> Iterator[Callable[..., subpr
         env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": redis_broker, **(extra_env or {})}
         log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"worker-{name}-{os.getpid()}.log", "w")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "sudokusite", "worker", "--queues", "default,generation",
-             "--concurrency", str(concurrency), "--hostname", f"{name}@%h", "--loglevel", "INFO",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "sudokusite",
+                "worker",
+                "--queues",
+                "default,generation",
+                "--concurrency",
+                str(concurrency),
+                "--hostname",
+                f"{name}@%h",
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         proc.log_path = log.name  # type: ignore[attr-defined]
         started.append(proc)

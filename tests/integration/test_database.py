@@ -48,8 +48,9 @@ def test_a_quiet_idle_connection_is_reused_without_asking_the_server(server_chec
 def test_a_connection_the_server_closed_is_replaced_before_the_request_uses_it(server_checks, settings):
     pid = backend_pid()
     params = connection.get_connection_params()
-    with psycopg.connect(**{k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")},
-                         autocommit=True) as admin:
+    with psycopg.connect(
+        **{k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")}, autocommit=True
+    ) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
     time.sleep(0.2)  # the server's goodbye reaches the socket
 

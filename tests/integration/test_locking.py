@@ -121,10 +121,16 @@ def test_two_saves_from_the_same_version_one_wins_the_other_is_stale(postgres, t
     attempts.attempt_open(player, todays_easy)
     for _ in range(5):
         version = stored_version(player, todays_easy)
-        a, b = run_together(*[
-            _outcome(lambda d=d: attempts.attempt_save(player, todays_easy, version=version, digits=d + "0" * 80, corner=None, centre=None))
-            for d in "45"
-        ])
+        a, b = run_together(
+            *[
+                _outcome(
+                    lambda d=d: attempts.attempt_save(
+                        player, todays_easy, version=version, digits=d + "0" * 80, corner=None, centre=None
+                    )
+                )
+                for d in "45"
+            ]
+        )
         assert sorted([a == "stale", b == "stale"]) == [False, True]
         assert stored_version(player, todays_easy) == version + 1
 
@@ -139,7 +145,9 @@ def test_a_save_racing_the_solving_submit_never_changes_a_solved_attempt(postgre
     mine = player_digits()
     submit, save = run_together(
         _outcome(lambda: attempts.attempt_submit(player, todays_easy, version=0, digits=mine)),
-        _outcome(lambda: attempts.attempt_save(player, todays_easy, version=0, digits="0" * 81, corner=None, centre=None)),
+        _outcome(
+            lambda: attempts.attempt_save(player, todays_easy, version=0, digits="0" * 81, corner=None, centre=None)
+        ),
     )
     from puzzles.models import Attempt
 

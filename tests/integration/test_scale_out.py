@@ -74,9 +74,7 @@ def start_workers(start_worker_process, *names: str) -> dict[str, subprocess.Pop
     """Worker processes named `<name>@<host>`, each working tasks of one second's budget and
     connecting to PostgreSQL as `scale-<name>`; returns once every one of them is ready."""
     workers = {
-        name: start_worker_process(
-            name, extra_env={"PGAPPNAME": f"scale-{name}", "GENERATION_BUDGET_SECONDS": "1"}
-        )
+        name: start_worker_process(name, extra_env={"PGAPPNAME": f"scale-{name}", "GENERATION_BUDGET_SECONDS": "1"})
         for name in names
     }
     wait_for(lambda: all(" ready." in log_of(w) for w in workers.values()), 40, "the workers to be ready")
