@@ -76,18 +76,26 @@ def test_a_save_in_one_statement_matches_nothing_on_a_stale_version(postgres, to
 # --- the state ------------------------------------------------------------------------------
 
 
-def test_the_state_is_read_in_one_query_with_its_solve(daily, django_assert_num_queries):
-    # The board asks for it on every opening of a puzzle: the attempt and its solve together.
-    from puzzles.attempts import position_key
+def test_the_state_read_in_one_written_out_query_is_what_the_orm_reads(daily, django_assert_num_queries):
+    # attempt_read writes out the query that attempt_open builds with the ORM; they must agree,
+    # in every state of an attempt, and the read must stay one query with its solve.
+    from puzzles.attempts import Shown, position_key
 
-    def state(user):
+    def both(user):
         if Attempt.objects.filter(user=user).exists():
             with django_assert_num_queries(1):  # the solve comes with it, too
-                return attempts.attempt_state(attempts.attempt_open(user, daily), daily)
-        return attempts.attempt_state(attempts.attempt_open(user, daily), daily)
+                by_hand = attempts.attempt_read(user, daily)
+        else:
+            by_hand = attempts.attempt_read(user, daily)
+        orm = Shown.of(attempts.attempt_open(user, daily))
+        assert by_hand == orm
+        assert attempts.attempt_state(by_hand, daily) == attempts.attempt_state(
+            attempts.attempt_open(user, daily), daily
+        )
+        return attempts.attempt_state(by_hand, daily)
 
     ada = User.objects.create_user("ada", password="x")
-    state(ada)  # never opened: started by the read
+    both(ada)  # never opened: started by the read
     assert Attempt.objects.filter(user=ada).count() == 1
 
     corner = [""] * 81
@@ -100,10 +108,10 @@ def test_the_state_is_read_in_one_query_with_its_solve(daily, django_assert_num_
         hint_stage=2,
         hint_position=position_key("4" + "0" * 80, attempts.position_clean(GIVENS, "4" + "0" * 80, corner, centre)[2]),
     )
-    shown = state(ada)
+    shown = both(ada)
     assert shown["corner"][3] == "139" and shown["hint_stage"] == 2
 
     result = attempts.attempt_submit(ada, daily, version=1, digits=player_digits(SOLUTION))
     assert result.solved
-    shown = state(ada)
+    shown = both(ada)
     assert shown["solved"] and shown["solve_seconds"] == round(result.solve.seconds, 1)

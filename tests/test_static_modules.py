@@ -161,3 +161,17 @@ def test_the_board_plays_from_the_hashed_modules_in_chromium(live_server, todays
     in_chromium(play)
     assert modules == {served_hashed.manifest[f"js/{name}"] for name in MODULES}
     assert not broken and not errors
+
+
+def test_the_puzzle_page_preloads_every_module_the_entry_point_imports(client, todays_easy):
+    # Without the preload a first visit waits for board.js before it asks for the rest.
+    wanted, queue = set(), ["board.js"]
+    while queue:
+        for spec in imports((ROOT / "static" / "js" / queue.pop()).read_text()):
+            name = posixpath.basename(spec)
+            if name not in wanted:
+                wanted.add(name)
+                queue.append(name)
+    page = client.get(f"/daily/{todays_easy.date.isoformat()}/easy/").content.decode()
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/js/([^"]+)">', page))
+    assert preloaded == wanted

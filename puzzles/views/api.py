@@ -22,6 +22,7 @@ from ..attempts import (
     StaleSave,
     attempt_beat,
     attempt_open,
+    attempt_read,
     attempt_save,
     attempt_state,
     attempt_submit,
@@ -99,7 +100,7 @@ def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
     if settings.CSRF_COOKIE_NAME not in request.COOKIES:
         get_token(request)  # the board sends this cookie's token with every write
     player = {"id": request.user.pk, "name": request.user.get_username()}
-    return JsonResponse({**attempt_state(attempt_open(request.user, daily), daily), "player": player})
+    return JsonResponse({**attempt_state(attempt_read(request.user, daily), daily), "player": player})
 
 
 @api_endpoint("POST")
