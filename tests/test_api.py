@@ -1,9 +1,12 @@
 """The board's JSON API (views/api.py): saves, heartbeats and submits, and who may send them."""
 
+import json
+
 import pytest
 import time_machine
 from django.contrib.auth.models import User
 from django.test import Client
+from django.test.client import MULTIPART_CONTENT
 from django.utils import timezone
 
 from puzzles import attempts
@@ -61,6 +64,58 @@ def test_malformed_oversized_or_tampered_saves_get_a_4xx_and_change_nothing(play
     assert "error" in response.json()
     attempt = Attempt.objects.get()
     assert attempt.digits == "4" + "0" * 80 and attempt.version == 1
+
+
+@pytest.fixture
+def strict(user, daily):
+    """The player's client with Django's CSRF check on, as in a browser, sending the token the
+    board sends. The check reads a form or multipart body before any view does."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    client.get(url(daily, "state"))  # sets the CSRF cookie, as the board's first request does
+    client.defaults["HTTP_X_CSRFTOKEN"] = client.cookies["csrftoken"].value
+    return client
+
+
+@pytest.mark.parametrize("endpoint", ["save", "beat", "submit", "hint"])
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        ({"version": 0, "digits": "4" + "0" * 80}, MULTIPART_CONTENT),  # a form with a file field's encoding
+        ("version=0&digits=4", "application/x-www-form-urlencoded"),  # a plain HTML form
+        ('{"version": 0, "digits": "4"}', "text/plain"),  # what a cross-site form may send unasked
+        ('{"version": 0}', "application/jsonp"),
+        (b"", None),  # no body, no content type
+    ],
+)
+def test_a_write_not_sent_as_json_gets_415_and_changes_nothing(strict, daily, endpoint, body, content_type):
+    post(strict, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+    if content_type is None:
+        response = strict.generic("POST", url(daily, endpoint), body)
+    else:
+        response = strict.post(url(daily, endpoint), body, content_type=content_type)
+    assert response.status_code == 415
+    assert "JSON" in response.json()["error"] and response["Accept"] == "application/json"
+    attempt = Attempt.objects.get()
+    assert attempt.digits == "4" + "0" * 80 and attempt.version == 1 and attempt.hints_used == 0
+
+
+@pytest.mark.parametrize("content_type", ["multipart/form-data; boundary=x", "multipart/form-data"])
+def test_a_body_that_is_no_multipart_form_at_all_is_a_400_before_the_api_and_changes_nothing(
+    strict, daily, content_type
+):
+    # Django's parser refuses it inside the CSRF middleware, before any view: the root URLconf's
+    # 400 page, not the API's JSON, but never a 500.
+    post(strict, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+    response = strict.post(url(daily, "save"), b"x" * 2000, content_type=content_type)
+    assert response.status_code == 400
+    assert Attempt.objects.get().version == 1
+
+
+def test_json_with_a_charset_is_json(player, daily):
+    body = json.dumps({"version": 0, "digits": "4" + "0" * 80})
+    response = player.post(url(daily, "save"), body, content_type="application/json; charset=utf-8")
+    assert response.status_code == 200 and response.json()["version"] == 1
 
 
 def test_the_api_needs_a_login_and_a_csrf_token(daily):

@@ -33,6 +33,7 @@ from ..models import DailyPuzzle
 from .errors import json_error
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
+JSON_TYPE = "application/json"  # what every write must say it is (parameters such as charset aside)
 
 Endpoint = Callable[[HttpRequest, DailyPuzzle, dict[str, Any]], JsonResponse]
 
@@ -41,9 +42,10 @@ def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse
     """For the board's endpoints: one method, a logged-in player, a bounded JSON object body.
 
     Every failure is a JSON answer with a message and changes nothing: 405 for another method,
-    401 when logged out, 404 for a puzzle that is not served, 413 for an oversized body, 400 for
-    bad JSON or a malformed position, 409 for a stale save or a solved puzzle, 429 for too many
-    hints. The attempt is only ever the requesting player's own: the user comes from the session.
+    401 when logged out, 404 for a puzzle that is not served, 415 for a body that is not sent as
+    JSON, 413 for an oversized body, 400 for bad JSON or a malformed position, 409 for a stale save
+    or a solved puzzle, 429 for too many hints. The attempt is only ever the requesting player's
+    own: the user comes from the session.
     """
 
     def decorate(view: Endpoint) -> Callable[..., JsonResponse]:
@@ -60,6 +62,13 @@ def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse
                 return json_error("There is no such puzzle.", 404)
             payload: dict[str, Any] = {}
             if method == "POST":
+                # The content type first: for a form or multipart body the CSRF middleware has
+                # already read the stream (looking for its token field), and request.body would
+                # raise. The board sends every write as JSON, a heartbeat included (sync.js).
+                if request.content_type != JSON_TYPE:
+                    response = json_error(f"Send the request as JSON (Content-Type: {JSON_TYPE}).", 415)
+                    response["Accept"] = JSON_TYPE
+                    return response
                 if len(request.body) > MAX_BODY_BYTES:
                     return json_error("That request is too large.", 413)
                 try:
