@@ -74,6 +74,11 @@ def puzzle_store(made: engine.Generated, *, batch_id: int | None = None, fill_po
     row = _puzzle_row(made)
     if batch_id is not None and not fill_pool and connection.vendor == "postgresql":
         return _store_for_batch_in_one_statement(row, batch_id)
+    return _store_with_orm(row, batch_id=batch_id, fill_pool=fill_pool)
+
+
+def _store_with_orm(row: Puzzle, *, batch_id: int | None, fill_pool: bool) -> Puzzle | None:
+    """puzzle_store's rules through the ORM: the pool's row lock, the batch's claim, the insert."""
     pool_pk = pool_get(row.tier).pk if fill_pool else None
     try:
         with transaction.atomic():
@@ -111,7 +116,8 @@ _PUZZLE_COLUMNS = (
 def _store_for_batch_in_one_statement(row: Puzzle, batch_id: int) -> Puzzle | None:
     """PostgreSQL: claim a unit of the batch and insert the puzzle in a single statement.
 
-    The same rule as the ORM path (no claim, no row; a duplicate undoes the claim), but one
+    The same rule as the ORM path, _store_with_orm (no claim, no row; a duplicate undoes the
+    claim), which a test holds it to, but one
     round trip instead of four: storing was the largest part of a worker's time per puzzle
     beyond the engine's own. A single statement is its own transaction.
     """

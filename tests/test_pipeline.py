@@ -144,3 +144,38 @@ def test_visitors_arriving_while_the_day_is_being_published_wait_for_it(db):
     # Once tried, a day whose pools are empty is not tried again on every request.
     assert pipeline.daily_publish_if_missing(today) is True
     assert pipeline.daily_publish_if_missing(today) is False
+
+
+@pytest.mark.postgres
+def test_the_one_statement_batch_store_keeps_the_rules_and_the_row_of_the_orm_path(postgres):
+    # _store_for_batch_in_one_statement writes out, for PostgreSQL, what _store_with_orm does.
+    from puzzles.models import SeedBatch
+
+    by_hand_batch = pipeline.seed_batch_create("easy", 2, filler="diagonal-boxes", symmetry="none")
+    orm_batch = pipeline.seed_batch_create("easy", 2, filler="diagonal-boxes", symmetry="none")
+    made = [pipeline.puzzle_make("easy", rng=random.Random(seed)) for seed in (31, 32, 33, 34, 35)]
+
+    def stored(row):
+        return {
+            f.attname: getattr(row, f.attname)
+            for f in Puzzle._meta.concrete_fields
+            if f.attname not in ("id", "created")
+        }
+
+    by_hand = pipeline._store_for_batch_in_one_statement(pipeline._puzzle_row(made[0]), by_hand_batch.pk)
+    orm = pipeline._store_with_orm(pipeline._puzzle_row(made[1]), batch_id=orm_batch.pk, fill_pool=False)
+    assert stored(Puzzle.objects.get(pk=by_hand.pk)) == stored(pipeline._puzzle_row(made[0]))
+    assert stored(Puzzle.objects.get(pk=orm.pk)) == stored(pipeline._puzzle_row(made[1]))
+    # A duplicate is skipped and uses up no unit of its batch, on both paths.
+    assert pipeline._store_for_batch_in_one_statement(pipeline._puzzle_row(made[1]), by_hand_batch.pk) is None
+    assert pipeline._store_with_orm(pipeline._puzzle_row(made[0]), batch_id=orm_batch.pk, fill_pool=False) is None
+    for batch in (by_hand_batch, orm_batch):
+        batch.refresh_from_db()
+        assert batch.made == 1
+    # The last unit is claimed once; a complete batch takes nothing more.
+    assert pipeline._store_for_batch_in_one_statement(pipeline._puzzle_row(made[2]), by_hand_batch.pk) is not None
+    assert pipeline._store_with_orm(pipeline._puzzle_row(made[3]), batch_id=orm_batch.pk, fill_pool=False) is not None
+    assert pipeline._store_for_batch_in_one_statement(pipeline._puzzle_row(made[4]), by_hand_batch.pk) is None
+    assert pipeline._store_with_orm(pipeline._puzzle_row(made[4]), batch_id=orm_batch.pk, fill_pool=False) is None
+    assert Puzzle.objects.count() == 4
+    assert SeedBatch.objects.filter(made=2).count() == 2
