@@ -112,6 +112,19 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, with a health check that looks at the socket before it asks the server.
     DATABASES["default"]["ENGINE"] = "sudokusite.postgresql"
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite (make run's default) has one writer at a time, and by default a transaction that
+    # reads first and writes later fails at once with "database is locked" when another wrote
+    # meanwhile (waiting could deadlock). So: every transaction takes the write lock when it
+    # begins (IMMEDIATE), a writer waits up to 20 s for the lock instead of failing, and WAL
+    # lets pages read while a save writes (NORMAL sync is safe with WAL). Players' saves and
+    # hints, the worker and beat all write at once (tests/test_sqlite_writes.py).
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
