@@ -102,6 +102,22 @@ class DailyPuzzle(models.Model):
         return f"daily:{day.isoformat()}:{difficulty}"
 
 
+class PoolQuerySet(models.QuerySet["Pool"]):
+    def first_filling(self) -> set[str]:
+        """The tiers whose pools have never reached their target (or have no row yet): their first
+        puzzles are still being made. A pool found at its target now (filled by a seed batch or an
+        import, say) is marked as filled on the way."""
+        pools = {pool.tier: pool for pool in self.all()}
+        waiting = set()
+        for tier in TIER_ORDER:
+            pool = pools.get(tier)
+            if pool and pool.filled_at is None and Puzzle.objects.available(tier).count() >= pool.target:
+                pool.mark_filled()
+            if pool is None or pool.filled_at is None:
+                waiting.add(tier)
+        return waiting
+
+
 class Pool(models.Model):
     """One row per tier: the number of unpublished puzzles the workers keep ready.
 
@@ -114,12 +130,24 @@ class Pool(models.Model):
     # Set when a fill task is queued and cleared when it ends, so the scheduler never stacks
     # up fill tasks for a tier that takes longer than one refill interval.
     fill_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set the first time the pool is seen at its target (mark_filled). Until then its tier's first
+    # puzzles are still being made, as on a site's first start: no other tier stands in for it
+    # (a substitute is for a pool that ran dry; pipeline.daily_publish) and the pages say so.
+    filled_at = models.DateTimeField("first filled", null=True, blank=True, editable=False)
+
+    objects = PoolQuerySet.as_manager()
 
     class Meta:
         ordering = ["id"]
 
     def __str__(self) -> str:
         return f"{self.get_tier_display()} pool (target {self.target})"
+
+    def mark_filled(self) -> None:
+        """Record that the pool has reached its target; only the first time counts."""
+        if self.filled_at is None:
+            self.filled_at = timezone.now()
+            Pool.objects.filter(pk=self.pk, filled_at__isnull=True).update(filled_at=self.filled_at)
 
     @property
     def available(self) -> int:

@@ -358,8 +358,11 @@ def daily_publish(day: datetime.date | None = None, *, substitutes: bool = True)
     taken = set(DailyPuzzle.objects.filter(date=day).values_list("difficulty", flat=True))
     report.existing = [d for d in TIER_ORDER if d in taken]
     waiting = [d for d in TIER_ORDER if d not in taken]
+    first_filling = Pool.objects.first_filling() if waiting else set()  # marks any found at target
     for substitutes_allowed in (False, True) if substitutes else (False,):
         for difficulty in list(waiting):
+            if substitutes_allowed and difficulty in first_filling:
+                continue  # a substitute is for a pool that ran dry; a first fill is waited for
             tiers = nearest_tiers(difficulty) if substitutes_allowed else [difficulty]
             try:
                 puzzle, tier = _publish_slot(day, difficulty, tiers)
@@ -375,15 +378,15 @@ def daily_publish(day: datetime.date | None = None, *, substitutes: bool = True)
             if tier != difficulty:
                 report.substitutes[difficulty] = tier
                 log.error(
-                    "the %s pool was empty: published a %s puzzle as the %s daily of %s",
+                    "the %s pool was empty: published %s puzzle as the %s daily of %s",
                     difficulty,
-                    tier,
+                    ("an " if tier[0] in "aeiou" else "a ") + tier,
                     difficulty,
                     day,
                 )
     report.missing = waiting
     if substitutes:
-        for difficulty in waiting:
+        for difficulty in [d for d in waiting if d not in first_filling]:
             log.critical("no puzzle at all to publish as the %s daily of %s", difficulty, day)
     return report
 

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from puzzles import pipeline
-from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve
+from puzzles.models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Puzzle, Solve
 
 # A well-known easy puzzle and its solution, published as today's easy daily by `todays_easy`.
 EASY_GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -52,6 +52,13 @@ def make_puzzle(tier: str = "easy", seed: int = 0, **options: str) -> Puzzle:
     puzzle = pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=random.Random(seed), **options))
     assert puzzle is not None
     return puzzle
+
+
+def make_pools_filled(*tiers: str) -> None:
+    """The pools of `tiers` (all by default) as on a running site: filled once, whatever they hold
+    now, so that an empty one gets a substitute (Pool.filled_at)."""
+    for tier in tiers or TIER_ORDER:
+        Pool.objects.filter(pk=pipeline.pool_get(tier).pk).update(filled_at=timezone.now())
 
 
 def make_daily(day: datetime.date, difficulty: str = "easy", puzzle: Puzzle | None = None) -> DailyPuzzle:

@@ -7,10 +7,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles import attempts
+from puzzles import attempts, pipeline
 from puzzles.models import Attempt, DailyPuzzle, Solve
 
-from .factories import EASY_GIVENS, EASY_SOLUTION, make_puzzle, post, url
+from .factories import EASY_GIVENS, EASY_SOLUTION, make_pools_filled, make_puzzle, post, url
 
 pytestmark = pytest.mark.django_db
 
@@ -21,6 +21,7 @@ SOLUTION = EASY_SOLUTION
 
 
 def test_the_home_page_shows_each_difficulty_with_the_players_status(player, daily):
+    make_pools_filled()
     page = player.get("/").content.decode()
     assert "Not started" in page and "Not published yet" in page
     player.get(url(daily, "state"))  # the board opens the attempt
@@ -52,6 +53,7 @@ def test_a_waiting_message_waits_for_a_page_about_its_reader(player, daily):
 def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
     from puzzles.models import Puzzle
 
+    make_pools_filled()  # a running site, whose workers and beat were down at midnight
     for seed, tier in enumerate(("easy", "medium")):
         make_puzzle(tier, seed)
     page = client.get("/").content.decode()
@@ -138,7 +140,29 @@ def test_the_page_kept_in_memory_follows_a_change_of_the_dailys_puzzle(client, d
 
 
 def test_todays_missing_puzzle_page_is_published_on_the_way(client):
+    make_pools_filled()
     make_puzzle("hard", 3)
     today = timezone.localdate().isoformat()
     assert client.get(f"/daily/{today}/hard/").status_code == 200
     assert client.get(f"/daily/{today}/expert/").status_code == 404  # its pool is empty: nothing to publish
+
+
+def test_while_the_pools_first_fill_the_pages_say_the_puzzles_are_being_prepared(client):
+    # A site's first minutes: the easy pool has filled, the others have not made a puzzle yet.
+    for seed in range(2):
+        make_puzzle("easy", seed)
+    make_pools_filled("easy")
+    today = timezone.localdate().isoformat()
+    page = client.get("/").content.decode()
+    assert page.count("Being prepared") == 4 and "Not published yet" not in page
+    assert DailyPuzzle.objects.get().difficulty == "easy"  # no easy puzzle stands in for the others
+    response = client.get(f"/daily/{today}/medium/")
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+    assert "The medium puzzle is being prepared" in response.content.decode()
+    assert "no-store" in response["Cache-Control"]
+    assert client.get(f"/daily/{today}/easy/").status_code == 200
+    yesterday = (timezone.localdate() - datetime.timedelta(days=1)).isoformat()
+    assert client.get(f"/daily/{yesterday}/medium/").status_code == 404  # only today's is on its way
+    make_puzzle("medium", 5)  # the medium pool's first puzzle, which the fill task publishes at once
+    pipeline.dailies_publish_ahead(substitutes=False)
+    assert client.get(f"/daily/{today}/medium/").status_code == 200

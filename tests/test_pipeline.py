@@ -5,9 +5,9 @@ import pytest
 from django.utils import timezone
 
 from puzzles import pipeline
-from puzzles.models import DailyPuzzle, Pool, Puzzle
+from puzzles.models import TIER_ORDER, DailyPuzzle, Pool, Puzzle
 
-from .factories import make_puzzle
+from .factories import make_pools_filled, make_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +66,7 @@ def test_publishing_fills_each_difficulty_once_and_marks_puzzles_used():
 
 
 def test_an_empty_pool_gets_the_nearest_tier_as_a_recorded_substitute(caplog):
+    make_pools_filled()  # the pools were filled before and ran dry (see the first-fill tests below)
     make_puzzle("easy", seed=1)
     make_puzzle("easy", seed=5)
     make_puzzle("hard", seed=2)
@@ -78,7 +79,37 @@ def test_an_empty_pool_gets_the_nearest_tier_as_a_recorded_substitute(caplog):
     assert report.missing == ["expert"]
     medium = DailyPuzzle.objects.get(date=day, difficulty="medium")
     assert medium.substitute and medium.puzzle.tier == "easy"
-    assert "pool was empty" in caplog.text
+    assert "the medium pool was empty: published an easy puzzle as the medium daily" in caplog.text
+
+
+def test_a_pool_being_filled_for_the_first_time_gets_no_substitute_its_slot_waits(caplog):
+    # A site's first minutes: the easy pool is full, the medium one has nothing yet.
+    Pool.objects.create(tier="easy", target=2)
+    pipeline.pool_fill("easy", budget_seconds=30, rng=random.Random(1))
+    day = timezone.localdate()
+    report = pipeline.daily_publish(day)
+    assert report.published.keys() == {"easy"} and not report.substitutes
+    assert report.missing == ["medium", "hard", "expert", "extreme"]
+    assert not DailyPuzzle.objects.filter(substitute=True).exists()
+    assert Puzzle.objects.available("easy").count() == 1  # the spare easy puzzle stays easy
+    assert "pool was empty" not in caplog.text and "no puzzle at all" not in caplog.text
+    make_puzzle("medium", seed=2)  # the medium pool's first puzzle arrives
+    assert pipeline.daily_publish(day).published.keys() == {"medium"}
+    assert not DailyPuzzle.objects.get(date=day, difficulty="medium").substitute
+
+
+def test_a_pool_counts_as_filled_once_it_has_been_seen_at_its_target():
+    Pool.objects.create(tier="easy", target=2)
+    Pool.objects.create(tier="hard", target=1)
+    make_puzzle("easy", seed=1)
+    assert Pool.objects.first_filling() == set(TIER_ORDER)  # one easy puzzle of two
+    pipeline.pool_fill("easy", budget_seconds=30, rng=random.Random(3))  # a refill reaches the target
+    make_puzzle("hard", seed=2)  # an admin's seed batch or import fills the hard pool
+    pipeline.daily_publish(datetime.date(2026, 11, 24), substitutes=False)  # as a fill task publishes
+    assert Pool.objects.first_filling() == {"medium", "expert", "extreme"}
+    pipeline.daily_publish(datetime.date(2026, 11, 25))  # the pools ran dry: still filled once
+    assert Pool.objects.first_filling() == {"medium", "expert", "extreme"}
+    assert Puzzle.objects.available("hard").count() == 0
 
 
 def test_scheduling_a_taken_slot_or_a_used_puzzle_is_refused_with_a_reason():

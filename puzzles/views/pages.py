@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -24,7 +25,7 @@ from ..attempts import attempt_state
 from ..context_processors import site_urls
 from ..dailies import dailies_of_today, daily_served
 from ..leaderboard import leaderboard_for, standing_of
-from ..models import TIER_ORDER, Attempt, DailyPuzzle, Solve, Tier, site_today
+from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
 from ..receipt import receipt_for
 
 local_cache = caches["local"]
@@ -54,25 +55,50 @@ def _served_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
     return daily
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    """Today's puzzles, one card per difficulty, with the player's status on each."""
+def _home_context(request: HttpRequest) -> dict[str, Any]:
+    """Today's cards, one per difficulty, with the player's status on each."""
     today, dailies = dailies_of_today()
     attempts: dict[int, Attempt] = {}
     if request.user.is_authenticated:
         mine = Attempt.objects.filter(user=request.user, daily__in=dailies.values()).select_related("solve")
         attempts = {a.daily_id: a for a in mine}
+    # A slot still empty because its pool is being filled for the first time (a site's first
+    # minutes) says so, rather than "not published".
+    preparing = Pool.objects.first_filling() if len(dailies) < len(TIER_ORDER) else set()
     cards = []
     for tier in TIER_ORDER:
         daily = dailies.get(tier)
         attempt = attempts.get(daily.pk) if daily else None
         solve = attempt.solve if attempt and attempt.is_solved else None
-        cards.append({"tier": tier, "daily": daily, "attempt": attempt, "solve": solve})
-    return render(request, "puzzles/home.html", {"today": today, "cards": cards})
+        cards.append({"tier": tier, "daily": daily, "attempt": attempt, "solve": solve, "preparing": tier in preparing})
+    return {"today": today, "cards": cards}
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Today's puzzles, one card per difficulty, with the player's status on each."""
+    return render(request, "puzzles/home.html", _home_context(request))
+
+
+# How soon a puzzle being prepared is worth asking for again, in seconds.
+PREPARING_RETRY_AFTER = 60
 
 
 def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
-    """The board: the givens, the controls (hidden until the player's game loads), no player."""
-    daily = _served_or_404(day, difficulty)
+    """The board: the givens, the controls (hidden until the player's game loads), no player.
+
+    Today's puzzle whose pool is still being filled for the first time is not there yet: the
+    answer is today's puzzles, saying this one is being prepared (503 with Retry-After, not 404).
+    """
+    daily = daily_served(day, difficulty)
+    if daily is None:
+        if day == site_today() and difficulty in Pool.objects.first_filling():
+            response = render(
+                request, "puzzles/home.html", {**_home_context(request), "preparing": difficulty}, status=503
+            )
+            response["Retry-After"] = str(PREPARING_RETRY_AFTER)
+            add_never_cache_headers(response)
+            return response
+        raise Http404("There is no such puzzle.")
     key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{request.path}"
     page = local_cache.get(key)
     if page is None:
