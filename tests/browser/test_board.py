@@ -25,7 +25,7 @@ def digit_in(page, i: int) -> str:
 
 
 def wait_saved(page) -> None:
-    page.wait_for_function("document.querySelector('#save-status').dataset.state === 'saved'", timeout=10_000)
+    page.wait_for_function("() => document.querySelector('#save-status').dataset.state === 'saved'", timeout=10_000)
 
 
 def wait_ready(page) -> None:
@@ -189,7 +189,9 @@ def test_a_stale_tab_adopts_the_newer_progress_instead_of_overwriting_it(chromiu
     # ...so the first tab's save of an older version is refused, and it takes the newer board.
     cell(first, 3).click()
     first.keyboard.press("9")
-    first.wait_for_function("document.querySelector('#cell-0 .cell-digit').textContent.trim() === '4'", timeout=10_000)
+    first.wait_for_function(
+        "() => document.querySelector('#cell-0 .cell-digit').textContent.trim() === '4'", timeout=10_000
+    )
     assert "other" in first.locator("#sudoku-notice").inner_text().lower()
     context.close()
 

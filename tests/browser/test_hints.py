@@ -24,7 +24,7 @@ def hint_text(page) -> str:
 def wait_stage(page, stage: int) -> None:
     """Wait for the hint panel to show the answer at `stage`."""
     page.wait_for_function(
-        f"document.querySelector('#sudoku-hint-panel').dataset.state === 'stage-{stage}'", timeout=10_000
+        f"() => document.querySelector('#sudoku-hint-panel').dataset.state === 'stage-{stage}'", timeout=10_000
     )
 
 
@@ -125,7 +125,9 @@ def test_a_refused_or_failed_hint_says_why_and_the_game_goes_on(chromium, live_s
 
     # Over the limit: the server's message, and no marks.
     page.tap("#key-hint")
-    page.wait_for_function("document.querySelector('#sudoku-hint-panel').dataset.state === 'error'", timeout=10_000)
+    page.wait_for_function(
+        "() => document.querySelector('#sudoku-hint-panel').dataset.state === 'error'", timeout=10_000
+    )
     assert "try again in" in hint_text(page)
     assert marked(page) == []
 
@@ -134,7 +136,9 @@ def test_a_refused_or_failed_hint_says_why_and_the_game_goes_on(chromium, live_s
     page.locator("#sudoku-hint-close").tap()
     assert hint_text(page) == ""
     page.tap("#key-hint")
-    page.wait_for_function("document.querySelector('#sudoku-hint-panel').dataset.state === 'error'", timeout=10_000)
+    page.wait_for_function(
+        "() => document.querySelector('#sudoku-hint-panel').dataset.state === 'error'", timeout=10_000
+    )
     assert "connection" in hint_text(page)
     context.set_offline(False)
     cell(page, 0).tap()
