@@ -72,7 +72,56 @@ def test_static_files_are_served_hashed_compressed_and_cached_for_good_over_http
     assert served["status"] == 200 and "immutable" in served["cache"]
     assert served["encoding"] == "gzip"
     assert served["insecure"] == 301  # plain HTTP is sent to HTTPS
-    assert "max-age=31536000" in served["hsts"] and "preload" in served["hsts"]
+    assert served["hsts"] == "max-age=31536000; includeSubDomains"  # no preload unless asked for
+
+
+HEADERS = """
+import django, json
+django.setup()
+from django.conf import settings
+from django.test import Client, override_settings
+client = Client(HTTP_HOST="sudoku.example.com")
+# The pages name their static files; with nothing collected here, by their plain names.
+plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
+    page, missing = client.get("/accounts/login/", secure=True), client.get("/no-such-page/", secure=True)
+assert (page.status_code, missing.status_code) == (200, 404), (page.status_code, missing.status_code)
+print(json.dumps({"hsts": page.get("Strict-Transport-Security", ""), "silenced": settings.SILENCED_SYSTEM_CHECKS,
+                  "csp": [page.get("Content-Security-Policy", ""), missing.get("Content-Security-Policy", "")],
+                  "permissions": [page.get("Permissions-Policy", ""), missing.get("Permissions-Policy", "")]}))
+"""
+
+
+def production_headers(tmp_path: Path, **extra: str) -> dict:
+    import json
+
+    result = run(["-c", HEADERS], production_env(tmp_path, **extra))
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("variables", "hsts"),
+    [
+        ({}, "max-age=31536000; includeSubDomains"),
+        ({"HSTS_INCLUDE_SUBDOMAINS": "0"}, "max-age=31536000"),
+        ({"HSTS_PRELOAD": "1"}, "max-age=31536000; includeSubDomains; preload"),
+        # The preload list takes only domains whose subdomains are covered too.
+        ({"HSTS_PRELOAD": "true", "HSTS_INCLUDE_SUBDOMAINS": "0"}, "max-age=31536000; includeSubDomains; preload"),
+    ],
+)
+def test_hsts_preloads_only_when_asked_for(tmp_path, variables, hsts):
+    headers = production_headers(tmp_path, **variables)
+    assert headers["hsts"] == hsts
+    # check --deploy's warning about preload is silenced only while preload is off by choice.
+    assert headers["silenced"] == ([] if "preload" in hsts else ["security.W021"])
+
+
+def test_the_deployment_checks_pass_with_preload_asked_for(tmp_path):
+    env = production_env(tmp_path, HSTS_PRELOAD="1")
+    result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 silenced" in result.stdout
 
 
 @pytest.mark.parametrize(("concurrency", "workers"), [(None, 2 * (os.cpu_count() or 1) + 1), ("3", 3)])
