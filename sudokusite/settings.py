@@ -51,7 +51,14 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIN
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 SECURE_HSTS_SECONDS = int(env("HSTS_SECONDS", "0" if DEBUG else str(365 * 24 * 3600)))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", not DEBUG)
+# Preload only when asked for: it asks browsers to build HTTPS-only into their releases for the
+# whole domain, which takes months to undo, so the domain's owner decides. includeSubDomains
+# stays on in production (Django's deploy check asks for it; unlike preload, the site's next
+# answer undoes it), and preload needs it, so preload turns it on whatever its own variable says.
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", not DEBUG) or SECURE_HSTS_PRELOAD
+# Without preload `check --deploy` warns (W021) on every run; preload being off is the decision above.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SECURE_REFERRER_POLICY = "same-origin"
 
 INSTALLED_APPS = [
