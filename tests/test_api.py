@@ -134,6 +134,26 @@ def test_the_api_needs_a_login_and_a_csrf_token(daily):
     assert "csrftoken" not in strict.get(url(daily, "state")).cookies  # and leaves it alone after
 
 
+def test_no_answer_of_the_api_may_be_kept_by_a_cache(player, user, daily):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(user)
+    answers = {
+        "state": player.get(url(daily, "state")),
+        "save": post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80}),
+        "stale save": post(player, url(daily, "save"), {"version": 0, "digits": "0" * 81}),
+        "bad JSON": post(player, url(daily, "save"), "{not json"),
+        "not JSON": player.post(url(daily, "beat"), "{}", content_type="text/plain"),
+        "wrong method": player.get(url(daily, "save")),
+        "no such puzzle": player.get("/api/daily/1999-01-01/easy/state/"),
+        "impossible date": player.get("/api/daily/2026-02-30/easy/state/"),  # the resolver's 404
+        "logged out": Client().get(url(daily, "state")),
+        "no CSRF token": post(strict, url(daily, "save"), {"version": 1, "digits": "0" * 81}),
+    }
+    assert {name: response["Cache-Control"] for name, response in answers.items()} == dict.fromkeys(
+        answers, "private, no-store"
+    )
+
+
 def test_one_player_can_never_touch_another_players_attempt(player, daily):
     other = User.objects.create_user("mallory", password="a long enough password 1")
     theirs = attempts.attempt_open(other, daily)

@@ -30,7 +30,7 @@ from ..attempts import (
 from ..dailies import daily_served
 from ..hints import HintsTooFast, hint_request
 from ..models import DailyPuzzle
-from .errors import json_error
+from .errors import PRIVATE, json_error
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
 JSON_TYPE = "application/json"  # what every write must say it is (parameters such as charset aside)
@@ -45,12 +45,11 @@ def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse
     401 when logged out, 404 for a puzzle that is not served, 415 for a body that is not sent as
     JSON, 413 for an oversized body, 400 for bad JSON or a malformed position, 409 for a stale save
     or a solved puzzle, 429 for too many hints. The attempt is only ever the requesting player's
-    own: the user comes from the session.
+    own: the user comes from the session. No answer may be kept by a cache (Cache-Control).
     """
 
     def decorate(view: Endpoint) -> Callable[..., JsonResponse]:
-        @wraps(view)
-        def wrapper(request: HttpRequest, day: datetime.date, difficulty: str) -> JsonResponse:
+        def answer(request: HttpRequest, day: datetime.date, difficulty: str) -> JsonResponse:
             if request.method != method:
                 response = json_error(f"This address only answers {method}.", 405)
                 response["Allow"] = method
@@ -90,6 +89,12 @@ def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse
                 response = json_error(str(exc), 429, retry_after=exc.retry_after)
                 response["Retry-After"] = str(exc.retry_after)
                 return response
+
+        @wraps(view)
+        def wrapper(request: HttpRequest, day: datetime.date, difficulty: str) -> JsonResponse:
+            response = answer(request, day, difficulty)
+            response["Cache-Control"] = PRIVATE  # refusals too (errors.json_error)
+            return response
 
         return wrapper
 

@@ -12,10 +12,17 @@ from django.shortcuts import render
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as default_server_error
 
+# Every answer of the board's API is about one player (their position, their refusals): neither a
+# shared cache nor the browser's may keep it, or another user of the same proxy or computer could
+# be shown it later.
+PRIVATE = "private, no-store"
+
 
 def json_error(message: str, status: int, **extra: Any) -> JsonResponse:
-    """The one shape of every API error: {"error": message, ...}."""
-    return JsonResponse({"error": message, **extra}, status=status)
+    """The one shape of every API error: {"error": message, ...}, never kept by a cache."""
+    response = JsonResponse({"error": message, **extra}, status=status)
+    response["Cache-Control"] = PRIVATE
+    return response
 
 
 def _is_api(request: HttpRequest) -> bool:
