@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from puzzles.engine import TIERS
@@ -61,6 +62,63 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", not DEBUG) 
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SECURE_REFERRER_POLICY = "same-origin"
 
+# Content Security Policy (django-csp), in development too, so that the browser tests see what
+# production would block: everything from this site alone, and nothing inline (no <script> or
+# <style> block, style attribute or onclick= in any page, the admin's included). A script may
+# still set element.style, which CSP allows; {{ x|json_script }} is data, never run. No nonces:
+# the puzzle page is rendered once and served to everyone (puzzles/views/pages.py), and no
+# page needs one. django-csp leaves out only DEBUG's own 404 and 500 pages, styled inline.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Permissions-Policy (sudokusite/permissions_policy.py): browser features the site never uses
+# are off for every origin. Full screen and writing to the clipboard stay allowed to the site
+# itself, for the planned share button; so does the system's share sheet (web-share), by its
+# default, since Chromium on Linux does not know the name and says so in every page's console.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "accelerometer": [],
+    "autoplay": [],
+    "camera": [],
+    "clipboard-read": [],
+    "compute-pressure": [],
+    "display-capture": [],
+    "encrypted-media": [],
+    "gamepad": [],
+    "geolocation": [],
+    "gyroscope": [],
+    "hid": [],
+    "identity-credentials-get": [],
+    "idle-detection": [],
+    "local-fonts": [],
+    "magnetometer": [],
+    "microphone": [],
+    "midi": [],
+    "otp-credentials": [],
+    "payment": [],
+    "picture-in-picture": [],
+    "publickey-credentials-create": [],
+    "publickey-credentials-get": [],
+    "screen-wake-lock": [],
+    "serial": [],
+    "storage-access": [],
+    "usb": [],
+    "window-management": [],
+    "xr-spatial-tracking": [],
+    "fullscreen": ["self"],
+    "clipboard-write": ["self"],
+}
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -69,11 +127,16 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "axes",
+    "csp",  # django-csp: its system checks of CONTENT_SECURITY_POLICY
     "puzzles",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # With SecurityMiddleware's own headers, on every answer: CONTENT_SECURITY_POLICY and
+    # PERMISSIONS_POLICY below.
+    "csp.middleware.CSPMiddleware",
+    "sudokusite.permissions_policy.PermissionsPolicyMiddleware",
     # In production, static files straight from the web process, compressed and with hashed
     # names (WhiteNoise, after `collectstatic`); in development runserver serves them.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),

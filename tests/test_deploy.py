@@ -124,6 +124,15 @@ def test_the_deployment_checks_pass_with_preload_asked_for(tmp_path):
     assert "0 silenced" in result.stdout
 
 
+def test_production_sends_the_content_security_policy_and_permissions_policy_on_every_page(tmp_path):
+    headers = production_headers(tmp_path)
+    for csp in headers["csp"]:  # a page, and the 404 page (DEBUG's own 404 alone goes without)
+        assert "default-src 'self'" in csp and "script-src 'self'" in csp and "style-src 'self'" in csp
+        assert "'unsafe-inline'" not in csp
+    for permissions in headers["permissions"]:
+        assert "camera=()" in permissions and "fullscreen=(self)" in permissions
+
+
 @pytest.mark.parametrize(("concurrency", "workers"), [(None, 2 * (os.cpu_count() or 1) + 1), ("3", 3)])
 def test_gunicorn_loads_the_sites_settings_with_the_platforms_worker_count(tmp_path, concurrency, workers):
     # What the Procfile's web process starts: gunicorn's own check of the configuration and the
