@@ -134,6 +134,7 @@ def test_an_admin_meets_no_policy_violation(chromium, live_server, todays_easy, 
     for model in ("puzzle", "dailypuzzle", "solve", "pool"):
         watched.visit(f"/admin/puzzles/{model}/")
     watched.visit("/admin/auth/user/")
+    watched.visit("/admin/auth/group/add/", ready=".selector-available")  # drawn by the admin's script
     watched.visit(f"/admin/puzzles/puzzle/{todays_easy.puzzle_id}/change/")
     watched.visit("/admin/puzzles/puzzle/import/")
     # Scheduling a daily: the admin's date widget draws its calendar with script.
