@@ -90,9 +90,11 @@ def position_key(digits: str, centre: list[str]) -> str:
 
 
 def attempt_open(user, daily: DailyPuzzle) -> Attempt:
-    """The player's attempt at a daily (with its solve, if any), started on first opening.
+    """The player's attempt at a daily (with its solve, if any), started if there is none.
 
-    Starting it starts the clock: the first heartbeat counts from here.
+    Starting it starts the clock: the next heartbeat counts from here. Only writes start an
+    attempt (a save, a heartbeat, a submit, a hint: POSTs, which carry the CSRF token); reading
+    the state never does, so a link from another site cannot start a player's puzzles.
     """
     attempt = Attempt.objects.select_related("solve").filter(user=user, daily=daily).first()
     if attempt is None:
@@ -315,8 +317,12 @@ def _notes(value: object) -> list[str]:
     return value if isinstance(value, list) else json.loads(value)
 
 
-def attempt_read(user, daily: DailyPuzzle) -> Shown:
-    """What the board shows of the player's attempt, in one written-out query (started if missing).
+def attempt_read(user, daily: DailyPuzzle) -> Shown | None:
+    """What the board shows of the player's attempt, in one written-out query; None if not started.
+
+    Reading changes nothing: a player who never played gets None, which attempt_state shows as
+    the empty position at version 0 with no time counted, and the board's first save or
+    heartbeat starts the attempt (attempt_lock).
 
     The board asks for this on every opening of a puzzle, and building the ORM's query cost more
     CPU than the database's answer: the web bench measured the state route 35% slower through
@@ -327,7 +333,7 @@ def attempt_read(user, daily: DailyPuzzle) -> Shown:
         cursor.execute(_read_sql(), [user.pk, daily.pk])
         row = cursor.fetchone()
     if row is None:
-        return Shown.of(attempt_open(user, daily))
+        return None
     digits, corner, centre, version, active_seconds, hint_stage, hint_position, solve_seconds = row
     return Shown(
         digits, _notes(corner), _notes(centre), version, active_seconds, solve_seconds, hint_stage, hint_position

@@ -165,13 +165,46 @@ def test_one_player_can_never_touch_another_players_attempt(player, daily):
     assert player.get(url(daily, "state")).json()["digits"] == "0" * 80 + "2"
 
 
+# --- starting an attempt --------------------------------------------------------------------
+
+
+def test_reading_the_state_starts_nothing(player, daily):
+    # A GET from anywhere (a link on another site, say) shows the empty position and writes nothing.
+    for _ in range(2):
+        state = player.get(url(daily, "state")).json()
+        assert state["started"] is False and not state["solved"]
+        assert (state["version"], state["elapsed"], state["digits"]) == (0, 0, "0" * 81)
+    assert not Attempt.objects.exists()
+
+
+def test_the_first_save_starts_the_attempt_from_version_0(player, daily):
+    player.get(url(daily, "state"))
+    response = post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+    assert response.status_code == 200 and response.json() == {"version": 1, "elapsed": 0}
+    state = player.get(url(daily, "state")).json()
+    assert state["started"] is True and state["version"] == 1 and state["digits"] == "4" + "0" * 80
+
+
+def test_a_stale_save_on_a_puzzle_never_started_is_refused_and_starts_nothing(player, daily):
+    response = post(player, url(daily, "save"), {"version": 3, "digits": "4" + "0" * 80})
+    assert response.status_code == 409 and response.json()["state"]["version"] == 0
+    assert not Attempt.objects.exists()
+
+
+def test_a_hint_on_a_puzzle_never_started_starts_it(player, daily):
+    response = post(player, url(daily, "hint"), {"digits": "0" * 81})
+    assert response.status_code == 200 and response.json()["stage"] == 1
+    assert Attempt.objects.get().hints_used == 1
+
+
 # --- time -----------------------------------------------------------------------------------
 
 
 def test_the_server_counts_active_time_from_heartbeats_and_skips_long_gaps(player, daily, settings):
     start = timezone.now()
     with time_machine.travel(start, tick=False) as clock:
-        player.get(url(daily, "state"))  # the board opens the attempt: the clock starts
+        assert player.get(url(daily, "state")).json()["started"] is False  # reading starts nothing
+        assert post(player, url(daily, "beat"), {}).json()["elapsed"] == 0  # the board's first beat starts the clock
         clock.shift(10)
         assert post(player, url(daily, "beat"), {}).json()["elapsed"] == 10
         clock.shift(10)
@@ -200,6 +233,7 @@ def test_the_right_grid_is_recorded_once_with_the_servers_time(player, daily):
     start = timezone.now()
     with time_machine.travel(start, tick=False) as clock:
         player.get(url(daily, "state"))
+        post(player, url(daily, "beat"), {})  # the board's first beat, as it loads
         clock.shift(8)
         post(player, url(daily, "beat"), {})
         clock.shift(4)

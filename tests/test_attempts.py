@@ -82,10 +82,7 @@ def test_the_state_read_in_one_written_out_query_is_what_the_orm_reads(daily, dj
     from puzzles.attempts import Shown, position_key
 
     def both(user):
-        if Attempt.objects.filter(user=user).exists():
-            with django_assert_num_queries(1):  # the solve comes with it, too
-                by_hand = attempts.attempt_read(user, daily)
-        else:
+        with django_assert_num_queries(1):  # the solve comes with it, too
             by_hand = attempts.attempt_read(user, daily)
         orm = Shown.of(attempts.attempt_open(user, daily))
         assert by_hand == orm
@@ -95,8 +92,12 @@ def test_the_state_read_in_one_written_out_query_is_what_the_orm_reads(daily, dj
         return attempts.attempt_state(by_hand, daily)
 
     ada = User.objects.create_user("ada", password="x")
-    both(ada)  # never opened: started by the read
-    assert Attempt.objects.filter(user=ada).count() == 1
+    # Never started: the read starts nothing, and shows what a fresh attempt would.
+    with django_assert_num_queries(1):
+        assert attempts.attempt_read(ada, daily) is None
+    fresh = attempts.attempt_state(Attempt(user=ada, daily=daily), daily)
+    assert attempts.attempt_state(None, daily) == fresh
+    assert not Attempt.objects.filter(user=ada).exists()
 
     corner = [""] * 81
     corner[1], corner[3] = "27", "139"

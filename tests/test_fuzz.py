@@ -341,6 +341,8 @@ def check(
     for daily, row in attempts_after.items():
         if daily not in attempts_before and row != ("0" * 81, [""] * 81, [""] * 81, 0) and daily != target_daily:
             problems.append("an attempt was started with a position")
+        if daily not in attempts_before and endpoint == "state":
+            problems.append("reading the state started an attempt")
     if not (status == 200 and endpoint in ("save", "submit")):
         if changed:
             problems.append(f"a refused or read-only request changed the attempt at dailies {sorted(changed)}")

@@ -24,7 +24,9 @@ def test_the_home_page_shows_each_difficulty_with_the_players_status(player, dai
     make_pools_filled()
     page = player.get("/").content.decode()
     assert "Not started" in page and "Not published yet" in page
-    player.get(url(daily, "state"))  # the board opens the attempt
+    player.get(url(daily, "state"))  # reading the state starts nothing
+    assert "Not started" in player.get("/").content.decode()
+    post(player, url(daily, "beat"), {})  # the board's first beat does
     assert "In progress" in player.get("/").content.decode()
 
 
@@ -77,13 +79,29 @@ def test_anyone_may_look_at_a_daily_but_may_not_play_it(client, daily):
     assert not Attempt.objects.exists()
 
 
-def test_opening_a_daily_starts_the_players_attempt_once(player, daily):
-    # What the board does on opening: the page (the same for everyone), then the player's state.
+def test_opening_a_daily_starts_nothing_until_the_board_writes_then_starts_it_once(player, daily):
+    # What the board does on opening: the page (the same for everyone), then the player's state,
+    # both GETs, which start nothing; then, as the game has not started, a heartbeat (a POST).
     for _ in range(2):
         assert SOLUTION.encode() not in player.get(url(daily)).content
         state = player.get(url(daily, "state"))
         assert state.status_code == 200 and SOLUTION not in state.content.decode()
+    assert not Attempt.objects.exists()
+    for _ in range(2):
+        assert post(player, url(daily, "beat"), {}).status_code == 200
     assert Attempt.objects.count() == 1
+
+
+def test_a_visit_that_only_reads_is_not_counted_as_started_anywhere(player, daily):
+    player.get(url(daily))
+    player.get(url(daily, "state"))
+    assert "Not started" in player.get("/").content.decode()
+    archive = player.get(f"/archive/{daily.date:%Y}/{daily.date:%m}/")
+    entries = [entry for week in archive.context["weeks"] for cell in week if cell for entry in cell.entries]
+    assert [entry.status.description for entry in entries] == ["not started"]
+    stats = player.get("/stats/")
+    assert not stats.context["any_started"]
+    assert all(d["stats"].started == 0 for d in stats.context["difficulties"])
 
 
 def test_the_page_is_the_same_for_everyone_and_the_state_is_each_players_own(client, daily):

@@ -110,11 +110,16 @@ def _version(payload: dict[str, Any]) -> int:
 
 @api_endpoint("GET")
 def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
-    """The player's position, and who they are (the puzzle page itself does not say)."""
+    """The player's position, and who they are (the puzzle page itself does not say).
+
+    A read: it starts no attempt (another site may link here). `started` tells the board whether
+    the attempt exists; if not, the board's first heartbeat starts it, and the clock, at once.
+    """
     if settings.CSRF_COOKIE_NAME not in request.COOKIES:
         get_token(request)  # the board sends this cookie's token with every write
     player = {"id": request.user.pk, "name": request.user.get_username()}
-    return JsonResponse({**attempt_state(attempt_read(request.user, daily), daily), "player": player})
+    shown = attempt_read(request.user, daily)
+    return JsonResponse({**attempt_state(shown, daily), "started": shown is not None, "player": player})
 
 
 @api_endpoint("POST")

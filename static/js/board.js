@@ -74,6 +74,9 @@ async function start(els) {
   if (game.solved) showSolved(game, server.solveSeconds ?? server.elapsed);
   render(game);
   updateClock(game);
+  // Reading the state starts nothing on the server; the first write does. Beat now rather than
+  // in BEAT_MS, so the server's clock starts when the board does, as the one on screen does.
+  if (!server.started) game.sync.requestBeat();
   els.root.dataset.ready = "true"; // for tests: the player's position is on the board
 }
 

@@ -91,7 +91,8 @@ export class SyncQueue {
 
   /**
    * The player's position and who they are, retried while the network is away. A visitor (401)
-   * gets a state without a player; null if the server refused otherwise.
+   * gets a state without a player; null if the server refused otherwise. `started` is false
+   * while the player has no attempt at this puzzle (reading the state starts none).
    */
   async load() {
     this.show("loading", "Loading your game…");
@@ -100,7 +101,7 @@ export class SyncQueue {
         const { status, data } = await this.send(this.urls.state);
         if (status === 200 && data?.player) {
           this.show("idle");
-          return { ...parseState(data), player: data.player };
+          return { ...parseState(data), player: data.player, started: data.started !== false };
         }
         if (status === 401) {
           this.show("idle");

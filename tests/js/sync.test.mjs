@@ -432,7 +432,13 @@ describe("requests", () => {
     const state = await loading;
     assert.equal(state.player.name, "ada");
     assert.equal(state.version, 3);
+    assert.equal(state.started, true);
     assert.deepEqual(said.at(-1), ["status", "idle", ""]);
+  });
+
+  test("loading says whether the player has started this puzzle", async () => {
+    const fresh = setUp({ answer: () => [200, { ...serverState(0), started: false, player: { id: 7, name: "ada" } }] });
+    assert.equal((await fresh.sync.load()).started, false);
   });
 
   test("loading tells a visitor from a refusal", async () => {
