@@ -1,19 +1,20 @@
 """Logging in, and finding the logged-in player on every request without a database query.
 
-Django's ModelBackend reads the user from the database on each request. With a cache shared by
-every process (Redis: settings.SHARED_CACHE), the user is read from it instead, and dropped from
-it whenever the user row is saved or deleted (a password change, a deactivation, a login), so
-no process sees a stale user. With a per-process cache that could not be kept right, the
-backend does exactly what ModelBackend does.
+django-allauth's backend logs in by username or email; like Django's ModelBackend underneath it,
+it reads the user from the database on each request. With a cache shared by every process
+(Redis: settings.SHARED_CACHE), the user is read from it instead, and dropped from it whenever
+the user row is saved or deleted (a password change, a deactivation, a login), so no process
+sees a stale user. With a per-process cache that could not be kept right, the backend does
+exactly what allauth's does.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.auth_backends import AuthenticationBackend
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 
@@ -26,7 +27,7 @@ def user_cache_key(user_id: Any) -> str:
     return f"user:{user_id}"
 
 
-class CachedModelBackend(ModelBackend):
+class CachedModelBackend(AuthenticationBackend):
     def get_user(self, user_id: Any) -> Any | None:
         if not settings.SHARED_CACHE:
             return super().get_user(user_id)

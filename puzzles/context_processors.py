@@ -11,10 +11,12 @@ HEADER_URLS = {
     "home": "puzzles:home",
     "archive": "puzzles:archive",
     "stats": "puzzles:stats",
-    "login": "login",
-    "logout": "logout",
-    "signup": "puzzles:signup",
-    "password_change": "password_change",
+    "login": "account_login",
+    "logout": "account_logout",
+    "signup": "account_signup",
+    "password_change": "account_change_password",
+    "password_reset": "account_reset_password",
+    "email": "account_email",
 }
 
 

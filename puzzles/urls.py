@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import accounts, api, health, pages
+from .views import api, health, pages
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -26,7 +26,6 @@ urlpatterns = [
             ]
         ),
     ),
-    path("accounts/signup/", accounts.signup, name="signup"),
     path("archive/", pages.archive_now, name="archive"),
     re_path(r"^archive/(?P<year>[0-9]{4})/(?P<month>[0-9]{2})/$", pages.archive_month, name="archive-month"),
     path("stats/", pages.stats, name="stats"),

@@ -81,8 +81,12 @@ class ForgivingRedisCache(RedisCache):
     def has_key(self, key: str, version: int | None = None) -> bool:
         return self._call("has_key", False, key, version)
 
+    # add() is how a caller takes a turn (allauth's rate limits lock their counters with it, the
+    # midnight publisher claims the day): with nothing shared there is no one to wait for, so it
+    # answers True and the caller goes ahead alone. False would refuse every log-in while Redis
+    # is away (the rate limits could never take their lock).
     def add(self, key: str, value: Any, *args: Any, **kwargs: Any) -> bool:
-        return self._call("add", False, key, value, *args, **kwargs)
+        return self._call("add", True, key, value, *args, **kwargs)
 
     def set(self, key: str, value: Any, *args: Any, **kwargs: Any) -> None:
         return self._call("set", None, key, value, *args, **kwargs)

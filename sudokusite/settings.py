@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
@@ -39,6 +41,27 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env(name, default).split(",") if item.strip()]
 
 
+def email_settings(url: str) -> dict[str, Any]:
+    """Django's EMAIL_* settings from console:// or smtp://user:password@host:port (smtp+tls://
+    for STARTTLS, smtps:// for TLS from the first byte)."""
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    ports = {"smtp": 25, "smtp+tls": 587, "smtps": 465}
+    if parts.scheme not in ports:
+        raise ImproperlyConfigured(f"EMAIL_URL must start console://, smtp://, smtp+tls:// or smtps://, not {url!r}")
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname or "localhost",
+        "EMAIL_PORT": parts.port or ports[parts.scheme],
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": parts.scheme == "smtp+tls",
+        "EMAIL_USE_SSL": parts.scheme == "smtps",
+        "EMAIL_TIMEOUT": 10,  # seconds: a mail server that stopped answering must not hold a request
+    }
+
+
 DEBUG = env_bool("DJANGO_DEBUG", True)
 # The fallback key is only for development: with DEBUG off, SECRET_KEY must be set.
 SECRET_KEY = env("SECRET_KEY") or ("dev-only-not-secret-change-me-in-production" if DEBUG else "")
@@ -48,7 +71,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver"
 
 # Production (DJANGO_DEBUG=0) behind a TLS-terminating proxy: HTTPS only, cookies sent only over
 # HTTPS, HSTS. Each can be turned off by its variable (a plain-HTTP load test on loopback, say).
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", not DEBUG) else None
+BEHIND_PROXY = env_bool("BEHIND_PROXY", not DEBUG)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 SECURE_HSTS_SECONDS = int(env("HSTS_SECONDS", "0" if DEBUG else str(365 * 24 * 3600)))
@@ -126,7 +150,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "axes",
+    "allauth",
+    "allauth.account",
     "csp",  # django-csp: its system checks of CONTENT_SECURITY_POLICY
     "puzzles",
 ]
@@ -146,8 +171,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last, as django-axes asks: it turns a locked-out login into its lockout response.
-    "axes.middleware.AxesMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "sudokusite.urls"
@@ -204,19 +228,40 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# django-axes counts failed logins in the database (no Redis needed) and locks a username
-# coming from one address out for a while after too many.
+# Accounts: django-allauth. A username and an optional email at sign-up, log-in by either, the
+# password reset by email, and a new email replaces the old one once it is verified.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, reading the logged-in user from a shared cache when there is one.
+    # allauth's backend, reading the logged-in user from a shared cache when there is one.
     "puzzles.auth.CachedModelBackend",
 ]
-AXES_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = float(env("LOGIN_COOLOFF_HOURS", "0.25"))  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-LOGIN_URL = "login"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+ACCOUNT_USERNAME_VALIDATORS = "puzzles.accounts.USERNAME_VALIDATORS"  # ASCII only: no look-alikes
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_SESSION_REMEMBER = True  # a log-in lasts SESSION_COOKIE_AGE (two weeks), as before
+ACCOUNT_FORMS = {"change_password": "puzzles.accounts.ChangePasswordForm"}
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Daily Sudoku] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+# Each password check costs a third of a second of a core on purpose (PBKDF2), so one client
+# sending log-ins, sign-ups or password changes as fast as it can would starve the server: each
+# is limited per client address (per account too for failures), in Django's cache (Redis on
+# CACHE_URL, shared by every process; otherwise each process counts alone). A wrong current
+# password at a password change counts as a failed log-in (puzzles/accounts.py). Format:
+# "amount/period/per" with period like 30s, m, 5m, h and per ip, key (the username or email)
+# or user, comma-separated; empty turns that limit off.
+ACCOUNT_RATE_LIMITS = {
+    "login": env("RATE_LIMIT_LOGIN", "20/m/ip"),
+    "login_failed": env("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
+    "signup": env("RATE_LIMIT_SIGNUP", "10/m/ip"),
+    "change_password": env("RATE_LIMIT_CHANGE_PASSWORD", "10/m/ip,5/m/user"),
+    "reset_password": env("RATE_LIMIT_RESET_PASSWORD", "20/m/ip,5/m/key"),
+}
+# The client's address: REMOTE_ADDR, or behind the proxy (BEHIND_PROXY) the TRUSTED_PROXY_COUNT-th
+# entry of X-Forwarded-For from the right, the one the outermost of our proxies appended. What a
+# client writes into the header itself stays to the left of it and is never read.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", "1")) if BEHIND_PROXY else 0
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "puzzles:home"
 LOGOUT_REDIRECT_URL = "puzzles:home"
 
@@ -242,6 +287,12 @@ STORAGES = {
 }
 
 REDIS_URL = env("REDIS_URL")
+
+# Email (password resets, address verification): EMAIL_URL names the server; without it each
+# mail is printed to the console. Sets EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER,
+# EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL and EMAIL_TIMEOUT.
+globals().update(email_settings(env("EMAIL_URL", "console://")))
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Daily Sudoku <sudoku@localhost>")
 
 # Logging: everything to the console (the process manager keeps it), the web server, the worker
 # and beat alike. Django's own default sends a 500's traceback nowhere when DEBUG is off; here it

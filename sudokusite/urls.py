@@ -1,10 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from puzzles.views import accounts
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # login, logout, password_change (Django's own views and forms); signup is ours.
-    path("accounts/", include("django.contrib.auth.urls")),
+    # django-allauth: sign-up, log-in, log-out, password change and reset, email. Log-in and
+    # password change are its views, answering 429 when too many wrong passwords are refused.
+    path("accounts/login/", accounts.login, name="account_login"),
+    path("accounts/password/change/", accounts.password_change, name="account_change_password"),
+    path("accounts/", include("allauth.urls")),
     path("", include("puzzles.urls")),
 ]
 

@@ -24,7 +24,7 @@ def test_a_cache_whose_redis_is_away_misses_and_drops_writes_without_raising():
     cache = ForgivingRedisCache(DEAD_REDIS, SHORT)
     assert cache.get("k", "fallback") == "fallback"
     cache.set("k", 1)
-    assert cache.add("k", 1) is False
+    assert cache.add("k", 1) is True  # no one to take turns with: the caller goes ahead
     assert cache.get_many(["k"]) == {}
     cache.delete("k")
     assert cache._resting_until > 0  # and it stops trying for a few seconds
@@ -92,8 +92,8 @@ def test_with_the_cache_down_players_still_log_in_open_the_puzzle_and_save(setti
     settings.SHARED_CACHE = True
     User.objects.create_user("ada", password="a long enough password 1")
     client = Client()
-    response = client.post("/accounts/login/", {"username": "ada", "password": "a long enough password 1"})
-    assert response.status_code == 302
+    response = client.post("/accounts/login/", {"login": "ada", "password": "a long enough password 1"})
+    assert response.status_code == 302  # the log-in rate limits, counted in the cache, let it through
     base = f"/daily/{todays_easy.date.isoformat()}/easy/"
     assert client.get(base).status_code == 200
     assert client.get(f"/api{base}state/").json()["version"] == 0

@@ -1,24 +1,36 @@
-"""Accounts: sign-up (log-in, log-out and password change are Django's own views)."""
+"""Accounts: django-allauth's views (sudokusite/urls.py), two of them answering 429 when refused."""
 
 from __future__ import annotations
 
-from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from http import HTTPStatus
+
+from allauth.account import views
+from django.forms import Form
+from django.http import HttpResponse
 
 
-def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account (Django's own form and password validators) and log straight in."""
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(
-        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        next_url = ""
-    form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="puzzles.auth.CachedModelBackend")
-        return redirect(next_url or "puzzles:home")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+def _too_many_failures(form: Form) -> bool:
+    return any(error.code == "too_many_login_attempts" for errors in form.errors.as_data().values() for error in errors)
+
+
+class RefusedIs429:
+    """allauth shows "too many failed log-in attempts" in the form with a 200; answer 429 with it,
+    the status its other rate limits answer with, so that a script or a monitor sees the refusal."""
+
+    def form_invalid(self, form: Form) -> HttpResponse:
+        response = super().form_invalid(form)
+        if _too_many_failures(form):
+            response.status_code = HTTPStatus.TOO_MANY_REQUESTS
+        return response
+
+
+class LoginView(RefusedIs429, views.LoginView):
+    pass
+
+
+class PasswordChangeView(RefusedIs429, views.PasswordChangeView):
+    pass
+
+
+login = LoginView.as_view()
+password_change = PasswordChangeView.as_view()

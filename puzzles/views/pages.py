@@ -121,8 +121,8 @@ def _daily_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
     return {
         "daily": daily,
         "puzzle_state": attempt_state(None, daily),
-        "login_url": reverse("login") + back,
-        "signup_url": reverse("puzzles:signup") + back,
+        "login_url": reverse("account_login") + back,
+        "signup_url": reverse("account_signup") + back,
         "api": _api_urls(daily),
         "site_urls": site_urls(request)["site_urls"],
         "messages": (),  # a waiting message is left for the next page that is about its reader

@@ -81,7 +81,7 @@ def test_a_new_player_plays_reloads_resumes_elsewhere_and_solves(chromium, live_
     other = chromium.new_context()
     second = other.new_page()
     second.goto(f"{live_server.url}/accounts/login/?next={path}")
-    second.fill("#id_username", "ada")
+    second.fill("#id_login", "ada")  # allauth's log-in takes a username or an email
     second.fill("#id_password", PASSWORD)
     second.click("button[type=submit]")
     second.wait_for_url(f"{live_server.url}{path}")

@@ -61,7 +61,7 @@ class Watched:
     def log_in(self, path: str, username: str) -> None:
         """Through the form at `path`, collecting on the form's page and on the one it leads to."""
         self.visit(path)
-        self.page.fill("#id_username", username)
+        self.page.fill("#id_login, #id_username", username)  # the site's log-in (allauth) or the admin's
         self.page.fill("#id_password", PASSWORD)
         with self.page.expect_navigation():
             self.page.click("[type=submit]")
@@ -112,7 +112,8 @@ def test_a_player_meets_no_policy_violation_while_playing(chromium, live_server,
     watched.visit(f"/daily/{yesterday.date.isoformat()}/easy/", ready="#sudoku-results[data-solved=true]")
     watched.visit("/stats/", ready="svg.chart")
     watched.visit("/archive/")
-    watched.visit("/accounts/password_change/")
+    watched.visit("/accounts/password/change/")
+    watched.visit("/accounts/email/")
     watched.context.close()
     assert watched.violations == []
 

@@ -1,0 +1,33 @@
+"""Accounts (django-allauth does the work): which usernames may be taken, and a password change
+whose wrong current password counts as a failed log-in."""
+
+from __future__ import annotations
+
+from allauth.account.adapter import get_adapter
+from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
+from django.core.validators import RegexValidator
+
+# ASCII letters, digits and . _ - only: no letter of another script can pass for a Latin one
+# ("admin" spelled with a Cyrillic a, U+0430), nor a fullwidth or accented look-alike, and no "@", so a username
+# never reads as someone's email address at the log-in. A rule, not a confusables table: nothing
+# to keep up to date. Names taken before it still log in (the rule is checked at sign-up).
+USERNAME_VALIDATORS = [
+    RegexValidator(
+        r"\A[A-Za-z0-9._-]+\Z",
+        "Use only the letters a-z and A-Z, digits and . _ - in a username.",
+        code="invalid_username",
+    )
+]
+
+
+class ChangePasswordForm(AllauthChangePasswordForm):
+    """allauth's, where the current password is checked as a log-in would be: a wrong one counts
+    toward the log-in failure limits of the address and the account, and once they are reached
+    it is refused before the password is hashed (allauth's `reauthenticate`)."""
+
+    def clean_oldpassword(self) -> str:
+        password = self.cleaned_data.get("oldpassword", "")
+        adapter = get_adapter()
+        if not adapter.reauthenticate(self.user, password):  # raises when the limit is reached
+            raise adapter.validation_error("enter_current_password")
+        return password
