@@ -3,9 +3,15 @@ whose wrong current password counts as a failed log-in."""
 
 from __future__ import annotations
 
-from allauth.account.adapter import get_adapter
+import logging
+
+from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.core.validators import RegexValidator
+from django.http import HttpRequest
+
+log = logging.getLogger(__name__)
 
 # ASCII letters, digits and . _ - only: no letter of another script can pass for a Latin one
 # ("admin" spelled with a Cyrillic a, U+0430), nor a fullwidth or accented look-alike, and no "@", so a username
@@ -31,3 +37,17 @@ class ChangePasswordForm(AllauthChangePasswordForm):
         if not adapter.reauthenticate(self.user, password):  # raises when the limit is reached
             raise adapter.validation_error("enter_current_password")
         return password
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    """allauth's adapter, where an address that cannot be told is a refusal, not a server error."""
+
+    def get_client_ip(self, request: HttpRequest) -> str:
+        # allauth raises ImproperlyConfigured when X-Forwarded-For holds fewer entries than
+        # TRUSTED_PROXY_COUNT: a request that did not come through every trusted proxy, or a
+        # count set too high. Either way the rate limits cannot know who is asking.
+        try:
+            return super().get_client_ip(request)
+        except ImproperlyConfigured:
+            log.error("X-Forwarded-For has fewer entries than TRUSTED_PROXY_COUNT; request refused")
+            raise PermissionDenied("This request did not come through the site's proxy.") from None

@@ -383,6 +383,16 @@ def test_behind_two_proxies_the_address_is_the_one_the_outer_proxy_appended(sett
     ) == [302, 302, 429]
 
 
+def test_a_request_that_skipped_a_trusted_proxy_is_refused_not_a_server_error(settings, caplog):
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 2
+    client = Client(raise_request_exception=False)
+    # One entry where two proxies would have written two: who is asking cannot be told.
+    response = sign_up(client, "player0", REMOTE_ADDR="10.0.0.3", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert response.status_code == 403
+    assert not User.objects.filter(username="player0").exists()
+    assert "fewer entries than TRUSTED_PROXY_COUNT" in caplog.text
+
+
 @pytest.mark.parametrize(
     ("environment", "count"),
     [
