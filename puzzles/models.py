@@ -283,6 +283,19 @@ class Hint(models.Model):
         return f"{self.user} hint {self.stage} ({self.technique}) on {self.attempt.daily}"
 
 
+class Guest(models.Model):
+    """Marks a user row as a guest: a visitor's player, made on their first move and kept by
+    their session cookie (guests.py). Signing up turns the same row into the account, so every
+    attempt, solve and hint keeps its key; its last activity (log-in or attempt) decides when an
+    idle one is deleted."""
+
+    user = models.OneToOneField("auth.User", on_delete=models.CASCADE, primary_key=True, related_name="guest")
+    created = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"guest {self.user}"
+
+
 @receiver([post_save, post_delete], sender=DailyPuzzle)
 def _forget_cached_daily(sender: type, instance: DailyPuzzle, **kwargs: object) -> None:
     # An admin rescheduling or deleting a daily must not leave a stale copy behind: the shared

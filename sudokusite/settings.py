@@ -419,6 +419,11 @@ LEADERBOARD_FLOOR_SECONDS = {
 }
 HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
 
+# Guests (puzzles/guests.py): a visitor's first move makes a guest player; one address may make
+# this many in an hour, and a guest idle for this many days is deleted with its records.
+GUEST_CREATIONS_PER_HOUR = int(env("GUEST_CREATIONS_PER_HOUR", "20"))
+GUEST_TTL_DAYS = int(env("GUEST_TTL_DAYS", "30"))
+
 # /health/ shows its details (database, broker, cache, pool levels) to staff and to a monitor
 # that sends this token as "Authorization: Bearer <token>"; everyone else gets the status alone.
 # Empty: details for staff only.

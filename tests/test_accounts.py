@@ -144,7 +144,7 @@ def test_the_log_out_form_takes_the_token_board_js_gives_it(daily):
     client.get(url(daily, "state"))
     assert client.post("/accounts/logout/", {"csrfmiddlewaretoken": ""}).status_code == 403
     response = client.post("/accounts/logout/", {"csrfmiddlewaretoken": client.cookies["csrftoken"].value})
-    assert response.status_code == 302 and client.get(url(daily, "state")).status_code == 401
+    assert response.status_code == 302 and client.get(url(daily, "state")).json()["player"] is None
 
 
 def test_a_link_to_the_log_out_page_does_not_log_out(player, daily):

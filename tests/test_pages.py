@@ -69,14 +69,15 @@ def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
 # --- the board's page -----------------------------------------------------------------------
 
 
-def test_anyone_may_look_at_a_daily_but_may_not_play_it(client, daily):
+def test_anyone_may_look_at_a_daily_and_reading_it_starts_nothing(client, daily):
     response = client.get(url(daily))
     assert response.status_code == 200
     assert SOLUTION.encode() not in response.content
     assert f'href="/accounts/login/?next={url(daily)}"'.encode() in response.content
-    # The board asks who is here at once; a visitor is told to log in, and nothing starts.
-    assert client.get(url(daily, "state")).status_code == 401
-    assert not Attempt.objects.exists()
+    # The board asks who is here at once; a visitor gets the empty position, and nothing starts.
+    state = client.get(url(daily, "state"))
+    assert state.status_code == 200 and state.json()["player"] is None and not state.json()["started"]
+    assert not Attempt.objects.exists() and not User.objects.exists()
 
 
 def test_opening_a_daily_starts_nothing_until_the_board_writes_then_starts_it_once(player, daily):
@@ -121,10 +122,12 @@ def test_the_page_is_the_same_for_everyone_and_the_state_is_each_players_own(cli
     assert "ada_lovelace" not in page and "bob_kahn" not in page
     assert 'name="csrfmiddlewaretoken" id="account-csrf" value=""' in page  # board.js fills it in
     state = client.get(url(daily, "state")).json()
-    assert state["player"] == {"id": ada.pk, "name": "ada_lovelace"} and state["digits"] == "4" + "0" * 80
+    assert (
+        state["player"] == {"id": ada.pk, "name": "ada_lovelace", "guest": False} and state["digits"] == "4" + "0" * 80
+    )
     client.force_login(bob)
     state = client.get(url(daily, "state")).json()
-    assert state["player"] == {"id": bob.pk, "name": "bob_kahn"} and state["digits"] == "0" * 81
+    assert state["player"] == {"id": bob.pk, "name": "bob_kahn", "guest": False} and state["digits"] == "0" * 81
 
 
 @pytest.mark.parametrize(
@@ -141,7 +144,7 @@ def test_a_future_daily_is_never_served(client, daily):
     tomorrow = daily.date + datetime.timedelta(days=1)
     DailyPuzzle.objects.filter(pk=daily.pk).update(date=tomorrow)
     assert client.get(f"/daily/{tomorrow.isoformat()}/easy/").status_code == 404
-    assert post(client, f"/api/daily/{tomorrow.isoformat()}/easy/save/", {}).status_code in (401, 404)
+    assert post(client, f"/api/daily/{tomorrow.isoformat()}/easy/save/", {}).status_code == 404
 
 
 def test_the_page_kept_in_memory_follows_a_change_of_the_dailys_puzzle(client, daily):

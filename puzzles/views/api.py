@@ -12,7 +12,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from allauth.account.adapter import get_adapter
 from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
@@ -28,6 +32,7 @@ from ..attempts import (
     attempt_submit,
 )
 from ..dailies import daily_served
+from ..guests import GuestsTooFast, guest_allow_creation, guest_create, is_guest
 from ..hints import HintsTooFast, hint_request
 from ..models import DailyPuzzle
 from .errors import PRIVATE, json_error
@@ -39,13 +44,15 @@ Endpoint = Callable[[HttpRequest, DailyPuzzle, dict[str, Any]], JsonResponse]
 
 
 def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse]]:
-    """For the board's endpoints: one method, a logged-in player, a bounded JSON object body.
+    """For the board's endpoints: one method, a player (a visitor's first write makes them a
+    guest), a bounded JSON object body.
 
     Every failure is a JSON answer with a message and changes nothing: 405 for another method,
-    401 when logged out, 404 for a puzzle that is not served, 415 for a body that is not sent as
-    JSON, 413 for an oversized body, 400 for bad JSON or a malformed position, 409 for a stale save
-    or a solved puzzle, 429 for too many hints. The attempt is only ever the requesting player's
-    own: the user comes from the session. No answer may be kept by a cache (Cache-Control).
+    404 for a puzzle that is not served, 415 for a body that is not sent as JSON, 413 for an
+    oversized body, 400 for bad JSON or a malformed position, 409 for a stale save or a solved
+    puzzle, 429 for too many hints or too many new guests from one address. The attempt is only
+    ever the requesting player's own: the user comes from the session. A visitor's read (GET)
+    reaches the view as a visitor. No answer may be kept by a cache (Cache-Control).
     """
 
     def decorate(view: Endpoint) -> Callable[..., JsonResponse]:
@@ -54,8 +61,6 @@ def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse
                 response = json_error(f"This address only answers {method}.", 405)
                 response["Allow"] = method
                 return response
-            if not request.user.is_authenticated:
-                return json_error("Log in to play.", 401)
             daily = daily_served(day, difficulty)
             if daily is None:
                 return json_error("There is no such puzzle.", 404)
@@ -77,7 +82,13 @@ def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse
                 if not isinstance(payload, dict):
                     return json_error("The request must be a JSON object.", 400)
             try:
+                if method == "POST" and not request.user.is_authenticated:
+                    return _as_new_guest(request, view, daily, payload)
                 return view(request, daily, payload)
+            except GuestsTooFast as exc:
+                response = json_error(str(exc), 429, retry_after=exc.retry_after)
+                response["Retry-After"] = str(exc.retry_after)
+                return response
             except BadPosition as exc:
                 return json_error(str(exc), 400)
             except StaleSave as exc:
@@ -101,6 +112,31 @@ def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse
     return decorate
 
 
+def _as_new_guest(request: HttpRequest, view: Endpoint, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
+    """A visitor's first write: make a guest, do the write as them, and log the session in as the
+    guest only if the write succeeded. The guest and the write are one transaction, so a refused
+    first write (a bad position, say) leaves no guest behind.
+
+    Logging in rotates the session key and Django's CSRF token: this answer sets the new CSRF
+    cookie, and the board reads the cookie afresh for every request (view.csrfToken).
+    """
+    guest_allow_creation(get_adapter().get_client_ip(request))
+    try:
+        with transaction.atomic():
+            request.user = guest = guest_create()
+            response = view(request, daily, payload)
+            if response.status_code >= 400:
+                transaction.set_rollback(True)
+    except BaseException:
+        request.user = AnonymousUser()
+        raise
+    if response.status_code >= 400:
+        request.user = AnonymousUser()
+    else:
+        login(request, guest, backend=settings.AUTHENTICATION_BACKENDS[0])
+    return response
+
+
 def _version(payload: dict[str, Any]) -> int:
     version = payload.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
@@ -112,12 +148,16 @@ def _version(payload: dict[str, Any]) -> int:
 def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
     """The player's position, and who they are (the puzzle page itself does not say).
 
-    A read: it starts no attempt (another site may link here). `started` tells the board whether
-    the attempt exists; if not, the board's first heartbeat starts it, and the clock, at once.
+    A read: it starts no attempt (another site may link here), and makes no guest: a visitor gets
+    the empty position with `player: null`, and their first write makes them a guest. `started`
+    tells the board whether the attempt exists; if not, a player's first heartbeat starts it, and
+    the clock, at once (a visitor's first move does).
     """
     if settings.CSRF_COOKIE_NAME not in request.COOKIES:
         get_token(request)  # the board sends this cookie's token with every write
-    player = {"id": request.user.pk, "name": request.user.get_username()}
+    if not request.user.is_authenticated:
+        return JsonResponse({**attempt_state(None, daily), "started": False, "player": None})
+    player = {"id": request.user.pk, "name": request.user.get_username(), "guest": is_guest(request.user)}
     shown = attempt_read(request.user, daily)
     return JsonResponse({**attempt_state(shown, daily), "started": shown is not None, "player": player})
 

@@ -16,7 +16,7 @@ import { MODE_NAMES, keyAction, moveTarget, nextMode } from "./keys.js";
 import { BEAT_MS, SyncQueue } from "./sync.js";
 import { askHint, closeHint, hintOpen } from "./hints.js";
 import { adopt, change, running, select, setElapsed, setMode, setPaused, showSolved, tickClock, travel, updateClock } from "./play.js";
-import { csrfToken, elements, render, showAlert, showControls, showNotice, showPlayer, showSaveState, showVisitor } from "./view.js";
+import { csrfToken, elements, render, showAlert, showControls, showGuest, showNotice, showPlayer, showSaveState } from "./view.js";
 
 /** Build the game from the page, wire the grid, then load and show the player's position. */
 async function start(els) {
@@ -25,7 +25,7 @@ async function start(els) {
   const game = {
     els,
     loginUrl: data.loginUrl,
-    canPlay: false, // true once the player's position has arrived (a visitor never may)
+    canPlay: false, // true once the player's position has arrived (a visitor's empty one too)
     results: "none", // the results fragment: "none", "loading", "loaded" or "failed"
     board: page.board,
     solved: false,
@@ -55,12 +55,11 @@ async function start(els) {
 
   const server = await game.sync.load();
   if (!server) return;
-  if (!server.player) {
-    showVisitor(game);
-    return;
-  }
-  showPlayer(game, server.player, csrfToken(els));
-  game.sync.begin(server.version, server.player.id, data.puzzle);
+  // A visitor plays at once: their first move makes them a guest on the server (a guest is a
+  // player the page shows as one, with the way to sign up).
+  if (server.player && !server.player.guest) showPlayer(game, server.player, csrfToken(els));
+  else showGuest(game);
+  game.sync.begin(server.version, server.player?.id, data.puzzle);
   Object.assign(game, { canPlay: true, board: server.board, solved: server.solved });
   game.clock.base = server.elapsed;
   // Hints already shown for this very position: the next press goes on from there.
@@ -77,7 +76,8 @@ async function start(els) {
   // Reading the state starts nothing on the server; the first write does. Beat now rather than
   // in BEAT_MS, so the server's clock starts when the board does, as the one on screen does.
   if (!server.started) game.sync.requestBeat();
-  els.root.dataset.ready = "true"; // for tests: the player's position is on the board
+  // For tests: the position is on the board, a visitor's ("visitor") or a player's ("true").
+  els.root.dataset.ready = server.player ? "true" : "visitor";
 }
 
 /** The game as the sync queue sees it: what it reads, and where its answers go. */

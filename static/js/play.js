@@ -37,6 +37,7 @@ function afterChange(game) {
   dropStaleHint(game);
   render(game);
   game.sync.changed(isFull(game.board));
+  if (game.clock.since === null) updateClock(game); // a visitor's first move starts the clock
 }
 
 /** Digit, corner or centre: what a plain digit key or keypad digit does. */
@@ -49,7 +50,7 @@ export function setMode(game, mode) {
 
 /** True while time counts: playing, not paused, tab visible. */
 export function running(game) {
-  return game.canPlay && !game.solved && !game.paused && !document.hidden;
+  return game.canPlay && !game.solved && !game.paused && !document.hidden && !game.sync.awaitingFirstMove;
 }
 
 /** Fold the running time into the base and start or stop the clock to match `running`. */

@@ -22,6 +22,15 @@ const BACK_ONLINE_MS = 3_000;
 /** What the page says when the server's board replaces the one on screen. */
 export const UPDATED_ELSEWHERE = "Updated from your other device";
 
+/**
+ * Whether a heartbeat goes now: only while time counts, and never from a visitor who has not
+ * moved yet. A visitor's first write makes them a guest on the server, so merely opening a
+ * puzzle (or leaving it open) makes nobody.
+ */
+export function shouldBeat(sync, running) {
+  return running && !sync.awaitingFirstMove;
+}
+
 /** A failure worth retrying: no network, or the server briefly unwell (5xx). */
 export class Transient extends Error {}
 
@@ -73,6 +82,7 @@ export class SyncQueue {
     Object.assign(this, { urls, host, csrfToken, fetch, timers, now, storage });
     this.version = 0; // the server's version of the position the board builds on
     this.storeKey = null; // where this device keeps unsaved moves: per player, once the server says who
+    this.awaitingFirstMove = false; // a visitor who has not moved: no beats (see shouldBeat)
     this.dirty = false; // unsaved changes exist
     this.due = false; // the debounce has passed (or a submit needs the save now)
     this.submit = false;
@@ -90,22 +100,19 @@ export class SyncQueue {
   }
 
   /**
-   * The player's position and who they are, retried while the network is away. A visitor (401)
-   * gets a state without a player; null if the server refused otherwise. `started` is false
-   * while the player has no attempt at this puzzle (reading the state starts none).
+   * The player's position and who they are, retried while the network is away; null if the
+   * server refused. A visitor gets the empty position with `player: null` (their first write
+   * makes them a guest). `started` is false while the player has no attempt at this puzzle
+   * (reading the state starts none).
    */
   async load() {
     this.show("loading", "Loading your game…");
     for (let wait = 1000; ; wait = nextRetryMs(wait)) {
       try {
         const { status, data } = await this.send(this.urls.state);
-        if (status === 200 && data?.player) {
+        if (status === 200 && data?.givens) {
           this.show("idle");
-          return { ...parseState(data), player: data.player, started: data.started !== false };
-        }
-        if (status === 401) {
-          this.show("idle");
-          return { player: null };
+          return { ...parseState(data), player: data.player ?? null, started: data.started !== false };
         }
         if (status === 403) this.refuse(status, data);
         else this.show("error", `Could not load your game: ${data?.error || `error ${status}`}. Reload the page to try again.`);
@@ -118,16 +125,21 @@ export class SyncQueue {
     }
   }
 
-  /** The player's position has loaded: saves build on `version`, unsaved moves are kept per player. */
+  /**
+   * The player's position has loaded: saves build on `version`, unsaved moves are kept per player
+   * (a visitor's under "visitor"). A visitor sends nothing until their first move.
+   */
   begin(version, playerId, puzzle) {
-    this.storeKey = `sudoku:${playerId}:${puzzle}`;
+    this.storeKey = `sudoku:${playerId ?? "visitor"}:${puzzle}`;
     this.version = version;
+    this.awaitingFirstMove = playerId == null;
   }
 
   // ---- What the page asks for. ----
 
   /** The board changed: keep it on this device, save it soon, and submit it once it is full. */
   changed(full) {
+    this.awaitingFirstMove = false;
     this.writeLocalCopy();
     this.scheduleSave();
     // A full grid is always submitted: the server is the judge, and a wrong grid gets its
@@ -153,7 +165,7 @@ export class SyncQueue {
 
   /** Beats keep the server's clock going while the page is visible and not paused. */
   requestBeat() {
-    if (!this.host.running()) return;
+    if (!shouldBeat(this, this.host.running())) return;
     this.beat = true;
     this.pump();
   }

@@ -31,7 +31,7 @@ export function elements(doc) {
     timer: one("#sudoku-timer"),
     shortcuts: one("#sudoku-keys"),
     help: one("#sudoku-help"),
-    login: one("#sudoku-login"),
+    guest: one("#sudoku-guest"),
     solved: one("#sudoku-solved"),
     alert: one("#sudoku-alert"),
     notice: one("#sudoku-notice"),
@@ -190,11 +190,17 @@ export function showTime(game, seconds) {
 
 // ---- Who is here: the page is the same for everyone until the state API says. ----
 
-/** Not logged in: the board stays read-only, with the way to log in (the page says nobody's name). */
-export function showVisitor(game) {
-  game.els.login.hidden = false;
-  game.els.accountVisitor.hidden = false;
-  game.els.root.dataset.ready = "visitor"; // for tests: the page knows it has a visitor
+/**
+ * A visitor or a guest: the grid opens, with a notice that they play as a guest and the way to
+ * sign up or log in (and back); the header offers the same, and names nobody.
+ */
+export function showGuest(game) {
+  const { els } = game;
+  els.guest.hidden = false;
+  els.accountVisitor.hidden = false;
+  els.root.dataset.guest = "true";
+  setText(els.help, els.help.dataset.playerHelp);
+  els.grid.removeAttribute("aria-readonly");
 }
 
 /** Logged in: name the player in the site header, give its log-out form the CSRF token, open the grid. */

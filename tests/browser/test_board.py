@@ -196,7 +196,7 @@ def test_a_stale_tab_adopts_the_newer_progress_instead_of_overwriting_it(chromiu
     context.close()
 
 
-def test_the_shared_page_names_the_player_lets_them_log_out_and_tells_a_visitor_to_log_in(
+def test_the_shared_page_names_the_player_lets_them_log_out_and_lets_a_visitor_play_as_a_guest(
     chromium, live_server, todays_easy
 ):
     # The page is the same document for everyone; board.js asks the state API who is here.
@@ -207,7 +207,7 @@ def test_the_shared_page_names_the_player_lets_them_log_out_and_tells_a_visitor_
     header = page.locator(".site-header")
     assert header.locator("#account-name").inner_text() == "grace_hopper"
     assert header.get_by_role("link", name="Stats").is_visible()
-    assert not page.locator("#sudoku-login").is_visible()
+    assert not page.locator("#sudoku-guest").is_visible()
     assert page.locator("#sudoku-grid").get_attribute("aria-readonly") is None
 
     # Log out from this page's header: its form has the token board.js put there.
@@ -215,13 +215,17 @@ def test_the_shared_page_names_the_player_lets_them_log_out_and_tells_a_visitor_
     page.wait_for_load_state()
     assert page.get_by_role("button", name="Log out").count() == 0
 
-    # The same page for a visitor: read-only, with the way to log in and back.
+    # The same page for a visitor (before issue 12's guest play: read-only with "Log in to play"):
+    # playable at once, saying they play as a guest, with the ways to sign up or log in and back.
     page.goto(f"{live_server.url}{path}")
     page.wait_for_selector("#sudoku[data-ready=visitor]", timeout=10_000)
-    login = page.locator("#sudoku-login a")
+    notice = page.locator("#sudoku-guest[role=status]")
+    assert notice.is_visible() and "Playing as a guest" in notice.inner_text()
+    login = notice.get_by_role("link", name="log in")
     assert login.is_visible() and login.get_attribute("href") == f"/accounts/login/?next={path}"
+    assert notice.get_by_role("link", name="sign up").get_attribute("href") == f"/accounts/signup/?next={path}"
     assert header.get_by_role("link", name="Log in").is_visible()
     assert not header.get_by_role("link", name="Stats").is_visible()
-    assert page.locator("#sudoku-grid").get_attribute("aria-readonly") == "true"
-    assert not page.locator("#sudoku-keypad").is_visible() and not page.locator("#sudoku-clock").is_visible()
+    assert page.locator("#sudoku-grid").get_attribute("aria-readonly") is None
+    assert page.locator("#sudoku-keypad").is_visible() and page.locator("#sudoku-clock").is_visible()
     context.close()

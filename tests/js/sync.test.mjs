@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { digitsString, isFull, parseState, placeDigit } from "../../static/js/sudoku.js";
-import { SyncQueue, nextJob, nextRetryMs, saveDelay } from "../../static/js/sync.js";
+import { SyncQueue, nextJob, nextRetryMs, saveDelay, shouldBeat } from "../../static/js/sync.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 const SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
@@ -366,6 +366,25 @@ describe("the solve", () => {
 });
 
 describe("beats", () => {
+  test("a beat goes only while time counts, and never from a visitor who has not moved", () => {
+    assert.equal(shouldBeat({ awaitingFirstMove: false }, true), true);
+    assert.equal(shouldBeat({ awaitingFirstMove: false }, false), false);
+    assert.equal(shouldBeat({ awaitingFirstMove: true }, true), false);
+  });
+
+  test("a visitor sends nothing until their first move, then saves and beats", async () => {
+    const { sync, requests, play, time } = setUp({ answer: (r) => [200, r.url === URLS.save ? { version: 1, elapsed: 0 } : { elapsed: 1 }] });
+    sync.begin(0, null, "2026-01-01-easy");
+    sync.requestBeat();
+    await settle();
+    assert.equal(requests.length, 0);
+    play();
+    await time.advance(1_000);
+    sync.requestBeat();
+    await settle();
+    assert.deepEqual(requests.map((r) => r.url), [URLS.save, URLS.beat]);
+  });
+
   test("beats go only while time counts, and bring back the server's time", async () => {
     const { sync, game, requests, said } = setUp({ answer: () => [200, { elapsed: 33 }], running: false });
     sync.requestBeat();
@@ -442,7 +461,10 @@ describe("requests", () => {
   });
 
   test("loading tells a visitor from a refusal", async () => {
-    assert.deepEqual(await setUp({ answer: () => [401, null] }).sync.load(), { player: null });
+    const visitor = await setUp({ answer: () => [200, { ...serverState(0), started: false, player: null }] }).sync.load();
+    assert.equal(visitor.player, null);
+    assert.equal(visitor.version, 0);
+    assert.equal(visitor.started, false);
     const refused = setUp({ answer: () => [403, null] });
     assert.equal(await refused.sync.load(), null);
     assert.ok(refused.sync.stopped);
