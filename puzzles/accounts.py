@@ -1,5 +1,6 @@
-"""Accounts (django-allauth does the work): which usernames may be taken, and a password change
-whose wrong current password counts as a failed log-in."""
+"""Accounts (django-allauth does the work): which usernames may be taken, a password change
+whose wrong current password counts as a failed log-in, and what signing up or logging in does
+to a guest (guests.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import logging
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
+from django.contrib import messages
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
+
+from .guests import GUEST_PREFIX, guest_convert, guest_merge
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +26,14 @@ USERNAME_VALIDATORS = [
         r"\A[A-Za-z0-9._-]+\Z",
         "Use only the letters a-z and A-Z, digits and . _ - in a username.",
         code="invalid_username",
-    )
+    ),
+    # Guests are named guest-<random> (guests.py): no sign-up may take a name that reads as one.
+    RegexValidator(
+        rf"(?i)\A{GUEST_PREFIX}",
+        f"Usernames starting with “{GUEST_PREFIX}” are kept for guests.",
+        code="guest_username",
+        inverse_match=True,
+    ),
 ]
 
 
@@ -51,3 +62,29 @@ class AccountAdapter(DefaultAccountAdapter):
         except ImproperlyConfigured:
             log.error("X-Forwarded-For has fewer entries than TRUSTED_PROXY_COUNT; request refused")
             raise PermissionDenied("This request did not come through the site's proxy.") from None
+
+    # A guest reaches the sign-up and log-in pages as a visitor would (views/accounts.py), with
+    # the guest kept on request.guest.
+
+    def new_user(self, request: HttpRequest):
+        # Signing up from a guest session turns the guest's own row into the account: every
+        # attempt, solve and hint keeps its key, so nothing is copied and nothing counted twice.
+        guest = getattr(request, "guest", None)
+        return guest if guest is not None else super().new_user(request)
+
+    def save_user(self, request: HttpRequest, user, form, commit: bool = True):
+        user = super().save_user(request, user, form, commit=commit)
+        if commit and getattr(request, "guest", None) is not None and user.pk == request.guest.pk:
+            guest_convert(user)
+        return user
+
+    def login(self, request: HttpRequest, user) -> None:
+        # Logging in to another account: the guest's session is flushed by the log-in, so the
+        # guest was taken from it before (request.guest), and is merged into the account after.
+        guest = getattr(request, "guest", None)
+        super().login(request, user)
+        if guest is not None and guest.pk != user.pk:
+            merged = guest_merge(guest, user)
+            request.guest = None
+            if merged.message:
+                messages.info(request, merged.message)

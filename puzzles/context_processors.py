@@ -7,6 +7,8 @@ from functools import cache
 from django.http import HttpRequest
 from django.urls import reverse
 
+from .guests import is_guest
+
 HEADER_URLS = {
     "home": "puzzles:home",
     "archive": "puzzles:archive",
@@ -29,3 +31,8 @@ def _header_urls() -> dict[str, str]:
 
 def site_urls(request: HttpRequest) -> dict[str, dict[str, str]]:
     return {"site_urls": _header_urls()}
+
+
+def guest(request: HttpRequest) -> dict[str, bool]:
+    # A guest is logged in but has no account: the header offers sign-up, not a password change.
+    return {"is_guest": is_guest(getattr(request, "user", None))}

@@ -189,6 +189,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "puzzles.context_processors.site_urls",
+                "puzzles.context_processors.guest",
             ],
         },
     },

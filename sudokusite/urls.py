@@ -6,8 +6,10 @@ from puzzles.views import accounts
 urlpatterns = [
     path("admin/", admin.site.urls),
     # django-allauth: sign-up, log-in, log-out, password change and reset, email. Log-in and
-    # password change are its views, answering 429 when too many wrong passwords are refused.
+    # password change are its views, answering 429 when too many wrong passwords are refused;
+    # log-in and sign-up take a guest in as a visitor (puzzles/views/accounts.py).
     path("accounts/login/", accounts.login, name="account_login"),
+    path("accounts/signup/", accounts.signup, name="account_signup"),
     path("accounts/password/change/", accounts.password_change, name="account_change_password"),
     path("accounts/", include("allauth.urls")),
     path("", include("puzzles.urls")),

@@ -11,15 +11,25 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles import attempts
+from puzzles import attempts, record
 from puzzles.guests import GUEST_PREFIX, guest_create, guest_merge, guests_delete_idle, is_guest
 from puzzles.models import Attempt, Guest, Hint, Solve
 
-from .factories import make_daily, post, url
+from .factories import make_daily, player_digits, post, solve_through_api, url
 
 pytestmark = pytest.mark.django_db
 
 FIRST_MOVE = {"version": 0, "digits": "4" + "0" * 80}
+PASSWORD = "a long enough password 1"
+
+
+def sign_up(client: Client, username: str, next_url: str = ""):
+    data = {"username": username, "password1": PASSWORD, "password2": PASSWORD, "next": next_url}
+    return client.post("/accounts/signup/", data)
+
+
+def streaks_of(user: User) -> record.Streaks:
+    return record.streaks(record.streak_days(record.solve_rows(user)), timezone.localdate())
 
 
 def guests() -> list[User]:
@@ -93,7 +103,78 @@ def test_is_guest_tells_guests_from_players_named_alike(db):
     assert not is_guest(User.objects.create_user("ada"))
 
 
+# --- signing up keeps everything -------------------------------------------------------------
+
+
+def test_signing_up_as_a_guest_turns_the_guest_into_the_account_with_everything(client, daily):
+    yesterday = make_daily(daily.date - datetime.timedelta(days=1))
+    solve_through_api(client, daily, seconds=95)
+    (guest,) = guests()
+    # A solve of yesterday's puzzle on its day too: a streak of two.
+    attempt = Attempt.objects.create(user=guest, daily=yesterday, active_seconds=80)
+    Solve.objects.create(
+        attempt=attempt, user=guest, daily=yesterday, seconds=80, solved_at=timezone.now() - datetime.timedelta(days=1)
+    )
+    Hint.objects.create(attempt=attempt, user=guest, stage=1, technique="naked-single")
+    counts = (Attempt.objects.count(), Solve.objects.count(), Hint.objects.count())
+    streak = streaks_of(guest)
+    assert streak.current == 2
+
+    # The sign-up page is open to a guest (allauth sends logged-in users away from it), and the
+    # header offers a guest sign-up rather than a password change.
+    page = client.get(f"/accounts/signup/?next={url(daily)}")
+    assert page.status_code == 200 and guest.username not in page.content.decode()
+    assert "Log out" not in page.content.decode()
+    home = client.get("/").content.decode()
+    assert 'class="who">Guest<' in home and guest.username not in home and "Log out" not in home
+    response = sign_up(client, "grace", url(daily))
+    assert response.status_code == 302 and response.url == url(daily)
+
+    account = User.objects.get(username="grace")
+    assert account.pk == guest.pk and account.has_usable_password() and not guests()
+    assert User.objects.count() == 1
+    assert (Attempt.objects.count(), Solve.objects.count(), Hint.objects.count()) == counts
+    assert Solve.objects.get(daily=daily).user == account and streaks_of(account) == streak
+    state = client.get(url(daily, "state")).json()
+    assert state["player"] == {"id": account.pk, "name": "grace", "guest": False} and state["solved"]
+
+
+def test_signing_up_keeps_a_guests_moves_and_clock(client, daily):
+    post(client, url(daily, "save"), FIRST_MOVE)
+    Attempt.objects.update(active_seconds=42)
+    sign_up(client, "grace")
+    state = client.get(url(daily, "state")).json()
+    assert state["digits"] == FIRST_MOVE["digits"] and state["elapsed"] == 42 and state["version"] == 1
+
+
+def test_no_sign_up_may_take_a_name_that_reads_as_a_guest(client):
+    for name in ("guest-1", "Guest-abc", "GUEST-x"):
+        response = sign_up(client, name)
+        assert response.status_code == 200 and b"kept for guests" in response.content
+    assert not User.objects.exists()
+    assert sign_up(client, "guesthouse").status_code == 302
+
+
 # --- the log-in merge -------------------------------------------------------------------------
+
+
+def test_logging_in_from_a_guest_session_merges_and_says_what_was_merged(client, daily):
+    yesterday = make_daily(daily.date - datetime.timedelta(days=1))
+    account = User.objects.create_user("ada", password=PASSWORD)
+    attempts.attempt_save(account, daily, version=0, digits="0" * 80 + "5", corner=None, centre=None)
+    post(client, url(daily, "save"), FIRST_MOVE)
+    (guest,) = guests()
+    Attempt.objects.create(user=guest, daily=yesterday, digits=player_digits()[:1] + "0" * 80)
+
+    assert client.get(f"/accounts/login/?next={url(daily)}").status_code == 200  # open to a guest
+    response = client.post("/accounts/login/", {"login": "ada", "password": PASSWORD, "next": url(daily)})
+    assert response.status_code == 302 and response.url == url(daily)
+    assert not User.objects.filter(pk=guest.pk).exists() and not guests()
+    assert Attempt.objects.filter(user=account).count() == 2
+    assert Attempt.objects.get(user=account, daily=daily).digits == "0" * 80 + "5"  # the account's own
+    page = client.get("/").content.decode()
+    assert "Moved 1 puzzle you played as a guest to your account; kept your own progress on 1 puzzle." in page
+    assert client.get(url(daily, "state")).json()["player"]["name"] == "ada"
 
 
 def test_merging_moves_untouched_dailies_keeps_the_accounts_own_and_deletes_the_guest(daily):

@@ -5,8 +5,11 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from allauth.account import views
+from django.contrib.auth.models import AnonymousUser
 from django.forms import Form
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+
+from ..guests import is_guest
 
 
 def _too_many_failures(form: Form) -> bool:
@@ -24,7 +27,23 @@ class RefusedIs429:
         return response
 
 
-class LoginView(RefusedIs429, views.LoginView):
+class GuestsAreVisitors:
+    """allauth sends a logged-in user away from its sign-up and log-in pages; a guest is logged in
+    but has no account yet, so these pages treat them as a visitor, keeping the guest on
+    request.guest for the adapter (accounts.py): signing up converts it, logging in merges it."""
+
+    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if is_guest(request.user):
+            request.guest = request.user
+            request.user = AnonymousUser()
+        return super().dispatch(request, *args, **kwargs)
+
+
+class LoginView(GuestsAreVisitors, RefusedIs429, views.LoginView):
+    pass
+
+
+class SignupView(GuestsAreVisitors, views.SignupView):
     pass
 
 
@@ -33,4 +52,5 @@ class PasswordChangeView(RefusedIs429, views.PasswordChangeView):
 
 
 login = LoginView.as_view()
+signup = SignupView.as_view()
 password_change = PasswordChangeView.as_view()
