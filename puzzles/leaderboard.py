@@ -1,6 +1,7 @@
 """A day's leaderboard for one daily, and where a player's solve stands on it.
 
-Only ranked solves count (Solve.objects.ranked(): on the day, without hints, not flagged).
+Only ranked solves count (Solve.objects.ranked(): on the day, without hints, not flagged, not a
+guest's). A guest's solve is told where it would place them, to invite a sign-up.
 Times are compared to the whole second, as the page shows them: two players both shown 4:05
 share a rank, and the one listed first is the faster by the fraction, then the earlier.
 """
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from .models import DailyPuzzle, Solve, SolveQuerySet, site_today
+from .models import DailyPuzzle, Guest, Solve, SolveQuerySet, site_today
 from .record import format_duration as clock
 
 TOP = 20
@@ -40,6 +41,7 @@ class Standing:
     solvers: int = 0  # ranked solvers of the daily, the player included when ranked
     reasons: list[str] = field(default_factory=list)  # why the solve is not ranked
     today: bool = True  # the daily is today's (else the wording says "that day's")
+    guest: bool = False  # a guest's solve, ranked otherwise: rank and solvers say where it would be
 
     @property
     def time(self) -> str:
@@ -48,11 +50,20 @@ class Standing:
     @property
     def sentence(self) -> str:
         """One line for the page: 'Faster than 62% of today's solvers.' or why not ranked."""
+        if self.guest and not self.reasons:
+            day = "today" if self.today else "that day"
+            return f"Your time would be {ordinal(self.rank)} of {self.solvers} {day} — sign up to be ranked."
         if not self.ranked:
             return "Not on the leaderboard: " + "; ".join(self.reasons) + "."
         if self.solvers == 1:
             return "You're the only ranked solver so far."
         return f"Faster than {self.percentile}% of {'today' if self.today else 'that day'}'s solvers."
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 @dataclass
@@ -106,9 +117,16 @@ def standing_of(solve: Solve) -> Standing:
     """Where a solve stands among the day's ranked solves of its daily."""
     reasons = _not_ranked_because(solve)
     today = solve.daily.date == site_today()
+    ranked = _ranked(solve.daily)
+    if Guest.objects.filter(user_id=solve.user_id).exists():
+        if reasons:
+            reasons.append("you play as a guest")
+            return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
+        # Where the time would place them among the day's ranked solves, counting itself.
+        rank, solvers = _rank_of(ranked, solve.seconds), ranked.count() + 1
+        return Standing(solve.seconds, ranked=False, rank=rank, solvers=solvers, today=today, guest=True)
     if reasons:
         return Standing(solve.seconds, ranked=False, reasons=reasons, today=today)
-    ranked = _ranked(solve.daily)
     solvers = ranked.count()
     slower = ranked.filter(seconds__gte=int(solve.seconds) + 1).count()
     # Rounded down, so a player is never told they did better than they did.

@@ -231,8 +231,9 @@ class Attempt(models.Model):
 
 class SolveQuerySet(models.QuerySet["Solve"]):
     def ranked(self) -> SolveQuerySet:
-        """Solves that belong on a day's leaderboard: made on the day, without hints, not flagged."""
-        return self.filter(late=False, hinted=False, flagged=False)
+        """Solves that belong on a day's leaderboard: made on the day, without hints, not flagged,
+        and by a player with an account (a guest is told where their time would place them)."""
+        return self.filter(late=False, hinted=False, flagged=False, user__guest__isnull=True)
 
 
 class Solve(models.Model):

@@ -13,9 +13,10 @@ from django.utils import timezone
 
 from puzzles import attempts, record
 from puzzles.guests import GUEST_PREFIX, guest_create, guest_merge, guests_delete_idle, is_guest
+from puzzles.leaderboard import leaderboard_for, median_time, ordinal, standing_of
 from puzzles.models import Attempt, Guest, Hint, Solve
 
-from .factories import make_daily, player_digits, post, solve_through_api, url
+from .factories import make_daily, make_solve, player_digits, post, solve_through_api, url
 
 pytestmark = pytest.mark.django_db
 
@@ -210,6 +211,51 @@ def test_a_merge_that_fails_changes_nothing(daily, monkeypatch):
     with pytest.raises(RuntimeError):
         guest_merge(guest, account)
     assert Attempt.objects.get().user == guest and is_guest(User.objects.get(pk=guest.pk))
+
+
+# --- never ranked ------------------------------------------------------------------------------
+
+
+def test_guests_are_never_ranked_but_are_told_where_their_time_would_place_them(client, daily):
+    for name, seconds in (("ada", 60), ("bob", 80), ("cy", 300)):
+        make_solve(daily, name, seconds)
+    solve_through_api(client, daily, seconds=100)
+    (guest,) = guests()
+    board = leaderboard_for(daily, user_id=guest.pk)
+    assert [row.username for row in board.rows] == ["ada", "bob", "cy"] and board.player_row is None
+    assert board.solvers == 3 and median_time(daily) == (80, 3)
+
+    standing = standing_of(Solve.objects.get(user=guest))
+    assert not standing.ranked and (standing.rank, standing.solvers) == (3, 4)
+    assert standing.sentence == "Your time would be 3rd of 4 today — sign up to be ranked."
+    results = client.get(f"/daily/{daily.date.isoformat()}/easy/results/").content.decode()
+    assert "Your time would be 3rd of 4 today" in results and guest.username not in results
+    # Signed up, the same solve is ranked.
+    Guest.objects.filter(user=guest).delete()
+    assert standing_of(Solve.objects.get(user=guest)).rank == 3 and leaderboard_for(daily).solvers == 4
+
+
+def test_a_guests_hinted_solve_says_both_reasons(daily):
+    guest = guest_create()
+    attempt = Attempt.objects.create(user=guest, daily=daily)
+    solve = Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=200, hinted=True)
+    assert standing_of(solve).sentence == "Not on the leaderboard: you used hints; you play as a guest."
+
+
+def test_ordinals_read_as_spoken():
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+        "101st",
+        "111th",
+    ]
 
 
 # --- idle guests ------------------------------------------------------------------------------
