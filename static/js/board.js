@@ -58,7 +58,7 @@ async function start(els) {
   // A visitor plays at once: their first move makes them a guest on the server (a guest is a
   // player the page shows as one, with the way to sign up).
   if (server.player && !server.player.guest) showPlayer(game, server.player, csrfToken(els));
-  else showGuest(game);
+  else showGuest(game, server.player);
   game.sync.begin(server.version, server.player?.id, data.puzzle);
   Object.assign(game, { canPlay: true, board: server.board, solved: server.solved });
   game.clock.base = server.elapsed;

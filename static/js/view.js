@@ -191,13 +191,15 @@ export function showTime(game, seconds) {
 // ---- Who is here: the page is the same for everyone until the state API says. ----
 
 /**
- * A visitor or a guest: the grid opens, with a notice that they play as a guest and the way to
- * sign up or log in (and back); the header offers the same, and names nobody.
+ * A visitor or a guest (`player`, null for a visitor): the grid opens, with a notice that they
+ * play as a guest and the way to sign up or log in (and back); the header offers the same, and
+ * names nobody.
  */
-export function showGuest(game) {
+export function showGuest(game, player) {
   const { els } = game;
   els.guest.hidden = false;
   els.accountVisitor.hidden = false;
+  els.accountStats.hidden = !player; // a guest has stats like any player; a visitor has none yet
   els.root.dataset.guest = "true";
   setText(els.help, els.help.dataset.playerHelp);
   els.grid.removeAttribute("aria-readonly");

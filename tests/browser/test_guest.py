@@ -47,12 +47,17 @@ def test_a_visitor_plays_as_a_guest_signs_up_and_keeps_the_moves_and_the_clock(c
     wait_saved(page)
     attempt = Attempt.objects.select_related("user__guest").get()
     assert attempt.user.guest
+    assert not page.get_by_role("link", name="Stats").is_visible()  # a visitor had none
     # Play on until the server's clock has counted a few seconds (a heartbeat every 10 s).
     deadline = time.monotonic() + 30
     while Attempt.objects.get().active_seconds < 3 and time.monotonic() < deadline:
         page.wait_for_timeout(500)
     played = Attempt.objects.get().active_seconds
     assert played >= 3 and shown_seconds(page) >= int(played)
+    page.reload()  # now a guest: still the notice, and their stats like any player's
+    page.wait_for_selector("#sudoku[data-ready=true][data-guest=true]", timeout=10_000)
+    assert page.locator("#sudoku-guest").is_visible() and page.get_by_role("link", name="Stats").is_visible()
+    played = Attempt.objects.get().active_seconds
 
     sign_up(page, live_server.url, path, "guest_no_more")  # back on the puzzle as the new account
     assert page.locator("#account-name").inner_text() == "guest_no_more"
