@@ -1,11 +1,11 @@
-"""Celery tasks: thin interfaces onto pipeline.py (plain values in, one service call)."""
+"""Celery tasks: thin interfaces onto pipeline.py and guests.py (plain values in, one service call)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
 
-from . import pipeline
+from . import guests, pipeline
 
 
 @shared_task
@@ -61,3 +61,9 @@ def publish_dailies() -> dict:
     """Publish today's and the next days' puzzles where a slot is still empty."""
     reports = pipeline.dailies_publish_ahead()
     return {str(r.day): {"published": r.published, "substitutes": r.substitutes, "missing": r.missing} for r in reports}
+
+
+@shared_task
+def delete_idle_guests() -> int:
+    """Delete guests idle for settings.GUEST_TTL_DAYS, with their records; how many went."""
+    return guests.guests_delete_idle()

@@ -400,6 +400,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # And on the stroke of midnight in the site's zone, in case publishing ahead fell behind.
     "publish-at-midnight": {"task": "puzzles.tasks.publish_dailies", "schedule": crontab(minute=0, hour=0)},
+    # Once a day, at a quiet hour: guests idle for GUEST_TTL_DAYS go, in batches (puzzles/guests.py).
+    "delete-idle-guests": {"task": "puzzles.tasks.delete_idle_guests", "schedule": crontab(minute=30, hour=3)},
 }
 
 # The puzzle pipeline: how many unpublished puzzles each tier keeps ready, how far ahead the

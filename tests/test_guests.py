@@ -288,3 +288,15 @@ def test_idle_guests_are_deleted_with_their_records_in_batches_and_counted(setti
     assert not Solve.objects.exists() and not Hint.objects.exists()
     assert Attempt.objects.get().user == returning
     assert guests_delete_idle(now=now) == 0
+
+
+def test_the_daily_beat_task_deletes_idle_guests(settings, db):
+    from puzzles.tasks import delete_idle_guests
+
+    assert settings.CELERY_BEAT_SCHEDULE["delete-idle-guests"]["task"] == "puzzles.tasks.delete_idle_guests"
+    guest = guest_create()
+    old = timezone.now() - datetime.timedelta(days=settings.GUEST_TTL_DAYS + 1)
+    Guest.objects.filter(user=guest).update(created=old)
+    User.objects.filter(pk=guest.pk).update(last_login=old)
+    assert delete_idle_guests.apply().get() == 1
+    assert delete_idle_guests.apply().get() == 0 and not User.objects.exists()
