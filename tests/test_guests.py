@@ -7,6 +7,8 @@ import datetime
 import logging
 
 import pytest
+import time_machine
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
@@ -76,6 +78,16 @@ def test_the_first_write_hands_the_board_the_rotated_csrf_token(daily):
     assert after and after != before
     second = post(client, url(daily, "beat"), {}, HTTP_X_CSRFTOKEN=after)
     assert second.status_code == 200 and len(guests()) == 1
+
+
+def test_a_guests_session_cookie_is_sent_again_on_their_first_write_of_each_day(client, daily):
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        assert settings.SESSION_COOKIE_NAME in post(client, url(daily, "save"), FIRST_MOVE).cookies
+        assert settings.SESSION_COOKIE_NAME in post(client, url(daily, "beat"), {}).cookies  # the day's first
+        assert settings.SESSION_COOKIE_NAME not in post(client, url(daily, "beat"), {}).cookies
+        clock.shift(datetime.timedelta(days=1))
+        assert settings.SESSION_COOKIE_NAME in post(client, url(daily, "beat"), {}).cookies
+    assert len(guests()) == 1
 
 
 def test_a_refused_first_write_leaves_no_guest(client, daily):
@@ -173,9 +185,19 @@ def test_logging_in_from_a_guest_session_merges_and_says_what_was_merged(client,
     assert not User.objects.filter(pk=guest.pk).exists() and not guests()
     assert Attempt.objects.filter(user=account).count() == 2
     assert Attempt.objects.get(user=account, daily=daily).digits == "0" * 80 + "5"  # the account's own
-    page = client.get("/").content.decode()
-    assert "Moved 1 puzzle you played as a guest to your account; kept your own progress on 1 puzzle." in page
-    assert client.get(url(daily, "state")).json()["player"]["name"] == "ada"
+    merged = "Moved 1 puzzle you played as a guest to your account; kept your own progress on 1 puzzle."
+    # Back on the puzzle (a page cached without messages), the board is told by the state API.
+    state = client.get(url(daily, "state")).json()
+    assert state["player"]["name"] == "ada" and merged in state["messages"]
+    assert "messages" not in client.get(url(daily, "state")).json()  # told once
+    assert merged not in client.get("/").content.decode()
+
+
+def test_a_merge_message_waits_for_the_next_page_that_shows_messages(client, daily):
+    User.objects.create_user("ada", password=PASSWORD)
+    post(client, url(daily, "save"), FIRST_MOVE)
+    client.post("/accounts/login/", {"login": "ada", "password": PASSWORD})
+    assert "Moved 1 puzzle you played as a guest to your account." in client.get("/").content.decode()
 
 
 def test_merging_moves_untouched_dailies_keeps_the_accounts_own_and_deletes_the_guest(daily):

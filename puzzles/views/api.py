@@ -14,6 +14,7 @@ from typing import Any
 
 from allauth.account.adapter import get_adapter
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -32,9 +33,9 @@ from ..attempts import (
     attempt_submit,
 )
 from ..dailies import daily_served
-from ..guests import GuestsTooFast, guest_allow_creation, guest_create, is_guest
+from ..guests import GUEST_PREFIX, GuestsTooFast, guest_allow_creation, guest_create, is_guest
 from ..hints import HintsTooFast, hint_request
-from ..models import DailyPuzzle
+from ..models import DailyPuzzle, site_today
 from .errors import PRIVATE, json_error
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
@@ -84,7 +85,10 @@ def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse
             try:
                 if method == "POST" and not request.user.is_authenticated:
                     return _as_new_guest(request, view, daily, payload)
-                return view(request, daily, payload)
+                response = view(request, daily, payload)
+                if method == "POST" and request.user.get_username().startswith(GUEST_PREFIX):
+                    _keep_guest_session(request)
+                return response
             except GuestsTooFast as exc:
                 response = json_error(str(exc), 429, retry_after=exc.retry_after)
                 response["Retry-After"] = str(exc.retry_after)
@@ -137,6 +141,15 @@ def _as_new_guest(request: HttpRequest, view: Endpoint, daily: DailyPuzzle, payl
     return response
 
 
+def _keep_guest_session(request: HttpRequest) -> None:
+    """A guest lives only in this session's cookie, which Django sends once, at the log-in, for
+    SESSION_COOKIE_AGE. Saving the session on a guest's first write of each day sends the cookie
+    again, so a guest who keeps playing keeps their player (one session write a day, not one a beat)."""
+    today = site_today().isoformat()
+    if request.session.get("guest_played_on") != today:
+        request.session["guest_played_on"] = today
+
+
 def _version(payload: dict[str, Any]) -> int:
     version = payload.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
@@ -159,7 +172,14 @@ def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
         return JsonResponse({**attempt_state(None, daily), "started": False, "player": None})
     player = {"id": request.user.pk, "name": request.user.get_username(), "guest": is_guest(request.user)}
     shown = attempt_read(request.user, daily)
-    return JsonResponse({**attempt_state(shown, daily), "started": shown is not None, "player": player})
+    body = {**attempt_state(shown, daily), "started": shown is not None, "player": player}
+    # A message waiting for the player (what a log-in merged from a guest, say) is told by the
+    # board, since the puzzle page is cached without one. Only read when there is one: reading
+    # marks the storage used, and the answer would then always carry a cookie.
+    waiting = messages.get_messages(request)
+    if len(waiting):
+        body["messages"] = [str(message) for message in waiting]
+    return JsonResponse(body)
 
 
 @api_endpoint("POST")

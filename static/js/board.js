@@ -69,6 +69,8 @@ async function start(els) {
     game.board = local;
     showNotice(game, "Restored your unsaved moves");
   }
+  // What the server left to say (what a log-in merged from a guest, say): the page itself cannot.
+  if (server.messages.length) showNotice(game, server.messages.join(" "));
   wirePlay(game);
   if (game.solved) showSolved(game, server.solveSeconds ?? server.elapsed);
   render(game);

@@ -112,7 +112,9 @@ export class SyncQueue {
         const { status, data } = await this.send(this.urls.state);
         if (status === 200 && data?.givens) {
           this.show("idle");
-          return { ...parseState(data), player: data.player ?? null, started: data.started !== false };
+          return {
+            ...parseState(data), player: data.player ?? null, started: data.started !== false, messages: data.messages ?? [],
+          };
         }
         if (status === 403) this.refuse(status, data);
         else this.show("error", `Could not load your game: ${data?.error || `error ${status}`}. Reload the page to try again.`);

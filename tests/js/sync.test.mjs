@@ -465,6 +465,9 @@ describe("requests", () => {
     assert.equal(visitor.player, null);
     assert.equal(visitor.version, 0);
     assert.equal(visitor.started, false);
+    assert.deepEqual(visitor.messages, []);
+    const told = await setUp({ answer: () => [200, { ...serverState(0), player: { id: 7, name: "ada" }, messages: ["Moved 1 puzzle"] }] }).sync.load();
+    assert.deepEqual(told.messages, ["Moved 1 puzzle"]);
     const refused = setUp({ answer: () => [403, null] });
     assert.equal(await refused.sync.load(), null);
     assert.ok(refused.sync.stopped);
