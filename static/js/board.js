@@ -59,7 +59,7 @@ async function start(els) {
   // player the page shows as one, with the way to sign up).
   if (server.player && !server.player.guest) showPlayer(game, server.player, csrfToken(els));
   else showGuest(game, server.player);
-  game.sync.begin(server.version, server.player?.id, data.puzzle);
+  game.sync.begin(server.version, server.player?.id, data.puzzle, Boolean(server.player?.guest));
   Object.assign(game, { canPlay: true, board: server.board, solved: server.solved });
   game.clock.base = server.elapsed;
   // Hints already shown for this very position: the next press goes on from there.

@@ -131,10 +131,28 @@ export class SyncQueue {
    * The player's position has loaded: saves build on `version`, unsaved moves are kept per player
    * (a visitor's under "visitor"). A visitor sends nothing until their first move.
    */
-  begin(version, playerId, puzzle) {
+  begin(version, playerId, puzzle, guest = false) {
     this.storeKey = `sudoku:${playerId ?? "visitor"}:${puzzle}`;
     this.version = version;
     this.awaitingFirstMove = playerId == null;
+    if (guest) this.adoptVisitorCopy(puzzle);
+  }
+
+  /**
+   * A guest was this device's visitor until their first write made them one, and the page kept
+   * their later unsaved moves under the visitor's key: those are the guest's (restore still takes
+   * them only if built on the version the server has). A signed-up player adopts nothing.
+   */
+  adoptVisitorCopy(puzzle) {
+    const visitorKey = `sudoku:visitor:${puzzle}`;
+    try {
+      const copy = this.storage.getItem(visitorKey);
+      if (copy === null) return;
+      if (this.storage.getItem(this.storeKey) === null) this.storage.setItem(this.storeKey, copy);
+      this.storage.removeItem(visitorKey);
+    } catch {
+      // Private mode: nothing was kept.
+    }
   }
 
   // ---- What the page asks for. ----

@@ -427,6 +427,29 @@ describe("the local copy", () => {
   });
 });
 
+describe("a guest's moves from before the page knew them", () => {
+  const VISITOR = "sudoku:visitor:2026-01-01-easy";
+  const copyOf = (board, version) => JSON.stringify({
+    version, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre,
+  });
+
+  test("a guest takes the moves this device kept for them as a visitor", () => {
+    const { sync, game, stored } = setUp();
+    stored.set(VISITOR, copyOf(placeDigit(game.board, 0, 4), 1));
+    sync.begin(1, 7, "2026-01-01-easy", true);
+    assert.ok(!stored.has(VISITOR));
+    assert.equal(sync.restore(game.board).digits[0], 4);
+  });
+
+  test("a signed-up player never takes a visitor's moves", () => {
+    const { sync, game, stored } = setUp();
+    stored.set(VISITOR, copyOf(placeDigit(game.board, 0, 4), 1));
+    sync.begin(1, 7, "2026-01-01-easy", false);
+    assert.ok(stored.has(VISITOR));
+    assert.equal(sync.restore(game.board), null);
+  });
+});
+
 describe("requests", () => {
   test("writes are JSON with the CSRF token; reading the state is a plain GET", async () => {
     const { sync, requests } = setUp();
