@@ -51,7 +51,18 @@ class ChangePasswordForm(AllauthChangePasswordForm):
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    """allauth's adapter, where an address that cannot be told is a refusal, not a server error."""
+    """allauth's adapter, where an address that cannot be told is a refusal, not a server error,
+    and logging in or out says nothing: the header already shows who is playing, and a board
+    the player returns to would otherwise open with "Successfully signed in as …"."""
+
+    QUIET = frozenset({"account/messages/logged_in.txt", "account/messages/logged_out.txt"})
+
+    def add_message(
+        self, request: HttpRequest, level: int, message_template: str | None = None, *args, **kwargs
+    ) -> None:
+        if message_template in self.QUIET:
+            return
+        super().add_message(request, level, message_template, *args, **kwargs)
 
     def get_client_ip(self, request: HttpRequest) -> str:
         # allauth raises ImproperlyConfigured when X-Forwarded-For holds fewer entries than

@@ -412,3 +412,12 @@ def test_the_trusted_proxy_count_follows_behind_proxy(environment, count):
         [sys.executable, "-c", code], cwd=ROOT, env={**clean, **environment}, capture_output=True, text=True
     )
     assert answer.stdout.strip() == str(count), answer.stderr
+
+
+def test_logging_in_and_out_leaves_no_message_for_the_next_page(client):
+    from django.contrib.messages import get_messages
+
+    User.objects.create_user("quiet", password="a long enough password 1")
+    client.post("/accounts/login/", {"login": "quiet", "password": "a long enough password 1"})
+    response = client.get("/")
+    assert list(get_messages(response.wsgi_request)) == []
