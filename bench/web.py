@@ -129,7 +129,13 @@ class Player(threading.Thread):
             digits = ["0"] * 81
             digits[cell] = str(random.randint(1, 9))
             body = json.dumps(
-                {"version": self.version, "digits": "".join(digits), "corner": [""] * 81, "centre": [""] * 81}
+                {
+                    "version": self.version,
+                    "digits": "".join(digits),
+                    "corner": [""] * 81,
+                    "centre": [""] * 81,
+                    "colours": [""] * 81,  # the board sends its colours with every save (issue 13)
+                }
             )
             conn.request("POST", "/api" + self.path + "save/", body=body, headers=self.headers)
         response = conn.getresponse()

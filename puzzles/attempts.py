@@ -1,9 +1,22 @@
 """A player's attempt at a daily: their position on the board, its saving, the clock, the solve.
 
-A position is what the player has put on the board (digits, corner and centre notes); it is
-checked against the givens on every write. Every write names the version it was made on, and a
-stale one is refused rather than overwriting newer progress. Time is the server's: it counts
-the gaps between a visible, unpaused page's signs of life, never a figure from the client.
+A position is what the player has put on the board (digits, corner and centre notes, colours);
+it is checked against the givens on every write. Every write names the version it was made on,
+and a stale one is refused rather than overwriting newer progress.
+
+The clock is the server's, never a figure from the client. Time counts while a page of the
+puzzle is open, visible and unpaused, and only then. The page says so with heartbeats, each
+with a phase:
+
+- "open" (the page opened, was shown again or unpaused): counts nothing; time counts from now.
+- "tick" (every few seconds while it stays so; a beat without a phase is one): counts the gap
+  since the last sign of life, if 0 < gap <= HEARTBEAT_GAP_SECONDS (a longer one means the page
+  was asleep, and counts nothing); time counts on from now.
+- "close" (the page closed, was hidden or paused): counts like a tick, then stops the clock
+  (last_beat_at is emptied): nothing counts until the next open.
+
+A save or a submit counts like a tick and leaves the clock counting from now. While the clock is
+stopped a tick or a write counts nothing. A solved attempt's clock never moves again.
 """
 
 from __future__ import annotations
@@ -33,7 +46,8 @@ class StaleSave(Exception):
 
 
 class BadPosition(ValueError):
-    """A payload that cannot be a player's position; the message says what is wrong."""
+    """A payload the board cannot have sent: not a position, a version or a clock phase; the
+    message says what is wrong."""
 
 
 class AlreadySolved(Exception):
@@ -43,24 +57,35 @@ class AlreadySolved(Exception):
 NOTE = re.compile(r"[1-9]{0,9}")
 DIGITS = re.compile(r"[0-9]{81}")
 
+# The clock's phases (see the module's docstring).
+OPEN, TICK, CLOSE = "open", "tick", "close"
+PHASES = (OPEN, TICK, CLOSE)
+
 # The fields a save writes: the position, its version and the clock.
-POSITION_FIELDS = ["digits", "corner", "centre", "version", "active_seconds", "last_beat_at", "updated_at"]
+POSITION_FIELDS = [
+    *("digits", "corner", "centre", "colours", "version", "saved_at"),
+    *("active_seconds", "last_beat_at", "updated_at"),
+]
+
+# A position as a save stores it: digits, corner notes, centre notes, colours.
+Position = tuple[str, list[str], list[str], list[str]]
 
 
-def _check_notes(notes: object, givens: str, name: str) -> list[str]:
-    if not isinstance(notes, list) or len(notes) != 81:
-        raise BadPosition(f"{name} notes must be a list of 81 strings")
+def _check_marks(marks: object, givens: str | None, name: str) -> list[str]:
+    """Notes or colours, checked and sorted; with `givens`, blanked on the given cells."""
+    if not isinstance(marks, list) or len(marks) != 81:
+        raise BadPosition(f"{name} must be a list of 81 strings")
     clean = []
-    for cell, mark in enumerate(notes):
-        # Every save checks 162 of these, so the common case (an empty note) is the quick one.
+    for cell, mark in enumerate(marks):
+        # Every save checks 243 of these, so the common case (an empty mark) is the quick one.
         if mark == "":
             clean.append("")
             continue
         if not isinstance(mark, str) or not NOTE.fullmatch(mark):
-            raise BadPosition(f"{name} notes of cell {cell + 1} must be digits 1-9")
+            raise BadPosition(f"{name} of cell {cell + 1} must be digits 1-9")
         if len(set(mark)) != len(mark):
-            raise BadPosition(f"{name} notes of cell {cell + 1} repeat a digit")
-        clean.append("" if givens[cell] != "0" else "".join(sorted(mark)))
+            raise BadPosition(f"{name} of cell {cell + 1} repeat a digit")
+        clean.append("" if givens is not None and givens[cell] != "0" else "".join(sorted(mark)))
     return clean
 
 
@@ -78,9 +103,14 @@ def position_clean(
         if given != "0" and mine not in ("0", given):
             raise BadPosition(f"cell {cell + 1} holds a given, which cannot be changed")
     digits = "".join("0" if given != "0" else mine for given, mine in zip(givens, digits))
-    corner = _check_notes(corner if corner is not None else [""] * 81, givens, "corner")
-    centre = _check_notes(centre if centre is not None else [""] * 81, givens, "centre")
+    corner = _check_marks(corner if corner is not None else [""] * 81, givens, "corner notes")
+    centre = _check_marks(centre if centre is not None else [""] * 81, givens, "centre notes")
     return digits, corner, centre
+
+
+def colours_clean(colours: object) -> list[str]:
+    """Check and normalise a player's colours: per cell, colour indices 1-9 (givens too), sorted."""
+    return _check_marks(colours if colours is not None else [""] * 81, None, "colours")
 
 
 def position_key(digits: str, centre: list[str]) -> str:
@@ -117,16 +147,16 @@ def attempt_lock(user, daily: DailyPuzzle) -> Attempt:
     return attempt
 
 
-def _advance_clock(attempt: Attempt, now: datetime.datetime) -> None:
-    """Count the time since the last sign of life, unless the gap says the player was away."""
+def _advance_clock(attempt: Attempt, now: datetime.datetime, phase: str = TICK) -> None:
+    """Count the time since the last sign of life as the phase says (see the module's docstring)."""
     if attempt.is_solved:
         return
     last = attempt.last_beat_at
-    if last is not None:
+    if last is not None and phase != OPEN:
         gap = (now - last).total_seconds()
         if 0 < gap <= settings.HEARTBEAT_GAP_SECONDS:
             attempt.active_seconds += gap
-    attempt.last_beat_at = now
+    attempt.last_beat_at = None if phase == CLOSE else now
 
 
 @dataclass(frozen=True)
@@ -137,22 +167,32 @@ class Saved:
     active_seconds: float
 
 
-def attempt_beat(user, daily: DailyPuzzle) -> Saved:
-    """A heartbeat from a visible, unpaused page: advance the server's clock."""
-    saved = _write_in_one_statement(user, daily)
+def clock_phase(phase: object) -> str:
+    """A heartbeat's phase as the board sends it, or BadPosition."""
+    if not isinstance(phase, str) or phase not in PHASES:
+        raise BadPosition(f"phase must be one of {', '.join(PHASES)}")
+    return phase
+
+
+def attempt_beat(user, daily: DailyPuzzle, phase: object = TICK) -> Saved:
+    """A heartbeat: the page opened, is still open, or closed (the phase); the clock follows it."""
+    phase = clock_phase(phase)
+    saved = _write_in_one_statement(user, daily, phase=phase)
     if saved is not None:
         return saved
     with transaction.atomic():
         attempt = attempt_lock(user, daily)
-        _advance_clock(attempt, timezone.now())
+        _advance_clock(attempt, timezone.now(), phase)
         attempt.save(update_fields=["active_seconds", "last_beat_at", "updated_at"])
         return Saved(attempt.version, attempt.active_seconds)
 
 
-def attempt_save(user, daily: DailyPuzzle, *, version: int, digits: object, corner: object, centre: object) -> Saved:
+def attempt_save(
+    user, daily: DailyPuzzle, *, version: int, digits: object, corner: object, centre: object, colours: object = None
+) -> Saved:
     """Store a player's position if it was made on the newest version; raise StaleSave if not."""
     # A malformed position is refused as such, whichever version it claims to follow.
-    clean = position_clean(daily.puzzle.givens, digits, corner, centre)
+    clean: Position = (*position_clean(daily.puzzle.givens, digits, corner, centre), colours_clean(colours))
     saved = _write_in_one_statement(user, daily, version, clean)
     if saved is not None:
         return saved
@@ -164,23 +204,22 @@ def attempt_save(user, daily: DailyPuzzle, *, version: int, digits: object, corn
             raise AlreadySolved()
         if version != attempt.version:
             raise StaleSave(attempt)
-        attempt.digits, attempt.corner, attempt.centre = clean
+        attempt.digits, attempt.corner, attempt.centre, attempt.colours = clean
         attempt.version += 1
-        _advance_clock(attempt, timezone.now())
+        attempt.saved_at = now = timezone.now()
+        _advance_clock(attempt, now)
         attempt.save(update_fields=POSITION_FIELDS)
         return Saved(attempt.version, attempt.active_seconds)
 
 
 def _write_in_one_statement(
-    user,
-    daily: DailyPuzzle,
-    version: int | None = None,
-    clean: tuple[str, list[str], list[str]] | None = None,
+    user, daily: DailyPuzzle, version: int | None = None, clean: Position | None = None, *, phase: str = TICK
 ) -> Saved | None:
-    """PostgreSQL: a save (or, without a position, a heartbeat) as one conditional UPDATE.
+    """PostgreSQL: a save (or, without a position, a heartbeat of that phase) as one conditional UPDATE.
 
     The row changes only if it exists, is unsolved and (for a save) is still at `version`; the
-    clock advances exactly as _advance_clock does (a test holds the two to the same answers).
+    clock advances exactly as _advance_clock does (a test holds the two to the same answers in
+    every phase).
     One statement is its own transaction, so a save costs one round trip instead of four, which
     is what keeps a save's p99 under its target (README, bench/web.py). None when nothing
     matched, or on another database: the caller then takes the locking path, which explains why
@@ -190,25 +229,34 @@ def _write_in_one_statement(
     if connection.vendor != "postgresql":
         return None
     attempt_table, solve_table = Attempt._meta.db_table, Solve._meta.db_table
+    now = timezone.now()
     params: dict[str, Any] = {
         "user": user.pk,
         "daily": daily.pk,
-        "now": timezone.now(),
+        "now": now,
         "gap": float(settings.HEARTBEAT_GAP_SECONDS),
+        "counts": phase != OPEN,
+        "beat": None if phase == CLOSE else now,
     }
     position = ""
     if clean is not None:
-        digits, corner, centre = clean
-        position = (
-            "digits = %(digits)s, corner = %(corner)s::jsonb, centre = %(centre)s::jsonb, version = a.version + 1,"
+        digits, corner, centre, colours = clean
+        position = """digits = %(digits)s, corner = %(corner)s::jsonb, centre = %(centre)s::jsonb,
+            colours = %(colours)s::jsonb, version = a.version + 1, saved_at = %(now)s,"""
+        params.update(
+            digits=digits,
+            corner=json.dumps(corner),
+            centre=json.dumps(centre),
+            colours=json.dumps(colours),
+            version=version,
         )
-        params.update(digits=digits, corner=json.dumps(corner), centre=json.dumps(centre), version=version)
     sql = f"""
         UPDATE {attempt_table} AS a SET {position}
             active_seconds = a.active_seconds + CASE
-                WHEN a.last_beat_at < %(now)s AND %(now)s - a.last_beat_at <= make_interval(secs => %(gap)s)
+                WHEN %(counts)s AND a.last_beat_at < %(now)s
+                    AND %(now)s - a.last_beat_at <= make_interval(secs => %(gap)s)
                 THEN EXTRACT(EPOCH FROM %(now)s - a.last_beat_at) ELSE 0 END,
-            last_beat_at = %(now)s, updated_at = %(now)s
+            last_beat_at = %(beat)s, updated_at = %(now)s
         WHERE a.user_id = %(user)s AND a.daily_id = %(daily)s
             {"AND a.version = %(version)s" if clean is not None else ""}
             AND NOT EXISTS (SELECT 1 FROM {solve_table} AS s WHERE s.attempt_id = a.id)
@@ -239,9 +287,9 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) ->
         if version != attempt.version:
             raise StaleSave(attempt)
         board = [int(g) if g != "0" else int(d) for g, d in zip(givens, clean)]
-        attempt.digits = clean
+        attempt.digits = clean  # the notes and colours stay as they are
         attempt.version += 1
-        now = timezone.now()
+        attempt.saved_at = now = timezone.now()
         _advance_clock(attempt, now)
         if 0 in board:
             message = "Not quite: some cells are still empty."
@@ -263,36 +311,40 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) ->
             solved_at=now,
             # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
             late=timezone.localdate(now) != daily.date,
-            hinted=attempt.hints_used > 0,
+            hinted=attempt.is_assisted,  # a hint or a check: not ranked
             flagged=attempt.active_seconds < floor,
         )
         return SubmitResult(True, attempt, solve=solve)
 
 
+# The attempt's fields that Shown holds, in Shown's order; the solve's seconds come after them.
+_SHOWN_FIELDS = (
+    *("digits", "corner", "centre", "colours", "version", "saved_at"),
+    *("active_seconds", "hint_stage", "hint_position", "checks_used"),
+)
+
+
 @dataclass(frozen=True)
 class Shown:
-    """What the board shows of an attempt: the position, the clock, the solve's time, the hint."""
+    """What the board shows of an attempt: the position, the clock, the solve's time, the assists."""
 
     digits: str
     corner: list[str]
     centre: list[str]
+    colours: list[str]
     version: int
+    saved_at: datetime.datetime | None
     active_seconds: float
-    solve_seconds: float | None
     hint_stage: int
     hint_position: str
+    checks_used: int
+    solve_seconds: float | None
 
     @classmethod
     def of(cls, attempt: Attempt) -> Shown:
         return cls(
-            attempt.digits,
-            attempt.corner,
-            attempt.centre,
-            attempt.version,
-            attempt.active_seconds,
+            *(getattr(attempt, name) for name in _SHOWN_FIELDS),
             attempt.solve.seconds if attempt.is_solved else None,
-            attempt.hint_stage,
-            attempt.hint_position,
         )
 
 
@@ -308,13 +360,23 @@ def _read_sql() -> str:
     )
 
 
-# The attempt's fields that Shown holds, in its order; the solve's seconds come after them.
-_SHOWN_FIELDS = ("digits", "corner", "centre", "version", "active_seconds", "hint_stage", "hint_position")
-
-
 def _notes(value: object) -> list[str]:
     # PostgreSQL's driver may hand JSON over decoded; SQLite hands over its text.
     return value if isinstance(value, list) else json.loads(value)
+
+
+def _moment(value: object) -> datetime.datetime | None:
+    # SQLite's adapter hands over the stored UTC time without its zone (the ORM adds it).
+    if isinstance(value, datetime.datetime) and timezone.is_naive(value):
+        return timezone.make_aware(value, datetime.UTC)
+    return value
+
+
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+
+def _epoch_ms(moment: datetime.datetime | None) -> int | None:
+    return None if moment is None else (moment - EPOCH) // datetime.timedelta(milliseconds=1)
 
 
 def attempt_read(user, daily: DailyPuzzle) -> Shown | None:
@@ -334,10 +396,8 @@ def attempt_read(user, daily: DailyPuzzle) -> Shown | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    digits, corner, centre, version, active_seconds, hint_stage, hint_position, solve_seconds = row
-    return Shown(
-        digits, _notes(corner), _notes(centre), version, active_seconds, solve_seconds, hint_stage, hint_position
-    )
+    digits, corner, centre, colours, version, saved_at, *rest = row
+    return Shown(digits, _notes(corner), _notes(centre), _notes(colours), version, _moment(saved_at), *rest)
 
 
 def _hint_stage(shown: Shown) -> int:
@@ -355,11 +415,15 @@ def attempt_state(attempt: Attempt | Shown | None, daily: DailyPuzzle) -> dict:
         "digits": shown.digits if shown else "0" * 81,
         "corner": shown.corner if shown else [""] * 81,
         "centre": shown.centre if shown else [""] * 81,
+        "colours": shown.colours if shown else [""] * 81,
         "version": shown.version if shown else 0,
+        # When the position was last saved, in milliseconds since 1970 (null: never).
+        "saved_at": _epoch_ms(shown.saved_at) if shown else None,
         "elapsed": round(shown.active_seconds, 1) if shown else 0,
         "solved": solved,
         "solve_seconds": round(shown.solve_seconds, 1) if solved else None,
         "paused": False,
         # How far the hint for the stored position has been revealed (0: none, or it moved on).
         "hint_stage": _hint_stage(shown) if shown and not solved else 0,
+        "checks": shown.checks_used if shown else 0,
     }

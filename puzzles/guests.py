@@ -23,6 +23,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from .models import Attempt, Guest, Hint, Solve
+from .preferences import preferences_move
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,7 @@ def guest_merge(guest, account) -> Merged:
         Solve.objects.filter(attempt_id__in=moving).update(user=account)
         Hint.objects.filter(attempt_id__in=moving).update(user=account)
         moved = Attempt.objects.filter(pk__in=moving).update(user=account)
+        preferences_move(guest, account)
         User.objects.filter(pk=guest.pk).delete()  # its remaining attempts, solves and hints go with it
     return Merged(moved, kept)
 

@@ -1,9 +1,14 @@
-"""Hints that explain: the next step from a player's own position, revealed a stage at a time.
+"""Assists: hints that explain the next step from a player's own position, revealed a stage at
+a time, and checks that say which of the player's digits are wrong.
 
 Stage 1 says where to look (one house), stage 2 names the technique, stage 3 gives the exact
 placement or elimination and the engine's one-line explanation. Asking again on the same
 position reveals the next stage; any change to the digits or centre notes starts again at 1.
-A hint never carries more than its stage, and never the solution grid.
+A hint never carries more than its stage, and never the solution grid; a check names the wrong
+cells, never the digits that belong in them.
+
+Either one marks the solve as assisted, so it is not ranked, and both count against one limit
+per player: settings.HINTS_PER_MINUTE hints and checks together.
 """
 
 from __future__ import annotations
@@ -22,17 +27,17 @@ from . import engine
 from .attempts import AlreadySolved, attempt_lock, position_clean, position_key
 from .engine import technique_about, technique_title
 from .engine.grid import UNITS, cell_name, unit_name
-from .models import DailyPuzzle, Hint
+from .models import Check, DailyPuzzle, Hint
 
 LAST_STAGE = 3
 RATE_WINDOW = datetime.timedelta(seconds=60)
 
 
 class HintsTooFast(Exception):
-    """The player asked for more hints than settings.HINTS_PER_MINUTE allows."""
+    """The player asked for more hints and checks (together) than settings.HINTS_PER_MINUTE allows."""
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(f"That's a lot of hints: try again in {retry_after} seconds.")
+    def __init__(self, retry_after: int, asked: str = "hints") -> None:
+        super().__init__(f"That's a lot of {asked}: try again in {retry_after} seconds.")
         self.retry_after = retry_after
 
 
@@ -124,16 +129,31 @@ def _which_cell(kind: str, cell: int) -> str:
 
 def _retry_after(user_id: int, now: datetime.datetime) -> int | None:
     """Seconds until the player may ask again, or None when under settings.HINTS_PER_MINUTE."""
-    recent = list(
-        Hint.objects.filter(user_id=user_id, created__gt=now - RATE_WINDOW)
-        .order_by("-created")
-        .values_list("created", flat=True)[: settings.HINTS_PER_MINUTE]
-    )
-    if len(recent) < settings.HINTS_PER_MINUTE:
+    limit, since = settings.HINTS_PER_MINUTE, now - RATE_WINDOW
+    hints = Hint.objects.filter(user_id=user_id, created__gt=since)
+    checks = Check.objects.filter(attempt__user_id=user_id, created__gt=since)
+    recent: list[datetime.datetime] = []
+    for rows in (hints, checks):  # the newest of each, then the newest of both
+        recent += rows.order_by("-created").values_list("created", flat=True)[:limit]
+    recent = sorted(recent, reverse=True)[:limit]
+    if len(recent) < limit:
         return None
-    # The oldest of the last HINTS_PER_MINUTE hints has to leave the window first.
+    # The oldest of the last HINTS_PER_MINUTE hints and checks has to leave the window first.
     frees_at = recent[-1] + RATE_WINDOW
     return max(1, math.ceil((frees_at - now).total_seconds()))
+
+
+def _assists_allow(user_id: int, now: datetime.datetime, asked: str) -> None:
+    """Raise HintsTooFast when the player is at the limit; call it in the transaction that
+    records the hint or check.
+
+    The player's row is the lock for the limit: their assists on other dailies (other attempt
+    rows) are counted too, and two requests at once must not both get the last one.
+    """
+    list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk"))
+    wait = _retry_after(user_id, now)
+    if wait is not None:
+        raise HintsTooFast(wait, asked)
 
 
 def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None, centre: object = None) -> HintResult:
@@ -151,12 +171,7 @@ def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None
         givens = daily.puzzle.givens
         digits, _, centre = position_clean(givens, digits, corner, centre)
         now = timezone.now()
-        # The player's row is the lock for the rate limit: their hints on other dailies (other
-        # attempt rows) are counted too, and two requests at once must not both get the last one.
-        list(get_user_model().objects.select_for_update().filter(pk=attempt.user_id).values_list("pk"))
-        wait = _retry_after(attempt.user_id, now)
-        if wait is not None:
-            raise HintsTooFast(wait)
+        _assists_allow(attempt.user_id, now, "hints")
         # Centre notes are the player's candidates (an empty one restricts nothing); corner
         # notes mark where a digit may go in a box, which is not a candidate list.
         step = engine.next_step(givens, digits, centre)
@@ -173,3 +188,32 @@ def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None
         attempt.hint_position = key
         attempt.save(update_fields=["hints_used", "hint_stage", "hint_position", "updated_at"])
         return HintResult(stage, step, attempt.hints_used)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    wrong: list[int]  # the cells (0-80) whose entered digit is not the solution's
+    checks_used: int  # on this attempt, this check included
+
+
+def check_request(user, daily: DailyPuzzle, digits: object) -> CheckResult:
+    """Which of the player's entered digits are wrong; the digits sent are not saved.
+
+    Raises BadPosition for malformed digits, AlreadySolved for a solved attempt and HintsTooFast
+    over the rate limit; in each case nothing is recorded. Otherwise the check is counted on the
+    attempt (started if there is none), which marks a later solve as assisted, even when nothing
+    was wrong. Givens are never wrong: a player's digits on them are not theirs (position_clean).
+    """
+    with transaction.atomic():
+        attempt = attempt_lock(user, daily)  # locked: two checks at once are both counted
+        if attempt.is_solved:
+            raise AlreadySolved()
+        digits, _, _ = position_clean(daily.puzzle.givens, digits)
+        now = timezone.now()
+        _assists_allow(attempt.user_id, now, "checks")
+        solution = daily.puzzle.solution
+        wrong = [cell for cell, mine in enumerate(digits) if mine != "0" and mine != solution[cell]]
+        Check.objects.create(attempt=attempt, wrong=len(wrong), created=now)
+        attempt.checks_used += 1
+        attempt.save(update_fields=["checks_used", "updated_at"])
+        return CheckResult(wrong, attempt.checks_used)

@@ -106,7 +106,7 @@ def _not_ranked_because(solve: Solve) -> list[str]:
     if solve.late:
         reasons.append("you played it after its day")
     if solve.hinted:
-        reasons.append("you used hints")
+        reasons.append("you used hints or checks")
     if solve.flagged:
         floor = settings.LEADERBOARD_FLOOR_SECONDS.get(solve.daily.difficulty, 0)
         reasons.append(f"it was under {clock(floor)}, so it is flagged as too fast until an admin checks it")

@@ -190,11 +190,13 @@ def empty_notes() -> list[str]:
 
 
 class Attempt(models.Model):
-    """A player's attempt at one daily puzzle: their position (digits and notes) and the active time.
+    """A player's attempt at one daily puzzle: their position (digits, notes and colours) and the
+    active time.
 
     `version` goes up by one with every save; a save names the version it started from and is
     refused when another tab or device saved first. Time is counted by the server from the
-    page's heartbeats, never taken from the client.
+    page's heartbeats, never taken from the client (attempts.py has the rule); `last_beat_at` is
+    empty while no page of the puzzle is open.
     """
 
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="attempts")
@@ -202,7 +204,11 @@ class Attempt(models.Model):
     digits = models.CharField(max_length=81, default=EMPTY_DIGITS)
     corner = models.JSONField(default=empty_notes)
     centre = models.JSONField(default=empty_notes)
+    # The colour indices (1-9) on each cell; givens may be coloured too.
+    colours = models.JSONField(default=empty_notes)
     version = models.PositiveIntegerField(default=0)
+    # When the position was last saved or submitted: the board compares two devices' edits by it.
+    saved_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     last_beat_at = models.DateTimeField(null=True, blank=True)
     active_seconds = models.FloatField(default=0)
@@ -212,6 +218,8 @@ class Attempt(models.Model):
     hints_used = models.PositiveIntegerField(default=0)
     hint_stage = models.PositiveSmallIntegerField(default=0)
     hint_position = models.CharField(max_length=64, blank=True, default="")
+    # Checks: how many times the player asked which of their digits are wrong.
+    checks_used = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -228,11 +236,16 @@ class Attempt(models.Model):
         """Whether the player has solved it (its solve is read once, then kept on the instance)."""
         return hasattr(self, "solve")
 
+    @property
+    def is_assisted(self) -> bool:
+        """Whether the player had help (a hint or a check): its solve is not ranked."""
+        return self.hints_used > 0 or self.checks_used > 0
+
 
 class SolveQuerySet(models.QuerySet["Solve"]):
     def ranked(self) -> SolveQuerySet:
-        """Solves that belong on a day's leaderboard: made on the day, without hints, not flagged,
-        and by a player with an account (a guest is told where their time would place them)."""
+        """Solves that belong on a day's leaderboard: made on the day, without hints or checks, not
+        flagged, and by a player with an account (a guest is told where their time would place them)."""
         return self.filter(late=False, hinted=False, flagged=False, user__guest__isnull=True)
 
 
@@ -240,9 +253,9 @@ class Solve(models.Model):
     """A player's one recorded solve of a daily puzzle, with the time the server measured.
 
     `late`: solved after the puzzle's own day (from the archive), so it extends no streak and
-    is not ranked. `hinted`: the player asked for a hint. `flagged`: faster than the
-    difficulty's floor (settings.LEADERBOARD_FLOOR_SECONDS), kept off the leaderboard for an
-    admin to look at.
+    is not ranked. `hinted`: the player had help, a hint or a check (Attempt.is_assisted); the
+    name is older than checks. `flagged`: faster than the difficulty's floor
+    (settings.LEADERBOARD_FLOOR_SECONDS), kept off the leaderboard for an admin to look at.
     """
 
     attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="solve")
@@ -251,7 +264,7 @@ class Solve(models.Model):
     seconds = models.FloatField()
     solved_at = models.DateTimeField(default=timezone.now)
     late = models.BooleanField("played late", default=False)
-    hinted = models.BooleanField("with hints", default=False)
+    hinted = models.BooleanField("with hints or checks", default=False)
     flagged = models.BooleanField("too fast", default=False, db_index=True)
 
     objects = SolveQuerySet.as_manager()
@@ -284,6 +297,22 @@ class Hint(models.Model):
         return f"{self.user} hint {self.stage} ({self.technique}) on {self.attempt.daily}"
 
 
+class Check(models.Model):
+    """One check of a player's digits against the solution: when, and how many were wrong. The
+    rate limit counts these with the hints (attempts.assists_allow)."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="checks")
+    wrong = models.PositiveSmallIntegerField()
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created"]
+        indexes = [models.Index(fields=["attempt", "created"], name="check_attempt_created")]
+
+    def __str__(self) -> str:
+        return f"check on {self.attempt.daily}: {self.wrong} wrong"
+
+
 class Guest(models.Model):
     """Marks a user row as a guest: a visitor's player, made on their first move and kept by
     their session cookie (guests.py). Signing up turns the same row into the account, so every
@@ -295,6 +324,21 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return f"guest {self.user}"
+
+
+class Preferences(models.Model):
+    """A player's settings for the board, a guest's too: only the keys the player chose
+    (preferences.py holds every key, its default and what it may be)."""
+
+    user = models.OneToOneField("auth.User", on_delete=models.CASCADE, related_name="preferences")
+    values = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self) -> str:
+        return f"settings of {self.user}"
 
 
 @receiver([post_save, post_delete], sender=DailyPuzzle)

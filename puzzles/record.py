@@ -167,7 +167,7 @@ class PlayStatus:
     @property
     def description(self) -> str:
         """The status in words, for screen readers and the page's key."""
-        extras = [text for flag, text in ((self.hinted, "with hints"), (self.late, "played late")) if flag]
+        extras = [text for flag, text in ((self.hinted, "with hints or checks"), (self.late, "played late")) if flag]
         return ", ".join([self.label, *extras])
 
 
@@ -249,7 +249,9 @@ class PlottedPoint:
     def label(self) -> str:
         """What the point's tooltip says: its date and time, and how it was played."""
         extras = "".join(
-            f", {text}" for flag, text in ((self.point.hinted, "with hints"), (self.point.late, "played late")) if flag
+            f", {text}"
+            for flag, text in ((self.point.hinted, "with hints or checks"), (self.point.late, "played late"))
+            if flag
         )
         return f"{short_date(self.point.day)}: {format_duration(self.point.seconds)}{extras}"
 
@@ -381,6 +383,33 @@ def solve_rows(user: AbstractBaseUser) -> list[SolveRow]:
         SolveRow(difficulty, daily_date, site_date(solved_at), seconds, late, hinted)
         for difficulty, daily_date, solved_at, seconds, late, hinted in rows
     ]
+
+
+def player_streaks(user: AbstractBaseUser, today: datetime.date) -> Streaks:
+    """A player's current and best streaks, read from their solves made on the puzzle's own day."""
+    rows = Solve.objects.filter(user=user, late=False).order_by().values_list("daily__date", "solved_at")
+    days = (streak_day(day, site_date(solved_at), late=False) for day, solved_at in rows)
+    return streaks((day for day in days if day is not None), today)
+
+
+@dataclass(frozen=True)
+class DayResult:
+    daily: DailyPuzzle
+    status: PlayStatus
+    seconds: float | None  # the solve's time, or the time so far of an attempt; None if not started
+
+
+def day_results(user: AbstractBaseUser, day: datetime.date) -> list[DayResult]:
+    """A player's status and time on each of one day's dailies, easiest first."""
+    attempts = {a.daily_id: a for a in attempts_between(user, day, day)}
+    results = []
+    for daily in sorted(dailies_between(day, day), key=lambda d: TIER_ORDER.index(d.difficulty)):
+        attempt = attempts.get(daily.pk)
+        seconds = None
+        if attempt is not None:
+            seconds = attempt.solve.seconds if attempt.is_solved else attempt.active_seconds
+        results.append(DayResult(daily, play_status(attempt), seconds))
+    return results
 
 
 def started_counts(user: AbstractBaseUser) -> dict[str, int]:

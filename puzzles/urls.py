@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, pages
+from .views import api, health, pages, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("health/", health.health, name="health"),
     path("daily/<isodate:day>/<str:difficulty>/", pages.daily_page, name="daily"),
     path("daily/<isodate:day>/<str:difficulty>/results/", pages.results, name="results"),
+    path("daily/<isodate:day>/<str:difficulty>/preview.png", share.preview_image, name="preview"),
     # The board's JSON endpoints for one daily.
     path(
         "api/daily/<isodate:day>/<str:difficulty>/",
@@ -23,9 +24,12 @@ urlpatterns = [
                 path("beat/", api.beat, name="api-beat"),
                 path("submit/", api.submit, name="api-submit"),
                 path("hint/", api.hint, name="api-hint"),
+                path("check/", api.check, name="api-check"),
             ]
         ),
     ),
+    # The board's JSON endpoint for the player's settings, on every puzzle.
+    path("api/settings/", api.player_settings, name="api-settings"),
     path("archive/", pages.archive_now, name="archive"),
     re_path(r"^archive/(?P<year>[0-9]{4})/(?P<month>[0-9]{2})/$", pages.archive_month, name="archive-month"),
     path("stats/", pages.stats, name="stats"),

@@ -288,6 +288,9 @@ STORAGES = {
     },
 }
 
+# WhiteNoise does not know the web app manifest's type (it would send application/octet-stream).
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
+
 REDIS_URL = env("REDIS_URL")
 
 # Email (password resets, address verification): EMAIL_URL names the server; without it each

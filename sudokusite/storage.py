@@ -1,9 +1,55 @@
 """Static files in production: WhiteNoise's hashed, compressed storage, which also rewrites the
-board's ES module imports to the hashed names."""
+board's ES module imports to the hashed names, and serves our own CSS and JS without their
+comments and indentation (the page weighs about 35 KB compressed instead of 53: bench/page_weight.py)."""
 
 from __future__ import annotations
 
+import re
+
+from django.core.files.base import ContentFile
 from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+# Our own files (static/js, static/css); the admin's and other apps' are served as they come.
+OURS = ("js/", "css/")
+
+JS_BLOCK_COMMENT = re.compile(r"^[ \t]*/\*.*?\*/[ \t]*\n", re.MULTILINE | re.DOTALL)
+JS_LINE_COMMENT = re.compile(r"^[ \t]*//[^\n]*\n", re.MULTILINE)
+CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
+BLANK_LINES = re.compile(r"\n{2,}")
+
+
+def compact(name: str, text: str) -> str:
+    """A CSS or JS file of ours as production serves it: the same code, line for line, without
+    comments that stand on lines of their own (JS; every comment in CSS), indentation and blank
+    lines. Nothing else changes: the modules' import lines keep the form Django's rewriting to
+    hashed names looks for, and a comment after code on its line stays (it may sit in a string).
+    Our JS has no string or template literal that spans lines, which is what makes this safe."""
+    if name.endswith(".js"):
+        text = JS_LINE_COMMENT.sub("", JS_BLOCK_COMMENT.sub("", text))
+    elif name.endswith(".css"):
+        text = CSS_COMMENT.sub("", text)
+    else:
+        return text
+    return BLANK_LINES.sub("\n", INDENT.sub("", text)).lstrip("\n")
+
+
+class _Compacted:
+    """A source storage whose CSS and JS files of ours read compacted (the rest as they are)."""
+
+    def __init__(self, storage) -> None:
+        self.storage = storage
+
+    def open(self, path: str, mode: str = "rb"):
+        file = self.storage.open(path, mode)
+        if not path.startswith(OURS) or not path.endswith((".js", ".css")):
+            return file
+        with file:
+            text = file.read().decode()
+        return ContentFile(compact(path, text).encode(), name=path)
+
+    def __getattr__(self, name: str):
+        return getattr(self.storage, name)
 
 
 class HashedStaticStorage(CompressedManifestStaticFilesStorage):
@@ -13,7 +59,12 @@ class HashedStaticStorage(CompressedManifestStaticFilesStorage):
 
     Django does this for `./` and `../` imports that end in `;` only when asked (it is off by
     default); the modules must not import each other in a cycle, since each hash depends on the
-    hashes it names.
+    hashes it names. The hashed copies are made from the compacted files (compact), so a hash
+    names exactly what is served.
     """
 
     support_js_module_import_aggregation = True
+
+    def post_process(self, paths, dry_run=False, **options):
+        compacted = {path: (_Compacted(storage), source) for path, (storage, source) in paths.items()}
+        yield from super().post_process(compacted, dry_run, **options)

@@ -1,5 +1,6 @@
 """The board's JSON API (views/api.py): saves, heartbeats and submits, and who may send them."""
 
+import datetime
 import json
 
 import pytest
@@ -164,6 +165,119 @@ def test_one_player_can_never_touch_another_players_attempt(player, daily):
     theirs.refresh_from_db()
     assert theirs.digits == "4" + "0" * 80
     assert player.get(url(daily, "state")).json()["digits"] == "0" * 80 + "2"
+
+
+# --- colours and the time of the save --------------------------------------------------------
+
+STATE_KEYS = {
+    *("givens", "digits", "corner", "centre", "colours", "version", "saved_at", "elapsed", "solved"),
+    *("solve_seconds", "paused", "hint_stage", "checks", "started", "player"),
+}
+
+
+def coloured(**cells: str) -> list[str]:
+    """81 colour strings, `c<cell>="<indices>"` set."""
+    colours = [""] * 81
+    for name, value in cells.items():
+        colours[int(name[1:])] = value
+    return colours
+
+
+def test_colours_round_trip_sorted_and_stay_on_givens(player, daily):
+    # Cell 2 holds a given (3): players colour given cells, so its colours are kept, unlike notes.
+    corner = [""] * 81
+    corner[2] = "12"
+    colours = coloured(c0="93", c2="5", c80="123456789")
+    response = post(
+        player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80, "corner": corner, "colours": colours}
+    )
+    assert response.status_code == 200
+    expected = coloured(c0="39", c2="5", c80="123456789")
+    assert Attempt.objects.get().colours == expected
+    assert Attempt.objects.get().corner[2] == ""  # notes on a given are blanked, colours are not
+    assert player.get(url(daily, "state")).json()["colours"] == expected
+
+
+def test_a_save_without_colours_clears_them(player, daily):
+    post(player, url(daily, "save"), {"version": 0, "digits": "0" * 81, "colours": coloured(c0="1")})
+    post(player, url(daily, "save"), {"version": 1, "digits": "0" * 81})
+    assert Attempt.objects.get().colours == [""] * 81
+    assert player.get(url(daily, "state")).json()["colours"] == [""] * 81
+
+
+@pytest.mark.parametrize(
+    "colours",
+    [
+        ["1"] * 80,
+        ["1"] * 82,
+        "1" * 81,
+        {"0": "1"},
+        coloured(c4="11"),
+        coloured(c4="0"),
+        coloured(c4="a"),
+        coloured(c4="1234567890"),
+        [1] + [""] * 80,
+        [None] + [""] * 80,
+        [["1"]] + [""] * 80,
+    ],
+)
+def test_malformed_colours_get_400_and_change_nothing(player, daily, colours):
+    post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80, "colours": coloured(c0="2")})
+    before = Attempt.objects.values().get()
+    response = post(player, url(daily, "save"), {"version": 1, "digits": "5" + "0" * 80, "colours": colours})
+    assert response.status_code == 400 and "colours" in response.json()["error"]
+    assert Attempt.objects.values().get() == before
+
+
+def test_the_state_has_every_key_the_board_reads(player, daily):
+    assert set(player.get(url(daily, "state")).json()) == STATE_KEYS  # never started: the same keys
+    post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+    state = player.get(url(daily, "state")).json()
+    assert set(state) == STATE_KEYS and state["checks"] == 0 and state["paused"] is False
+
+
+def test_saved_at_is_the_last_save_or_submit_in_milliseconds_and_heartbeats_leave_it(player, daily):
+    start = timezone.now().replace(microsecond=250_000)
+    with time_machine.travel(start, tick=False) as clock:
+        assert player.get(url(daily, "state")).json()["saved_at"] is None
+        post(player, url(daily, "beat"), {"phase": "open"})
+        assert player.get(url(daily, "state")).json()["saved_at"] is None  # a heartbeat is no save
+        clock.shift(2)
+        post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+        saved = int(start.timestamp()) * 1000 + 250 + 2000
+        assert player.get(url(daily, "state")).json()["saved_at"] == saved
+        clock.shift(5)
+        post(player, url(daily, "beat"), {})
+        post(player, url(daily, "beat"), {"phase": "close"})
+        assert player.get(url(daily, "state")).json()["saved_at"] == saved
+        clock.shift(1)
+        post(player, url(daily, "submit"), {"version": 1, "digits": "4" + "0" * 80})  # not full: not solved
+        assert player.get(url(daily, "state")).json()["saved_at"] == saved + 6000
+    assert Attempt.objects.get().saved_at == start + datetime.timedelta(seconds=8)
+
+
+def test_a_stale_save_answers_the_newest_state_with_its_colours_and_time(player, daily):
+    post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80, "colours": coloured(c7="12")})
+    response = post(player, url(daily, "save"), {"version": 0, "digits": "0" * 81, "colours": coloured(c7="3")})
+    assert response.status_code == 409
+    state = response.json()["state"]
+    assert state["colours"][7] == "12" and state["saved_at"] is not None and state["checks"] == 0
+    assert Attempt.objects.get().colours[7] == "12"
+
+
+def test_a_submit_leaves_the_colours_as_they_are(player, daily):
+    post(player, url(daily, "save"), {"version": 0, "digits": "0" * 81, "colours": coloured(c0="4", c2="7")})
+    response = post(player, url(daily, "submit"), {"version": 1, "digits": player_digits(SOLUTION)})
+    assert response.json()["solved"] is True
+    assert response.json()["state"]["colours"] == coloured(c0="4", c2="7")
+    assert Attempt.objects.get().colours == coloured(c0="4", c2="7")
+
+
+def test_a_solved_puzzles_save_is_refused_with_its_state(player, daily):
+    post(player, url(daily, "submit"), {"version": 0, "digits": player_digits(SOLUTION)})
+    response = post(player, url(daily, "save"), {"version": 1, "digits": "0" * 81, "colours": coloured(c0="1")})
+    assert response.status_code == 409 and response.json()["state"]["solved"] is True
+    assert Attempt.objects.get().colours == [""] * 81
 
 
 # --- starting an attempt --------------------------------------------------------------------

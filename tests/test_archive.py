@@ -73,7 +73,7 @@ def test_a_status_comes_from_the_attempt_and_its_solve():
     Solve.objects.create(attempt=attempt, user=user, daily=daily, seconds=60, hinted=True, late=True)
     status = record.play_status(Attempt.objects.select_related("solve").get())
     assert status.code == "solved"
-    assert status.description == "solved, with hints, played late"
+    assert status.description == "solved, with hints or checks, played late"
 
 
 def test_the_calendar_leaves_out_dailies_after_today():
@@ -109,13 +109,13 @@ def test_each_daily_shows_the_players_status_in_words(client, frozen):
         (untouched.date, "easy"): "not started",
         (opened.date, "easy"): "in progress",
         (solved.date, "easy"): "solved",
-        (hinted.date, "easy"): "solved, with hints",
+        (hinted.date, "easy"): "solved, with hints or checks",
         (late.date, "easy"): "solved, played late",
     }
     page = response.content.decode()
     # Not colour alone: the words are in the page for screen readers, beside a symbol.
     assert '<span class="visually-hidden">: solved, played late</span>' in page
-    assert '<span class="visually-hidden">: solved, with hints</span>' in page
+    assert '<span class="visually-hidden">: solved, with hints or checks</span>' in page
     assert f'href="/daily/{late.date.isoformat()}/easy/"' in page
 
 

@@ -4,6 +4,7 @@ against the locking path's."""
 from __future__ import annotations
 
 import datetime
+from unittest import mock
 
 import pytest
 import time_machine
@@ -19,36 +20,43 @@ pytestmark = pytest.mark.django_db
 
 GIVENS, SOLUTION = EASY_GIVENS, EASY_SOLUTION
 
-# Seconds since the last sign of life: within the gap, at its edge, past it, and a clock that
-# stepped backwards.
-GAPS = [0.0, 0.4, 12.25, 29.999, 30.0, 30.001, 31.0, 3600.0, -5.0]
+# Seconds since the last sign of life: within the gap, at its edge, past it, a clock that
+# stepped backwards, and a stopped clock (None: the page closed).
+GAPS = [0.0, 0.4, 12.25, 29.999, 30.0, 30.001, 31.0, 3600.0, -5.0, None]
 
 
-def started(daily, gap: float, now: datetime.datetime) -> Attempt:
+def started(daily, gap: float | None, now: datetime.datetime) -> Attempt:
     user = User.objects.create_user("ada")
     attempt = attempts.attempt_open(user, daily)
     Attempt.objects.filter(pk=attempt.pk).update(
-        last_beat_at=now - datetime.timedelta(seconds=gap), active_seconds=100.0
+        last_beat_at=None if gap is None else now - datetime.timedelta(seconds=gap), active_seconds=100.0
     )
     return Attempt.objects.select_related("solve").get(pk=attempt.pk)
 
 
-def by_the_locking_path(attempt: Attempt, now: datetime.datetime) -> float:
-    attempts._advance_clock(attempt, now)
+def by_the_locking_path(attempt: Attempt, now: datetime.datetime, phase: str = attempts.TICK) -> float:
+    attempts._advance_clock(attempt, now, phase)
     return attempt.active_seconds
 
 
 @pytest.mark.postgres
+@pytest.mark.parametrize("phase", attempts.PHASES)
 @pytest.mark.parametrize("gap", GAPS)
-def test_a_heartbeat_in_one_statement_counts_the_time_the_locking_path_counts(postgres, todays_easy, gap):
+def test_a_heartbeat_in_one_statement_counts_the_time_the_locking_path_counts(postgres, todays_easy, gap, phase):
     now = timezone.now()
     attempt = started(todays_easy, gap, now)
-    expected = by_the_locking_path(attempt, now)
+    expected = by_the_locking_path(attempt, now, phase)
     with time_machine.travel(now, tick=False):
-        saved = attempts._write_in_one_statement(attempt.user, todays_easy)
+        saved = attempts._write_in_one_statement(attempt.user, todays_easy, phase=phase)
     assert saved is not None
     assert saved.active_seconds == pytest.approx(expected, abs=1e-6)
-    assert Attempt.objects.get(pk=attempt.pk).last_beat_at == now
+    stored = Attempt.objects.get(pk=attempt.pk)
+    assert stored.last_beat_at == attempt.last_beat_at  # what the locking path left
+    if phase != attempts.CLOSE:
+        assert stored.last_beat_at == now
+    else:
+        assert stored.last_beat_at is None
+    assert stored.saved_at is None  # a heartbeat is no save
 
 
 @pytest.mark.postgres
@@ -57,18 +65,66 @@ def test_a_save_in_one_statement_counts_the_time_the_locking_path_counts(postgre
     now = timezone.now()
     attempt = started(todays_easy, gap, now)
     expected = by_the_locking_path(attempt, now)
-    clean = attempts.position_clean(todays_easy.puzzle.givens, "4" + "0" * 80)
+    clean = (*attempts.position_clean(todays_easy.puzzle.givens, "4" + "0" * 80), attempts.colours_clean(None))
     with time_machine.travel(now, tick=False):
         saved = attempts._write_in_one_statement(attempt.user, todays_easy, 0, clean)
     assert saved is not None and saved.version == 1
     assert saved.active_seconds == pytest.approx(expected, abs=1e-6)
+    stored = Attempt.objects.get(pk=attempt.pk)
+    assert stored.last_beat_at == attempt.last_beat_at == now and stored.saved_at == now
+
+
+def by_the_locking_path_only(call, *args, **kwargs):
+    """Call an attempts function with the one-statement path switched off, as on SQLite."""
+    with mock.patch.object(attempts, "_write_in_one_statement", return_value=None):
+        return call(*args, **kwargs)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("gap", GAPS)
+@pytest.mark.parametrize("write", ["save", *attempts.PHASES])
+def test_a_write_by_either_path_leaves_the_same_row(postgres, todays_easy, gap, write):
+    # The same write to two players' attempts in the same state: once in one statement, once by
+    # the locking path (what SQLite and a never-opened attempt take).
+    now = timezone.now()
+    colours = [""] * 81
+    colours[0], colours[2] = "31", "9"  # cell 3 holds a given: givens keep their colours
+    corner = [""] * 81
+    corner[1] = "57"
+    fields = ["digits", "corner", "centre", "colours", "version", "saved_at", "active_seconds", "last_beat_at"]
+    rows, answers = [], []
+    for name, path in (("one", attempts), ("locking", None)):
+        user = User.objects.create_user(name)
+        attempt = attempts.attempt_open(user, todays_easy)
+        Attempt.objects.filter(pk=attempt.pk).update(
+            last_beat_at=None if gap is None else now - datetime.timedelta(seconds=gap), active_seconds=100.0
+        )
+        if write == "save":
+            call, args = attempts.attempt_save, {"version": 0, "digits": "4" + "0" * 80, "corner": corner}
+            args.update(centre=None, colours=colours)
+        else:
+            call, args = attempts.attempt_beat, {"phase": write}
+        with time_machine.travel(now, tick=False):
+            if path is None:
+                answers.append(by_the_locking_path_only(call, user, todays_easy, **args))
+            else:
+                answers.append(call(user, todays_easy, **args))
+        rows.append(Attempt.objects.filter(pk=attempt.pk).values(*fields).get())
+    assert answers[0].version == answers[1].version
+    assert answers[0].active_seconds == pytest.approx(answers[1].active_seconds, abs=1e-6)
+    one, locking = rows
+    assert one.pop("active_seconds") == pytest.approx(locking.pop("active_seconds"), abs=1e-6)
+    assert one == locking
+    if write == "save":
+        assert one["colours"][0] == "13" and one["colours"][2] == "9" and one["corner"][1] == "57"
+        assert one["saved_at"] == now
 
 
 @pytest.mark.postgres
 def test_a_save_in_one_statement_matches_nothing_on_a_stale_version(postgres, todays_easy):
     now = timezone.now()
     attempt = started(todays_easy, 5.0, now)
-    clean = attempts.position_clean(todays_easy.puzzle.givens, "4" + "0" * 80)
+    clean = (*attempts.position_clean(todays_easy.puzzle.givens, "4" + "0" * 80), attempts.colours_clean(None))
     assert attempts._write_in_one_statement(attempt.user, todays_easy, 3, clean) is None
     assert Attempt.objects.get(pk=attempt.pk).version == 0
 
@@ -104,13 +160,20 @@ def test_the_state_read_in_one_written_out_query_is_what_the_orm_reads(daily, dj
     centre = [""] * 81
     centre[1] = "5"
     attempt = attempts.attempt_open(ada, daily)
-    attempts.attempt_save(ada, daily, version=0, digits="4" + "0" * 80, corner=corner, centre=centre)
+    assert both(ada)["saved_at"] is None  # opened, never saved
+    colours = [""] * 81
+    colours[2] = "42"  # a given's colours are kept
+    attempts.attempt_save(ada, daily, version=0, digits="4" + "0" * 80, corner=corner, centre=centre, colours=colours)
     Attempt.objects.filter(pk=attempt.pk).update(
         hint_stage=2,
         hint_position=position_key("4" + "0" * 80, attempts.position_clean(GIVENS, "4" + "0" * 80, corner, centre)[2]),
     )
     shown = both(ada)
     assert shown["corner"][3] == "139" and shown["hint_stage"] == 2
+    saved_at = Attempt.objects.get(pk=attempt.pk).saved_at
+    assert shown["colours"][2] == "24" and shown["saved_at"] == pytest.approx(saved_at.timestamp() * 1000, abs=1)
+    Attempt.objects.filter(pk=attempt.pk).update(checks_used=2)
+    assert both(ada)["checks"] == 2
 
     result = attempts.attempt_submit(ada, daily, version=1, digits=player_digits(SOLUTION))
     assert result.solved

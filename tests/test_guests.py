@@ -66,6 +66,16 @@ def test_a_browser_stays_one_guest_across_its_writes(client, daily):
     assert len(guests()) == 1 and Attempt.objects.count() == 1
 
 
+def test_a_visitors_heartbeat_makes_nobody_and_counts_nothing(client, daily):
+    # A player's page sends its closing beat as it unloads, which after a log-out arrives without a
+    # session: it must not turn the visitor into a guest (only a move does).
+    for phase in ("open", "tick", "close"):
+        response = post(client, url(daily, "beat"), {"phase": phase})
+        assert response.status_code == 200 and response.json() == {"elapsed": 0}
+    assert guests() == [] and not Attempt.objects.exists()
+    assert "_auth_user_id" not in client.session
+
+
 def test_the_first_write_hands_the_board_the_rotated_csrf_token(daily):
     # Logging the guest in rotates Django's CSRF token; the answer sets the new cookie, which the
     # board reads for its next request.
@@ -261,7 +271,7 @@ def test_a_guests_hinted_solve_says_both_reasons(daily):
     guest = guest_create()
     attempt = Attempt.objects.create(user=guest, daily=daily)
     solve = Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=200, hinted=True)
-    assert standing_of(solve).sentence == "Not on the leaderboard: you used hints; you play as a guest."
+    assert standing_of(solve).sentence == "Not on the leaderboard: you used hints or checks; you play as a guest."
 
 
 def test_ordinals_read_as_spoken():

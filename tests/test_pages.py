@@ -187,3 +187,11 @@ def test_while_the_pools_first_fill_the_pages_say_the_puzzles_are_being_prepared
     make_puzzle("medium", 5)  # the medium pool's first puzzle, which the fill task publishes at once
     pipeline.dailies_publish_ahead(substitutes=False)
     assert client.get(f"/daily/{today}/medium/").status_code == 200
+
+
+def test_no_template_comment_reaches_a_page(client, player, daily):
+    # Django's {# #} comment is one line only: one that spans lines is printed as text.
+    pages = [url(daily), "/", "/archive/", "/stats/", "/accounts/login/", "/accounts/signup/"]
+    for address in pages:
+        body = client.get(address, follow=True).content.decode()
+        assert "{#" not in body and "#}" not in body and "{%" not in body, address

@@ -107,7 +107,7 @@ def test_the_results_explain_why_an_unranked_solve_is_not_on_the_board(client, d
     attempt = Attempt.objects.create(user=me, daily=daily)
     Solve.objects.create(attempt=attempt, user=me, daily=daily, seconds=500, hinted=True)
     body = client.get(results_url(daily)).content.decode()
-    assert "Not on the leaderboard: you used hints." in body
+    assert "Not on the leaderboard: you used hints or checks." in body
     assert "No ranked solves yet" in body
 
 

@@ -175,3 +175,23 @@ def test_the_puzzle_page_preloads_every_module_the_entry_point_imports(client, t
     page = client.get(f"/daily/{todays_easy.date.isoformat()}/easy/").content.decode()
     preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/js/([^"]+)">', page))
     assert preloaded == wanted
+
+
+def test_production_serves_our_css_and_js_without_comments_and_the_admins_as_they_come(collected):
+    source = Path(django_settings.BASE_DIR) / "static"
+    for name in ("js/sync.js", "js/board.js", "css/board.css"):
+        served = (collected.root / collected.manifest[name]).read_text()
+        original = (source / name).read_text()
+        assert len(served) < 0.8 * len(original), name
+        lines = served.splitlines()
+        assert not any(line.startswith(("//", "/*", " ", "\t")) for line in lines), name
+        if name.endswith(".css"):
+            assert "/*" not in served
+    # Code is untouched: every line of code in the source is in what is served (the imports name
+    # the hashed files instead).
+    code = [line.strip() for line in (source / "js/sync.js").read_text().splitlines()]
+    kept = set((collected.root / collected.manifest["js/sync.js"]).read_text().splitlines())
+    missing = [line for line in code if line and not line.startswith(("//", "/*", "*", "import ")) and line not in kept]
+    assert missing == []
+    # Other apps' files (the admin's) are served as they come, comments and all.
+    assert "/*" in (collected.root / collected.manifest["admin/css/base.css"]).read_text()

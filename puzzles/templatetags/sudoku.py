@@ -2,12 +2,13 @@
 
 from django import template
 
-from ..record import format_duration
+from ..record import clock
 
 register = template.Library()
 
 
 @register.filter
-def duration(seconds: float) -> str:
-    """Seconds as the board's clock shows them: {{ solve.seconds|duration }} -> 4:05."""
-    return format_duration(seconds or 0)
+def duration(seconds: float | None) -> str:
+    """Seconds as every clock of the site shows them, m:ss, h:mm:ss past an hour (a dash for
+    none): {{ solve.seconds|duration }} -> 4:05, 1:02:03."""
+    return clock(seconds)

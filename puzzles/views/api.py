@@ -1,7 +1,9 @@
-"""The board's JSON API for one daily: the player's state, saves, heartbeats, submitting, hints.
+"""The board's JSON API: for one daily the player's state, saves, heartbeats, submitting, hints
+and checks; and, site-wide, the player's settings.
 
-Every endpoint has one decorator (`api_endpoint`) and one signature: `(request, daily, payload)`.
-The decorator does everything they share, and turns the domain's refusals into JSON answers.
+Every endpoint of one daily has one decorator (`api_endpoint`) and one signature:
+`(request, daily, payload)`; a site-wide one has `site_endpoint` and `(request, payload)`. Both
+share every check (`_json_api`), and turn the domain's refusals into JSON answers.
 """
 
 from __future__ import annotations
@@ -31,92 +33,124 @@ from ..attempts import (
     attempt_save,
     attempt_state,
     attempt_submit,
+    clock_phase,
 )
 from ..dailies import daily_served
 from ..guests import GUEST_PREFIX, GuestsTooFast, guest_allow_creation, guest_create, is_guest
-from ..hints import HintsTooFast, hint_request
+from ..hints import HintsTooFast, check_request, hint_request
 from ..models import DailyPuzzle, site_today
+from ..preferences import BadPreferences, preferences_read, preferences_update
 from .errors import PRIVATE, json_error
 
 MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
 JSON_TYPE = "application/json"  # what every write must say it is (parameters such as charset aside)
 
 Endpoint = Callable[[HttpRequest, DailyPuzzle, dict[str, Any]], JsonResponse]
+SiteEndpoint = Callable[[HttpRequest, dict[str, Any]], JsonResponse]
+# What an address's arguments resolve to: the view with its target bound, or None for no target.
+Resolve = Callable[..., SiteEndpoint | None]
 
 
-def api_endpoint(method: str) -> Callable[[Endpoint], Callable[..., JsonResponse]]:
-    """For the board's endpoints: one method, a player (a visitor's first write makes them a
-    guest), a bounded JSON object body.
+def _json_api(methods: tuple[str, ...], resolve: Resolve, makes_guest: bool = True) -> Callable[..., JsonResponse]:
+    """What every endpoint shares: its methods, a player (a visitor's first write makes them a
+    guest, unless `makes_guest` is off: the view then answers the visitor itself), a bounded JSON
+    object body.
 
     Every failure is a JSON answer with a message and changes nothing: 405 for another method,
-    404 for a puzzle that is not served, 415 for a body that is not sent as JSON, 413 for an
-    oversized body, 400 for bad JSON or a malformed position, 409 for a stale save or a solved
-    puzzle, 429 for too many hints or too many new guests from one address. The attempt is only
-    ever the requesting player's own: the user comes from the session. A visitor's read (GET)
-    reaches the view as a visitor. No answer may be kept by a cache (Cache-Control).
+    404 when `resolve` finds nothing at the address (a puzzle that is not served), 415 for a body
+    that is not sent as JSON, 413 for an oversized body, 400 for bad JSON or a malformed payload,
+    429 for too many hints and checks or too many new guests from one address. Whatever a view
+    changes is only ever the requesting player's own: the user comes from the session. A
+    visitor's read (GET) reaches the view as a visitor. No answer may be kept by a cache
+    (Cache-Control).
     """
 
-    def decorate(view: Endpoint) -> Callable[..., JsonResponse]:
-        def answer(request: HttpRequest, day: datetime.date, difficulty: str) -> JsonResponse:
-            if request.method != method:
-                response = json_error(f"This address only answers {method}.", 405)
-                response["Allow"] = method
+    def answer(request: HttpRequest, **arguments: Any) -> JsonResponse:
+        if request.method not in methods:
+            response = json_error(f"This address only answers {' or '.join(methods)}.", 405)
+            response["Allow"] = ", ".join(methods)
+            return response
+        view = resolve(**arguments)
+        if view is None:
+            return json_error("There is no such puzzle.", 404)
+        payload: dict[str, Any] = {}
+        writes = request.method == "POST"
+        if writes:
+            # The content type first: for a form or multipart body the CSRF middleware has
+            # already read the stream (looking for its token field), and request.body would
+            # raise. The board sends every write as JSON, a heartbeat included (sync.js).
+            if request.content_type != JSON_TYPE:
+                response = json_error(f"Send the request as JSON (Content-Type: {JSON_TYPE}).", 415)
+                response["Accept"] = JSON_TYPE
                 return response
+            if len(request.body) > MAX_BODY_BYTES:
+                return json_error("That request is too large.", 413)
+            try:
+                payload = json.loads(request.body or b"{}")
+            except (ValueError, UnicodeDecodeError, RecursionError):  # nesting past the stack, too
+                return json_error("The request is not valid JSON.", 400)
+            if not isinstance(payload, dict):
+                return json_error("The request must be a JSON object.", 400)
+        try:
+            if writes and makes_guest and not request.user.is_authenticated:
+                return _as_new_guest(request, view, payload)
+            response = view(request, payload)
+            if writes and request.user.get_username().startswith(GUEST_PREFIX):
+                _keep_guest_session(request)
+            return response
+        except (GuestsTooFast, HintsTooFast) as exc:
+            response = json_error(str(exc), 429, retry_after=exc.retry_after)
+            response["Retry-After"] = str(exc.retry_after)
+            return response
+        except (BadPosition, BadPreferences) as exc:
+            return json_error(str(exc), 400)
+
+    def wrapper(request: HttpRequest, **arguments: Any) -> JsonResponse:
+        response = answer(request, **arguments)
+        response["Cache-Control"] = PRIVATE  # refusals too (errors.json_error)
+        return response
+
+    return wrapper
+
+
+def api_endpoint(method: str, makes_guest: bool = True) -> Callable[[Endpoint], Callable[..., JsonResponse]]:
+    """For the board's endpoints of one daily (its date and difficulty in the address): the checks
+    of _json_api, a 404 for a puzzle that is not served, and 409 for a stale save or a solved
+    puzzle, with the newest state. The attempt is only ever the requesting player's own."""
+
+    def decorate(view: Endpoint) -> Callable[..., JsonResponse]:
+        def resolve(day: datetime.date, difficulty: str) -> SiteEndpoint | None:
             daily = daily_served(day, difficulty)
             if daily is None:
-                return json_error("There is no such puzzle.", 404)
-            payload: dict[str, Any] = {}
-            if method == "POST":
-                # The content type first: for a form or multipart body the CSRF middleware has
-                # already read the stream (looking for its token field), and request.body would
-                # raise. The board sends every write as JSON, a heartbeat included (sync.js).
-                if request.content_type != JSON_TYPE:
-                    response = json_error(f"Send the request as JSON (Content-Type: {JSON_TYPE}).", 415)
-                    response["Accept"] = JSON_TYPE
-                    return response
-                if len(request.body) > MAX_BODY_BYTES:
-                    return json_error("That request is too large.", 413)
+                return None
+
+            def on_daily(request: HttpRequest, payload: dict[str, Any]) -> JsonResponse:
                 try:
-                    payload = json.loads(request.body or b"{}")
-                except (ValueError, UnicodeDecodeError, RecursionError):  # nesting past the stack, too
-                    return json_error("The request is not valid JSON.", 400)
-                if not isinstance(payload, dict):
-                    return json_error("The request must be a JSON object.", 400)
-            try:
-                if method == "POST" and not request.user.is_authenticated:
-                    return _as_new_guest(request, view, daily, payload)
-                response = view(request, daily, payload)
-                if method == "POST" and request.user.get_username().startswith(GUEST_PREFIX):
-                    _keep_guest_session(request)
-                return response
-            except GuestsTooFast as exc:
-                response = json_error(str(exc), 429, retry_after=exc.retry_after)
-                response["Retry-After"] = str(exc.retry_after)
-                return response
-            except BadPosition as exc:
-                return json_error(str(exc), 400)
-            except StaleSave as exc:
-                return json_error(str(exc), 409, state=attempt_state(exc.attempt, daily))
-            except AlreadySolved:
-                state = attempt_state(attempt_open(request.user, daily), daily)
-                return json_error("This puzzle is already solved.", 409, state=state)
-            except HintsTooFast as exc:
-                response = json_error(str(exc), 429, retry_after=exc.retry_after)
-                response["Retry-After"] = str(exc.retry_after)
-                return response
+                    return view(request, daily, payload)
+                except StaleSave as exc:
+                    return json_error(str(exc), 409, state=attempt_state(exc.attempt, daily))
+                except AlreadySolved:
+                    state = attempt_state(attempt_open(request.user, daily), daily)
+                    return json_error("This puzzle is already solved.", 409, state=state)
 
-        @wraps(view)
-        def wrapper(request: HttpRequest, day: datetime.date, difficulty: str) -> JsonResponse:
-            response = answer(request, day, difficulty)
-            response["Cache-Control"] = PRIVATE  # refusals too (errors.json_error)
-            return response
+            return on_daily
 
-        return wrapper
+        return wraps(view)(_json_api((method,), resolve, makes_guest))
 
     return decorate
 
 
-def _as_new_guest(request: HttpRequest, view: Endpoint, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
+def site_endpoint(*methods: str) -> Callable[[SiteEndpoint], Callable[..., JsonResponse]]:
+    """For the board's endpoints about the player alone, not one puzzle (the view tells its
+    methods apart by request.method): the checks of _json_api."""
+
+    def decorate(view: SiteEndpoint) -> Callable[..., JsonResponse]:
+        return wraps(view)(_json_api(methods, lambda: view))
+
+    return decorate
+
+
+def _as_new_guest(request: HttpRequest, view: SiteEndpoint, payload: dict[str, Any]) -> JsonResponse:
     """A visitor's first write: make a guest, do the write as them, and log the session in as the
     guest only if the write succeeded. The guest and the write are one transaction, so a refused
     first write (a bad position, say) leaves no guest behind.
@@ -128,7 +162,7 @@ def _as_new_guest(request: HttpRequest, view: Endpoint, daily: DailyPuzzle, payl
     try:
         with transaction.atomic():
             request.user = guest = guest_create()
-            response = view(request, daily, payload)
+            response = view(request, payload)
             if response.status_code >= 400:
                 transaction.set_rollback(True)
     except BaseException:
@@ -184,7 +218,7 @@ def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
 
 @api_endpoint("POST")
 def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
-    """POST {"version", "digits", "corner", "centre"}: store the position made on that version."""
+    """POST {"version", "digits", "corner", "centre", "colours"}: store the position made on that version."""
     saved = attempt_save(
         request.user,
         daily,
@@ -192,14 +226,23 @@ def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
         digits=payload.get("digits"),
         corner=payload.get("corner"),
         centre=payload.get("centre"),
+        colours=payload.get("colours"),
     )
     return JsonResponse({"version": saved.version, "elapsed": round(saved.active_seconds, 1)})
 
 
-@api_endpoint("POST")
+@api_endpoint("POST", makes_guest=False)
 def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
-    """A heartbeat from a visible, unpaused page: the server's clock advances."""
-    beaten = attempt_beat(request.user, daily)
+    """POST {"phase": "open" | "tick" | "close"} (a tick without one): the server's clock follows
+    the page (attempts.py has the rule).
+
+    A visitor's heartbeat counts nothing and makes nobody: a visitor becomes a guest by a move, and
+    the page that was a player's sends its closing beat after a log-out has ended the session.
+    """
+    phase = clock_phase(payload.get("phase", "tick"))
+    if not request.user.is_authenticated:
+        return JsonResponse({"elapsed": 0})
+    beaten = attempt_beat(request.user, daily, phase)
     return JsonResponse({"elapsed": round(beaten.active_seconds, 1)})
 
 
@@ -218,3 +261,21 @@ def hint(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
     """POST {"digits", "corner", "centre"}: the hint's next stage for that position (not saved)."""
     result = hint_request(request.user, daily, payload.get("digits"), payload.get("corner"), payload.get("centre"))
     return JsonResponse(result.to_dict())
+
+
+@api_endpoint("POST")
+def check(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
+    """POST {"digits"}: which entered cells are wrong (never what belongs in them); counted as an
+    assist, so a later solve is not ranked."""
+    result = check_request(request.user, daily, payload.get("digits"))
+    return JsonResponse({"wrong": result.wrong, "checks": result.checks_used})
+
+
+@site_endpoint("GET", "POST")
+def player_settings(request: HttpRequest, payload: dict[str, Any]) -> JsonResponse:
+    """GET: every one of the player's settings (the defaults for a visitor, for whom nothing is
+    made). POST {"settings": {some of them}}: merge them into the player's; the answer is the
+    same, with all of them."""
+    if request.method == "POST":
+        return JsonResponse({"settings": preferences_update(request.user, payload.get("settings"))})
+    return JsonResponse({"settings": preferences_read(request.user)})

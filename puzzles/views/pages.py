@@ -12,21 +12,26 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
 
 from .. import record
 from ..attempts import attempt_state
 from ..context_processors import site_urls
 from ..dailies import dailies_of_today, daily_served
+from ..drawing import entries_of, grid_svg
 from ..leaderboard import leaderboard_for, standing_of
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
 from ..receipt import receipt_for
+from .share import preview_context
 
 local_cache = caches["local"]
 
@@ -55,11 +60,28 @@ def _served_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
     return daily
 
 
+def _card_drawing(tier: str, daily: DailyPuzzle, attempt: Attempt | None, solved: bool) -> str:
+    """The card's small drawing: the givens, with the player's own digits once they have any."""
+    givens = daily.puzzle.givens
+    clues = sum(d != "0" for d in givens)
+    if attempt is None:
+        return grid_svg(givens, f"The {tier} puzzle: {clues} givens")
+    entries = sum(d != "0" for d in entries_of(givens, attempt.digits))
+    if solved:
+        title = f"Your solved {tier} puzzle"
+    else:
+        title = f"Your {tier} puzzle: {clues} givens and {entries} of your digit{pluralize(entries)}"
+    return grid_svg(givens, title, attempt.digits)
+
+
 def _home_context(request: HttpRequest) -> dict[str, Any]:
-    """Today's cards, one per difficulty, with the player's status on each."""
+    """Today's cards, one per difficulty, with the player's status on each; for a player, their
+    streak and yesterday's results too."""
     today, dailies = dailies_of_today()
+    prefetch_related_objects(list(dailies.values()), "puzzle")  # the drawings' givens, in one query
     attempts: dict[int, Attempt] = {}
-    if request.user.is_authenticated:
+    player = request.user.is_authenticated
+    if player:
         mine = Attempt.objects.filter(user=request.user, daily__in=dailies.values()).select_related("solve")
         attempts = {a.daily_id: a for a in mine}
     # A slot still empty because its pool is being filled for the first time (a site's first
@@ -70,8 +92,23 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
         daily = dailies.get(tier)
         attempt = attempts.get(daily.pk) if daily else None
         solve = attempt.solve if attempt and attempt.is_solved else None
-        cards.append({"tier": tier, "daily": daily, "attempt": attempt, "solve": solve, "preparing": tier in preparing})
-    return {"today": today, "cards": cards}
+        drawing = _card_drawing(tier, daily, attempt, solve is not None) if daily else None
+        cards.append(
+            {
+                "tier": tier,
+                "daily": daily,
+                "attempt": attempt,
+                "solve": solve,
+                "drawing": drawing,
+                "preparing": tier in preparing,
+            }
+        )
+    context: dict[str, Any] = {"today": today, "cards": cards}
+    if player:
+        yesterday = today - datetime.timedelta(days=1)
+        context["streaks"] = record.player_streaks(request.user, today)
+        context["yesterday"] = record.day_results(request.user, yesterday)
+    return context
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -110,7 +147,9 @@ def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> Htt
 def _api_urls(daily: DailyPuzzle) -> dict[str, str]:
     """What board.js calls, by name: the JSON endpoints, and the results fragment (a page, not /api/)."""
     args = (daily.date, daily.difficulty)
-    urls = {name: reverse(f"puzzles:api-{name}", args=args) for name in ("state", "save", "beat", "submit", "hint")}
+    names = ("state", "save", "beat", "submit", "hint", "check")
+    urls = {name: reverse(f"puzzles:api-{name}", args=args) for name in names}
+    urls["settings"] = reverse("puzzles:api-settings")
     urls["results"] = reverse("puzzles:results", args=args)
     return urls
 
@@ -126,25 +165,42 @@ def _daily_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
         "api": _api_urls(daily),
         "site_urls": site_urls(request)["site_urls"],
         "messages": (),  # a waiting message is left for the next page that is about its reader
+        **preview_context(request, daily),  # the link preview's tags (_meta.html)
     }
+
+
+def _navigated(request: HttpRequest) -> bool:
+    """Whether the browser opened this address as a page, rather than a script fetching it.
+
+    Browsers say so in Sec-Fetch-Mode; one too old to send it still asks for XHTML when it
+    navigates, which a script's fetch (board.js asks for text/html alone) never does.
+    """
+    mode = request.headers.get("Sec-Fetch-Mode")
+    if mode is not None:
+        return mode == "navigate"
+    return "application/xhtml+xml" in request.headers.get("Accept", "")
 
 
 @require_GET
 @never_cache  # the leaderboard moves as others solve, and the fragment is one player's own
+@vary_on_headers("Accept", "Sec-Fetch-Mode")
 def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
-    """An HTML fragment (no page around it) for board.js to insert; 404 until the player solved it.
+    """The results of a solve: an HTML fragment for board.js to insert under the board, or, opened
+    in the browser (a link, a bookmark), a page of the site around it. 404 until the player solved it.
 
     The same 404 for a logged-out visitor and a player who has not solved it: the receipt
     tells how the puzzle is solved, so it is never shown before the player's own solve.
     """
     daily = _served_or_404(day, difficulty)
+    page = _navigated(request)
+    template = "puzzles/results.html" if page else "puzzles/_results.html"
     solve = None
     if request.user.is_authenticated:
         solve = Solve.objects.filter(user=request.user, daily=daily).first()
         if solve is not None:
             solve.daily = daily  # already loaded, with its puzzle
     if solve is None:
-        return render(request, "puzzles/_results.html", {"daily": daily, "solve": None}, status=404)
+        return render(request, template, {"daily": daily, "solve": None}, status=404)
     context = {
         "daily": daily,
         "solve": solve,
@@ -153,7 +209,10 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         "board": leaderboard_for(daily, user_id=request.user.pk),
         "day_word": "today's" if daily.date == site_today() else "that day's",
     }
-    return render(request, "puzzles/_results.html", context)
+    if page:
+        title = f"Your solved {daily.difficulty} puzzle"
+        context["drawing"] = grid_svg(daily.puzzle.givens, title, solve.attempt.digits)
+    return render(request, template, context)
 
 
 @require_GET

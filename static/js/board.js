@@ -7,16 +7,26 @@
 //   sync.js    the server: saves, beats, submit, state, hints and results (the only module that talks to it)
 //   hints.js   the hint panel and the marks on the board
 //   play.js    what the player's moves and the server's answers do to the game
+//   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)
+//   tools.js   settings, the Tools panel (fill candidates, check, restart) and confirmations
+//   share.js   the results' Share and Copy buttons (by delegation: the results arrive later)
 //
 // The page is the same for every player (so the server can cache it whole); a player's own
 // position comes from the state API.
 
-import { enter, eraseCell, newHistory, parseState, positionKey } from "./sudoku.js";
+import { newHistory, parseState, positionKey } from "./sudoku.js";
 import { MODE_NAMES, keyAction, moveTarget, nextMode } from "./keys.js";
 import { BEAT_MS, SyncQueue } from "./sync.js";
 import { askHint, closeHint, hintOpen } from "./hints.js";
-import { adopt, change, running, select, setElapsed, setMode, setPaused, showSolved, tickClock, travel, updateClock } from "./play.js";
-import { csrfToken, elements, render, showAlert, showControls, showGuest, showNotice, showPlayer, showSaveState } from "./view.js";
+import {
+  adopt, clearSelection, enterDigit, eraseSelection, rebase, running, select, selectAll, setElapsed, setMode,
+  setPaused, showSolved, tickClock, travel, updateClock,
+} from "./play.js";
+import { loadSettings, storedSettings, wireTools } from "./tools.js";
+import "./share.js"; // the Share and Copy buttons of the results, which arrive after the solve
+import {
+  applySettings, csrfToken, elements, render, showAlert, showControls, showGuest, showNotice, showPlayer, showSaveState,
+} from "./view.js";
 
 /** Build the game from the page, wire the grid, then load and show the player's position. */
 async function start(els) {
@@ -30,10 +40,14 @@ async function start(els) {
     board: page.board,
     solved: false,
     history: newHistory(),
-    selected: 0,
+    selected: 0, // the cursor: the focused cell
+    selection: new Set([0]), // the cells a digit, note, colour or Erase goes to (the cursor's among them)
     mode: "normal",
+    settings: storedSettings(),
+    wrong: new Set(), // cells a check found wrong, until their digit changes
+    checks: 0,
     paused: false,
-    clock: { base: 0, since: null }, // since: performance.now() while running
+    clock: { base: 0, since: null, shown: 0 }, // since: performance.now() while running
     noticeTimer: null,
     hint: {
       key: null, stage: 0, // the last answer's position and stage: what the next press asks for
@@ -45,12 +59,13 @@ async function start(els) {
   game.sync = new SyncQueue({
     urls: {
       save: data.apiSave, beat: data.apiBeat, submit: data.apiSubmit, state: data.apiState,
-      hint: data.apiHint, results: data.resultsUrl,
+      hint: data.apiHint, check: data.apiCheck, settings: data.apiSettings, results: data.resultsUrl,
     },
     host: syncHost(game),
     csrfToken: () => csrfToken(els),
   });
   wireGrid(game);
+  applySettings(game);
   render(game);
 
   const server = await game.sync.load();
@@ -59,25 +74,25 @@ async function start(els) {
   // player the page shows as one, with the way to sign up).
   if (server.player && !server.player.guest) showPlayer(game, server.player, csrfToken(els));
   else showGuest(game, server.player);
-  game.sync.begin(server.version, server.player?.id, data.puzzle, Boolean(server.player?.guest));
-  Object.assign(game, { canPlay: true, board: server.board, solved: server.solved });
+  game.sync.begin(server.version, server.player?.id, data.puzzle, Boolean(server.player?.guest), server.board);
+  Object.assign(game, { canPlay: true, board: server.board, solved: server.solved, checks: server.checks });
   game.clock.base = server.elapsed;
   // Hints already shown for this very position: the next press goes on from there.
   if (server.hintStage) Object.assign(game.hint, { key: positionKey(game.board), stage: server.hintStage });
-  const local = game.solved ? null : game.sync.restore(game.board);
+  const local = game.solved ? null : game.sync.restore(server);
   if (local) {
-    game.board = local;
-    showNotice(game, "Restored your unsaved moves");
+    game.board = local.board;
+    showNotice(game, ["Restored your unsaved moves.", local.message].filter(Boolean).join(" "));
   }
   // What the server left to say (what a log-in merged from a guest, say): the page itself cannot.
   if (server.messages.length) showNotice(game, server.messages.join(" "));
   wirePlay(game);
   if (game.solved) showSolved(game, server.solveSeconds ?? server.elapsed);
   render(game);
+  // The clock starts now, on screen and on the server (an "open": time counts from this moment,
+  // never from when the puzzle was last closed). A visitor's starts with their first move.
   updateClock(game);
-  // Reading the state starts nothing on the server; the first write does. Beat now rather than
-  // in BEAT_MS, so the server's clock starts when the board does, as the one on screen does.
-  if (!server.started) game.sync.requestBeat();
+  if (server.player) loadSettings(game);
   // For tests: the position is on the board, a visitor's ("visitor") or a player's ("true").
   els.root.dataset.ready = server.player ? "true" : "visitor";
 }
@@ -92,8 +107,9 @@ function syncHost(game) {
     status: (state, text) => showSaveState(game, state, text),
     elapsed: (seconds) => setElapsed(game, seconds),
     adopt: (server, notice) => adopt(game, server, notice),
+    rebase: (server, notice) => rebase(game, server, notice),
     finish: (seconds) => {
-      showSolved(game, seconds);
+      showSolved(game, seconds, true);
       render(game);
     },
     alert: (text) => showAlert(game, text),
@@ -102,18 +118,39 @@ function syncHost(game) {
 
 // ---- Input: pointer, keyboard and keypad all end in the same few functions. ----
 
-/** Selection and navigation work for everyone, players or not. */
+/**
+ * Selection and navigation work for everyone, players or not. A click selects a cell; Shift and a
+ * click adds to the selection, Ctrl or Cmd and a click adds or takes one away; a drag (mouse,
+ * pen or finger) selects every cell it passes over.
+ */
 function wireGrid(game) {
   const { grid } = game.els;
-  grid.addEventListener("click", (e) => {
+  const cellAt = (x, y) => document.elementFromPoint(x, y)?.closest?.("[data-cell]");
+  let drag = null; // {how, last}: a press on the grid that has not been let go
+  grid.addEventListener("pointerdown", (e) => {
     const cell = e.target.closest("[data-cell]");
-    // Usually focusin has already selected it; a click on the selected cell still takes focus.
-    if (cell) select(game, Number(cell.dataset.cell), true);
+    if (!cell || e.button > 0) return;
+    const i = Number(cell.dataset.cell);
+    const how = e.ctrlKey || e.metaKey ? "toggle" : e.shiftKey ? "add" : "only";
+    select(game, i, true, how);
+    drag = { last: i };
+    e.preventDefault(); // no text selection, and focus is placed by select
   });
-  // Tab into the grid, or a click that focuses a cell: keep the selection on the focused cell.
+  grid.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    const cell = cellAt(e.clientX, e.clientY);
+    if (!cell || !grid.contains(cell)) return;
+    const i = Number(cell.dataset.cell);
+    if (i === drag.last) return;
+    drag.last = i;
+    select(game, i, true, "add");
+  });
+  const endDrag = () => (drag = null);
+  for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, endDrag);
+  // Tab into the grid: the selection follows the focused cell.
   grid.addEventListener("focusin", (e) => {
     const cell = e.target.closest("[data-cell]");
-    if (cell && Number(cell.dataset.cell) !== game.selected) select(game, Number(cell.dataset.cell), false);
+    if (cell && !drag && Number(cell.dataset.cell) !== game.selected) select(game, Number(cell.dataset.cell), false);
   });
   document.addEventListener("keydown", (e) => onKey(game, e));
 }
@@ -136,21 +173,29 @@ function onKey(game, e) {
   const moving = action.type === "move" || action.type === "goto";
   if (!inGrid && (moving || e.key === " ")) return;
   if (!inGrid && !game.els.root.contains(e.target) && e.target !== document.body) return;
+  if (e.target.closest?.("dialog")) return; // a dialog's own keys (Escape closes it)
   if (moving) {
-    select(game, moveTarget(game.selected, action), true);
+    const to = moveTarget(game.selected, action, game.settings.wrap_arrows);
+    select(game, to, true, action.extend ? "add" : "only");
+  } else if (action.type === "selectAll") {
+    if (!inGrid) return; // Ctrl+A elsewhere selects the page's text, as usual
+    selectAll(game);
+  } else if (action.type === "dismiss" && !hintOpen(game)) {
+    if (!clearSelection(game)) return; // Escape means nothing else here: leave it to the page.
   } else if (!game.canPlay || game.solved) {
     return; // Read-only: let the key do whatever it usually does.
   } else if (action.type === "digit") {
-    const kind = action.kind === "mode" ? game.mode : action.kind;
-    change(game, enter(game.board, game.selected, action.d, kind));
+    enterDigit(game, action.d, action.kind === "mode" ? game.mode : action.kind);
   } else if (action.type === "erase") {
-    change(game, eraseCell(game.board, game.selected));
+    eraseSelection(game);
+  } else if (action.type === "setMode") {
+    setMode(game, action.mode);
+    showNotice(game, `Entry: ${MODE_NAMES[game.mode]}`);
   } else if (action.type === "undo" || action.type === "redo") {
     travel(game, action.type);
   } else if (action.type === "hint") {
     askHint(game);
   } else if (action.type === "dismiss") {
-    if (!hintOpen(game)) return; // Escape means nothing else here: leave it to the page.
     closeHint(game);
   } else if (action.type === "mode") {
     setMode(game, nextMode(game.mode));
@@ -168,21 +213,41 @@ function wirePlay(game) {
   els.keypad.addEventListener("mousedown", (e) => {
     if (e.target.closest("button, label")) e.preventDefault();
   });
-  els.keypad.addEventListener("click", (e) => onKeypad(game, e));
+  // A finger's key acts when it lifts, on the key it pressed: a tap straight after dragging over
+  // the grid can lose its click to the browser's gesture detection (seen in Chromium), and a
+  // player entering digits fast must not lose one. Mouse and keyboard keep the click.
+  els.keypad.addEventListener("pointerup", (e) => {
+    if (e.pointerType !== "touch" && e.pointerType !== "pen") return;
+    const pressed = e.target.closest("button");
+    const under = document.elementFromPoint(e.clientX, e.clientY)?.closest("button");
+    if (pressed && pressed === under) onKeypad(game, e);
+  });
+  els.keypad.addEventListener("click", (e) => {
+    if (e.pointerType !== "touch" && e.pointerType !== "pen") onKeypad(game, e);
+  });
   els.keypad.addEventListener("change", (e) => {
     if (e.target.name === "sudoku-mode") setMode(game, e.target.value);
   });
   els.pause.addEventListener("click", () => setPaused(game, !game.paused));
   els.resume.addEventListener("click", () => setPaused(game, false));
   els.hintClose.addEventListener("click", () => closeHint(game));
+  wireTools(game);
 
   document.addEventListener("visibilitychange", () => onVisibility(game));
-  // Leaving the page: send what is unsaved now, with keepalive so it survives the unload.
-  window.addEventListener("pagehide", () => sync.flushNow());
+  // Leaving the page: send what is unsaved and stop the server's clock, with keepalive so both
+  // survive the unload. Coming back from the browser's back-forward cache is opening it again.
+  window.addEventListener("pagehide", () => {
+    sync.leave();
+    game.clock.base = game.clock.shown;
+    game.clock.since = null;
+  });
+  window.addEventListener("pageshow", (e) => {
+    if (e.persisted) updateClock(game);
+  });
   window.addEventListener("online", () => sync.retryNow());
   window.addEventListener("focus", () => sync.requestRefresh(true));
-  setInterval(() => tickClock(game), 500);
-  setInterval(() => sync.requestBeat(), BEAT_MS);
+  setInterval(() => tickClock(game), 250);
+  setInterval(() => sync.requestBeat("tick"), BEAT_MS);
   if (sync.dirty) sync.pump(); // A restored local copy goes to the server straight away.
 }
 
@@ -191,9 +256,9 @@ function onKeypad(game, e) {
   const button = e.target.closest("button");
   if (!button || game.solved || game.paused) return;
   if (button.dataset.digit) {
-    change(game, enter(game.board, game.selected, Number(button.dataset.digit), game.mode));
+    enterDigit(game, Number(button.dataset.digit));
   } else if (button.dataset.action === "erase") {
-    change(game, eraseCell(game.board, game.selected));
+    eraseSelection(game);
   } else if (button.dataset.action === "undo" || button.dataset.action === "redo") {
     travel(game, button.dataset.action);
   } else if (button.dataset.action === "hint") {
@@ -201,14 +266,11 @@ function onKeypad(game, e) {
   }
 }
 
-/** Hidden tab: the clock stops and unsaved work is sent. Visible again: check for other devices. */
+/** Hidden tab: unsaved work is sent and the clock stops. Visible again: it starts, and other devices are looked for. */
 function onVisibility(game) {
-  updateClock(game);
   if (document.hidden) game.sync.flushNow();
-  else {
-    game.sync.requestBeat();
-    game.sync.requestRefresh();
-  }
+  updateClock(game);
+  if (!document.hidden) game.sync.requestRefresh();
 }
 
 const els = elements(document);

@@ -35,6 +35,12 @@ export async function askHint(game) {
   const sent = game.board;
   const key = positionKey(sent);
   if (hint.shown?.final && hint.key === key) return; // All of it is on screen already.
+  if (!hint.shown && hint.last && hint.key === key) {
+    // Closed, on the same position: the button said "Hint", and shows what was closed again.
+    showHint(game, hint.last);
+    render(game);
+    return;
+  }
   hint.busy = true;
   renderKeypad(game);
   let reply = null;
@@ -57,7 +63,7 @@ function onHintReply(game, key, reply) {
   }
   const { status, data } = reply;
   if (status === 200 && data) {
-    Object.assign(game.hint, { key, stage: data.stage });
+    Object.assign(game.hint, { key, stage: data.stage, last: null });
     // The board moved on while we asked: this answer is for a position that is gone.
     if (positionKey(game.board) === key) showHint(game, data);
   } else if (status === 409 && data?.state) {
@@ -100,6 +106,7 @@ function showHint(game, data) {
     parts.push(paragraph("hint-note", "A solve with hints is not ranked on the leaderboard."));
   }
   game.hint.shown = data;
+  game.hint.last = data;
   game.hint.marks = data.kind === "complete" ? new Map() : hintMarks(data);
   openHintPanel(game, data.kind === "complete" ? "done" : `stage-${data.stage}`, parts);
 }
@@ -107,6 +114,7 @@ function showHint(game, data) {
 /** A hint that could not be had: the message in the panel, no marks on the board. */
 function showHintError(game, text, login = false) {
   game.hint.shown = null;
+  game.hint.last = null; // the next press asks again (a retry), rather than showing an older answer
   game.hint.marks = new Map();
   const p = document.createElement("p");
   p.className = "hint-text";

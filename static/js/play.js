@@ -1,46 +1,95 @@
-// What the player's moves and the server's answers do to the game: selection, entries, undo and
-// redo, the entry mode, pause and the clock, the server's board taking over, and the solve. Each
-// change is drawn by view.js and goes to the server through the sync queue (game.sync).
+// What the player's moves and the server's answers do to the game: the selection, entries, undo
+// and redo, the entry mode, pause and the clock, the server's board taking over (or this device's
+// entries put back on top of it), and the solve. Each change is drawn by view.js and goes to the
+// server through the sync queue (game.sync).
 
-import { isFull, newHistory, record, redo, sameEntries, undo } from "./sudoku.js";
+import { SIZE, changedCells, enterMany, eraseCells, isFull, newHistory, record, redo, sameEntries, undo } from "./sudoku.js";
 import { clearHint, dropStaleHint } from "./hints.js";
-import { loadResults, render, renderKeypad, showAlert, showNotice, showPaused, showSolvedBoard, showTime } from "./view.js";
+import {
+  celebrate, loadResults, render, renderKeypad, showAlert, showNotice, showPaused, showSolvedBoard, showTime,
+} from "./view.js";
 
-/** Select cell i (the roving tabindex follows) and optionally move focus there. */
-export function select(game, i, focus) {
-  if (game.selected !== i) {
-    game.selected = i;
-    render(game);
+// ---- The selection: a cursor (the focused cell) and the cells selected with it. ----
+
+/**
+ * Select cell i and make it the cursor (the roving tabindex follows); optionally move focus there.
+ * `how`: "only" (a plain click or arrow), "add" (Shift, a drag), "toggle" (Ctrl or Cmd and a click).
+ */
+export function select(game, i, focus, how = "only") {
+  const selection = new Set(how === "only" ? [] : game.selection);
+  if (how === "toggle" && selection.has(i) && selection.size > 1) {
+    selection.delete(i);
+  } else {
+    selection.add(i);
   }
+  game.selection = selection;
+  game.selected = i;
+  render(game);
   if (focus && document.activeElement !== game.els.cells[i]) game.els.cells[i].focus();
+}
+
+/** Every cell (Ctrl+A); the cursor stays where it is. */
+export function selectAll(game) {
+  game.selection = new Set(Array.from({ length: SIZE }, (_, i) => i));
+  render(game);
+}
+
+/** Back to the cursor alone (Escape). True if there was more to clear. */
+export function clearSelection(game) {
+  if (game.selection.size <= 1) return false;
+  game.selection = new Set([game.selected]);
+  render(game);
+  return true;
+}
+
+/** The selected cells, the cursor's first when it is one of them (Ctrl+click can take it out). */
+export function selectedCells(game) {
+  const others = [...game.selection].filter((i) => i !== game.selected);
+  return game.selection.has(game.selected) ? [game.selected, ...others] : others;
+}
+
+// ---- Entries. ----
+
+/** A digit, a note or a colour (`kind`: a mode) in every selected cell. */
+export function enterDigit(game, d, kind = game.mode) {
+  change(game, enterMany(game.board, selectedCells(game), d, kind, { removeNotes: game.settings.remove_notes }));
+}
+
+/** Erase in every selected cell (in colour mode, their colours). */
+export function eraseSelection(game) {
+  change(game, eraseCells(game.board, selectedCells(game), game.mode));
 }
 
 /** Make `next` the board: one undo step, a redraw, a save, and a submit when the grid is full. */
 export function change(game, next) {
-  if (next === game.board) return;
+  if (next === game.board || sameEntries(next, game.board)) return;
   game.history = record(game.history, game.board);
+  const before = game.board;
   game.board = next;
-  afterChange(game);
+  afterChange(game, changedCells(before, next));
 }
 
 /** Undo or redo one step. */
 export function travel(game, direction) {
   const step = (direction === "undo" ? undo : redo)(game.history, game.board);
   if (!step) return;
+  const before = game.board;
   [game.history, game.board] = step;
-  afterChange(game);
+  afterChange(game, changedCells(before, game.board));
 }
 
 /** What every change of the board sets off. */
-function afterChange(game) {
+function afterChange(game, cells) {
   showAlert(game, "");
+  // A checked cell's mark goes once its digit changes: the check said nothing of the new one.
+  for (const i of cells) game.wrong.delete(i);
   dropStaleHint(game);
   render(game);
-  game.sync.changed(isFull(game.board));
+  game.sync.changed(isFull(game.board), cells);
   if (game.clock.since === null) updateClock(game); // a visitor's first move starts the clock
 }
 
-/** Digit, corner or centre: what a plain digit key or keypad digit does. */
+/** Digit, corner, centre or colour: what a plain digit key or keypad digit does. */
 export function setMode(game, mode) {
   game.mode = mode;
   renderKeypad(game);
@@ -53,40 +102,54 @@ export function running(game) {
   return game.canPlay && !game.solved && !game.paused && !document.hidden && !game.sync.awaitingFirstMove;
 }
 
-/** Fold the running time into the base and start or stop the clock to match `running`. */
-export function updateClock(game) {
-  const now = performance.now();
-  const { clock } = game;
-  if (clock.since !== null) clock.base += (now - clock.since) / 1000;
-  clock.since = running(game) ? now : null;
-  tickClock(game);
+/** The time on screen now (seconds), before the never-backwards rule. */
+function clockNow(game) {
+  const { base, since } = game.clock;
+  return base + (since === null ? 0 : (performance.now() - since) / 1000);
 }
 
-/** The server's elapsed time wins whenever it tells us. */
+/**
+ * Start or stop the clock to match `running`, and tell the server when time starts or stops
+ * counting (an "open" or a "close" beat), so both count the same stretches of time.
+ */
+export function updateClock(game) {
+  const was = game.clock.since !== null;
+  game.clock.base = clockNow(game);
+  const now = running(game);
+  game.clock.since = now ? performance.now() : null;
+  tickClock(game);
+  if (now !== was && game.canPlay && !game.solved) game.sync.requestBeat(now ? "open" : "close");
+}
+
+/**
+ * The server's count. Both count the same stretches, so they differ by the network's delay at
+ * most, and the screen keeps its own (smooth) count; only when the server is clearly ahead (time
+ * counted on another device meanwhile) does the screen catch up. Never backwards.
+ */
 export function setElapsed(game, seconds) {
   if (typeof seconds !== "number" || game.solved) return;
-  game.clock.base = seconds;
-  game.clock.since = running(game) ? performance.now() : null;
+  if (seconds > clockNow(game) + 2) {
+    game.clock.base = seconds;
+    if (game.clock.since !== null) game.clock.since = performance.now();
+  }
   tickClock(game);
 }
 
-/** Redraw the timer. */
+/** Redraw the timer; what it shows never goes down while the puzzle is unsolved. */
 export function tickClock(game) {
-  const { base, since } = game.clock;
-  showTime(game, base + (since === null ? 0 : (performance.now() - since) / 1000));
+  const seconds = clockNow(game);
+  game.clock.shown = game.solved ? seconds : Math.max(game.clock.shown ?? 0, seconds);
+  showTime(game, game.clock.shown);
 }
 
-/** Pausing hides the grid (no peeking), stops the clock and the beats. */
+/** Pausing hides the grid (no peeking) and stops the clock; the server hears when it stops and starts. */
 export function setPaused(game, paused) {
   if (game.solved) return;
   game.paused = paused;
   showPaused(game, paused);
   updateClock(game);
   if (paused) game.els.resume.focus();
-  else {
-    game.els.cells[game.selected].focus();
-    game.sync.requestBeat(); // Restart the server's count now rather than in up to 10 s.
-  }
+  else game.els.cells[game.selected].focus();
 }
 
 // ---- The server's word. ----
@@ -96,6 +159,7 @@ export function adopt(game, server, notice) {
   const changed = !sameEntries(server.board, game.board);
   game.board = server.board;
   game.history = newHistory(); // The old steps belong to a board that no longer exists.
+  game.wrong.clear();
   if (server.solved) showSolved(game, server.solveSeconds ?? server.elapsed);
   else setElapsed(game, server.elapsed);
   dropStaleHint(game);
@@ -103,13 +167,32 @@ export function adopt(game, server, notice) {
   if (notice && changed) showNotice(game, notice);
 }
 
-/** Solved: the board turns read-only, the clock shows the recorded time, the results load. */
-export function showSolved(game, seconds) {
+/**
+ * The server's newer position with this device's unsaved entries on top (sync.rebase): the undo
+ * steps go (they belong to a board that no longer exists), and the player hears what changed.
+ */
+export function rebase(game, server, notice) {
+  game.board = server.board;
+  game.history = newHistory();
+  game.wrong.clear();
+  setElapsed(game, server.elapsed);
+  dropStaleHint(game);
+  render(game);
+  if (notice) showNotice(game, notice);
+}
+
+/**
+ * Solved: the board turns read-only, the clock shows the recorded time, the results load.
+ * `justNow`: solved on this page a moment ago (not opened solved), so the board celebrates.
+ */
+export function showSolved(game, seconds, justNow = false) {
   game.solved = true;
   game.sync.finished();
   game.clock = { base: Number(seconds) || 0, since: null };
   tickClock(game);
+  game.selection = new Set([game.selected]);
   showSolvedBoard(game, seconds);
+  if (justNow) celebrate(game);
   clearHint(game);
   loadResults(game);
 }

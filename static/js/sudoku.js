@@ -28,8 +28,9 @@ export const PEERS = CELLS.map((i) =>
 );
 
 // ---- The board: plain objects, never mutated, so undo is just keeping the old ones. ----
-// { givens: number[81], digits: number[81], corner: string[81], centre: string[81] }
-// digits holds the player's own entries only (0 on givens); notes are sorted digit strings.
+// { givens: number[81], digits: number[81], corner: string[81], centre: string[81], colours: string[81] }
+// digits holds the player's own entries only (0 on givens); notes and colours are sorted digit
+// strings (a colour is an index 1-9 into the page's palette). Givens take colours, never notes.
 
 /** The board and server metadata from a puzzle_state dict as the server sends it. */
 export function parseState(raw) {
@@ -43,8 +44,11 @@ export function parseState(raw) {
       digits: toDigits(raw.digits).map((d, i) => (givens[i] ? 0 : d)),
       corner: toNotes(raw.corner),
       centre: toNotes(raw.centre),
+      colours: toNotes(raw.colours),
     },
     version: Number(raw.version) || 0,
+    savedAt: raw.saved_at ?? null,
+    checks: Number(raw.checks) || 0,
     elapsed: Number(raw.elapsed) || 0,
     solved: Boolean(raw.solved),
     solveSeconds: raw.solve_seconds ?? null,
@@ -52,7 +56,7 @@ export function parseState(raw) {
   };
 }
 
-/** Notes as the wire wants them: unique digits 1-9, ascending ("51" -> "15"). */
+/** Notes (or colours) as the wire wants them: unique digits 1-9, ascending ("51" -> "15"). */
 export function normaliseNotes(s) {
   return [...new Set(String(s).replace(/[^1-9]/g, ""))].sort().join("");
 }
@@ -98,7 +102,30 @@ export function digitCounts(board) {
   return counts;
 }
 
+/** How many of each digit 1-9 are still to place (index 0 unused), for the keypad. */
+export function remaining(board) {
+  return digitCounts(board).map((n, d) => (d === 0 ? 0 : Math.max(0, 9 - n)));
+}
+
+// ---- Changes: one cell, or a selection (an array of cells in the order picked) at once. ----
+
+/** The board field each kind of mark lives in. */
+const MARK_LAYERS = { corner: "corner", centre: "centre", colour: "colours" };
+
 const replaceAt = (list, i, value) => list.map((x, j) => (j === i ? value : x));
+/** `list` with `change(x)` at each of `cells` (a Set). */
+const changeAt = (list, cells, change) => list.map((x, j) => (cells.has(j) ? change(x) : x));
+const without = (marks, d) => marks.replace(String(d), "");
+
+function checkDigit(d) {
+  if (!Number.isInteger(d) || d < 1 || d > 9) throw new RangeError(`A digit is 1 to 9, not ${d}.`);
+}
+
+function markLayer(kind) {
+  const layer = MARK_LAYERS[kind];
+  if (!layer) throw new RangeError(`Marks are "corner", "centre" or "colour", not ${JSON.stringify(kind)}.`);
+  return layer;
+}
 
 /**
  * Put digit d in cell i and take d out of the notes of its peers, as players expect, in one step
@@ -107,7 +134,7 @@ const replaceAt = (list, i, value) => list.map((x, j) => (j === i ? value : x));
  */
 export function placeDigit(board, i, d) {
   if (board.givens[i] || board.digits[i] === d) return board;
-  const strip = (notes) => notes.map((n, j) => (PEERS[i].includes(j) ? n.replace(String(d), "") : n));
+  const strip = (notes) => notes.map((n, j) => (PEERS[i].includes(j) ? without(n, d) : n));
   return {
     ...board,
     digits: replaceAt(board.digits, i, d),
@@ -116,15 +143,68 @@ export function placeDigit(board, i, d) {
   };
 }
 
-/** Toggle note d ("corner" or "centre") in cell i; cells showing a digit take no notes. */
-export function toggleNote(board, i, d, kind) {
-  if (valueAt(board, i)) return board;
-  const notes = board[kind][i];
-  const next = notes.includes(String(d)) ? notes.replace(String(d), "") : normaliseNotes(notes + d);
-  return { ...board, [kind]: replaceAt(board[kind], i, next) };
+/**
+ * Digit d in every selected cell that is not a given, in one step. With removeNotes, d also leaves
+ * the notes of each changed cell's peers (the selected cells keep theirs underneath). When every
+ * such cell already holds d, d comes out of them instead (a toggle, as in SudokuPad).
+ * Returns the same board when nothing changes (no cell but givens).
+ */
+export function applyDigit(board, cells, d, { removeNotes = true } = {}) {
+  checkDigit(d);
+  const own = new Set(cells.filter((i) => !board.givens[i]));
+  if (!own.size) return board;
+  if ([...own].every((i) => board.digits[i] === d)) {
+    return { ...board, digits: changeAt(board.digits, own, () => 0) };
+  }
+  const placed = [...own].filter((i) => board.digits[i] !== d);
+  const next = { ...board, digits: changeAt(board.digits, new Set(placed), () => d) };
+  if (!removeNotes) return next;
+  const peers = new Set(placed.flatMap((i) => PEERS[i]).filter((j) => !own.has(j)));
+  const strip = (notes) => changeAt(notes, peers, (n) => without(n, d));
+  return { ...next, corner: strip(board.corner), centre: strip(board.centre) };
 }
 
-/** Erase: the digit if there is one, else all the cell's notes. Givens stay. */
+/**
+ * Mark d of `kind` ("corner", "centre" or "colour") on the selection, by SudokuPad's rule: if every
+ * eligible cell already has d, d comes off them all, else it goes on them all. Notes are eligible
+ * on cells showing no digit; colours on every cell, givens too. Same board when none is eligible.
+ */
+export function toggleMarks(board, cells, d, kind) {
+  checkDigit(d);
+  const layer = markLayer(kind);
+  const eligible = new Set(cells.filter((i) => layer === "colours" || !valueAt(board, i)));
+  if (!eligible.size) return board;
+  const mark = String(d);
+  const clear = [...eligible].every((i) => board[layer][i].includes(mark));
+  const change = clear ? (marks) => without(marks, d) : (marks) => normaliseNotes(marks + mark);
+  return { ...board, [layer]: changeAt(board[layer], eligible, change) };
+}
+
+/** Toggle note d ("corner" or "centre") or colour d ("colour") in cell i; cells showing a digit take no notes. */
+export function toggleNote(board, i, d, kind) {
+  return toggleMarks(board, [i], d, kind);
+}
+
+/**
+ * Erase on a selection, one layer a press: in "colour" mode the colours; otherwise the first layer
+ * holding something among the selected cells, in the order digits, centre notes, corner notes,
+ * colours (givens keep their digit, and only colours can be erased from them).
+ * Returns the same board when there is nothing to erase.
+ */
+export function eraseCells(board, cells, mode) {
+  const all = new Set(cells);
+  const own = new Set(cells.filter((i) => !board.givens[i]));
+  const layers = mode === "colour"
+    ? [["colours", all]]
+    : [["digits", own], ["centre", own], ["corner", own], ["colours", all]];
+  for (const [layer, where] of layers) {
+    const hit = new Set([...where].filter((i) => board[layer][i]));
+    if (hit.size) return { ...board, [layer]: changeAt(board[layer], hit, () => (layer === "digits" ? 0 : "")) };
+  }
+  return board;
+}
+
+/** Erase one cell: the digit if there is one, else all its notes (colours stay). Givens stay. */
 export function eraseCell(board, i) {
   if (board.givens[i]) return board;
   if (board.digits[i]) return { ...board, digits: replaceAt(board.digits, i, 0) };
@@ -132,18 +212,58 @@ export function eraseCell(board, i) {
   return { ...board, corner: replaceAt(board.corner, i, ""), centre: replaceAt(board.centre, i, "") };
 }
 
-/** Apply an entry: a digit in "normal" kind, otherwise a note of that kind. */
+/** An entry on a selection: a digit in "normal" kind (applyDigit's options), else a mark of that kind. */
+export function enterMany(board, cells, d, kind, options) {
+  return kind === "normal" ? applyDigit(board, cells, d, options) : toggleMarks(board, cells, d, kind);
+}
+
+/** An entry in one cell: enterMany with a selection of one (so the same digit twice takes it out). */
 export function enter(board, i, d, kind) {
-  return kind === "normal" ? placeDigit(board, i, d) : toggleNote(board, i, d, kind);
+  return enterMany(board, [i], d, kind);
+}
+
+/**
+ * Every cell showing no digit gets, as centre notes, the digits none of its peers shows (given or
+ * entered): the candidates the board itself allows, never the solution. Corner notes and colours
+ * stay. One change (so one undo step); the same board when the notes already say exactly that.
+ */
+export function fillCandidates(board) {
+  const centre = board.centre.map((notes, i) => {
+    if (valueAt(board, i)) return notes;
+    const seen = new Set(PEERS[i].map((j) => valueAt(board, j)));
+    return [...DIGITS].filter((ch) => !seen.has(Number(ch))).join("");
+  });
+  return centre.every((n, i) => n === board.centre[i]) ? board : { ...board, centre };
+}
+
+/** The puzzle as it started (Restart): its givens, no digits, notes or colours. Same board if already so. */
+export function clearedBoard(board) {
+  const cleared = {
+    givens: board.givens,
+    digits: new Array(SIZE).fill(0),
+    corner: new Array(SIZE).fill(""),
+    centre: new Array(SIZE).fill(""),
+    colours: new Array(SIZE).fill(""),
+  };
+  return sameEntries(cleared, board) ? board : cleared;
+}
+
+/** Cell i holds the same digit, notes and colours on both boards. */
+export function sameCell(a, b, i) {
+  return (
+    a.digits[i] === b.digits[i] && a.corner[i] === b.corner[i] && a.centre[i] === b.centre[i] &&
+    a.colours[i] === b.colours[i]
+  );
 }
 
 /** Two boards hold the same entries (used to tell a real local change from the server's copy). */
 export function sameEntries(a, b) {
-  return (
-    digitsString(a) === digitsString(b) &&
-    a.corner.every((n, i) => n === b.corner[i]) &&
-    a.centre.every((n, i) => n === b.centre[i])
-  );
+  return CELLS.every((i) => sameCell(a, b, i));
+}
+
+/** The cells whose digit, notes or colours differ between two boards, ascending. */
+export function changedCells(a, b) {
+  return CELLS.filter((i) => !sameCell(a, b, i));
 }
 
 /**

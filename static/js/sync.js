@@ -1,15 +1,22 @@
 // Talking to the server: the only module that does, and the only one that changes the sync state.
 //
 // The server owns the truth (version, elapsed time, solved). Every change is saved through a
-// queue that sends one request at a time, in order of what matters most, and whenever the server
-// says another tab or device saved first (409) the page adopts the server's board instead of
-// overwriting it. Unsaved moves are also kept on this device, so they survive a closed tab or a
-// long time offline.
+// queue that sends one request at a time, in order of what matters most. When the server says
+// another tab or device saved first (409), the page takes the server's newer board and puts its
+// own unsaved entries back on top (merge.js), so neither device's moves are lost; where both
+// changed one cell, the newer entry wins and the player is told. Unsaved moves are also kept on
+// this device, with the board they were made on, so they survive a closed tab or a long time
+// offline and are merged the same way when the server has moved on meanwhile.
+//
+// The clock: time counts while a page of the puzzle is open, visible and unpaused, and only then.
+// The page tells the server when that starts ("open") and stops ("close"), and beats ("tick")
+// in between; the server counts the time between them (puzzles/attempts.py).
 //
 // The queue decides; what its answers do to the page goes through its host (see SyncQueue), and
 // fetch, timers, the clock and storage are passed in, so Node's test runner drives it without a
 // browser (tests/js/sync.test.mjs).
 
+import { conflictMessage, mergeBoards } from "./merge.js";
 import { digitsString, parseState, sameEntries } from "./sudoku.js";
 
 export const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
@@ -23,12 +30,29 @@ const BACK_ONLINE_MS = 3_000;
 export const UPDATED_ELSEWHERE = "Updated from your other device";
 
 /**
- * Whether a heartbeat goes now: only while time counts, and never from a visitor who has not
- * moved yet. A visitor's first write makes them a guest on the server, so merely opening a
- * puzzle (or leaving it open) makes nobody.
+ * Whether a heartbeat goes now: only while time counts (a "close" when it stops), and never from
+ * a visitor who has not moved yet. A visitor's first write makes them a guest on the server, so
+ * merely opening a puzzle (or leaving it open) makes nobody.
  */
-export function shouldBeat(sync, running) {
-  return running && !sync.awaitingFirstMove;
+export function shouldBeat(sync, running, phase = "tick") {
+  if (sync.awaitingFirstMove) return false;
+  return phase === "close" ? sync.counting : running;
+}
+
+/**
+ * The beat to send when `next` is asked for while `waiting` has not gone yet: an open and a close
+ * that meet become a tick (the server counts on), and a close stays a close until it has gone.
+ */
+export function combinePhases(waiting, next) {
+  if (!waiting || waiting === next) return next;
+  if (waiting === "tick") return next;
+  if (next === "tick") return waiting;
+  return "tick"; // open then close, or close then open
+}
+
+/** The position as the API takes it. */
+function wire(board) {
+  return { digits: digitsString(board), corner: board.corner, centre: board.centre, colours: board.colours };
 }
 
 /** A failure worth retrying: no network, or the server briefly unwell (5xx). */
@@ -36,6 +60,7 @@ export class Transient extends Error {}
 
 /** The most urgent job waiting: saving first, because submit and beat carry its version. */
 export function nextJob(sync) {
+  if (sync.beat === "close" && !sync.dirty) return "beat"; // the time counted stops now, not after a refresh
   if (sync.dirty && sync.due) return "save";
   if (sync.submit && !sync.dirty) return "submit";
   if (sync.beat) return "beat";
@@ -71,6 +96,7 @@ const browserStorage = {
  *   status(state, text)              the save line ("loading", "saving", "saved", "offline" ...)
  *   elapsed(seconds)                 the server's play time
  *   adopt(server, notice)            put the server's position (parseState's shape) on screen
+ *   rebase(board, notice)            the server's newer position with this device's unsaved entries on top
  *   finish(seconds)                  the solve is recorded
  *   alert(text)                      a full grid that is not the solution
  */
@@ -81,12 +107,15 @@ export class SyncQueue {
   }) {
     Object.assign(this, { urls, host, csrfToken, fetch, timers, now, storage });
     this.version = 0; // the server's version of the position the board builds on
+    this.base = null; // that version's board: what the server has, to tell this device's own changes from it
+    this.times = new Map(); // cell -> when this device last changed it (epoch ms), for merging
+    this.counting = false; // an "open" has gone and no "close" since: the server's clock runs
     this.storeKey = null; // where this device keeps unsaved moves: per player, once the server says who
     this.awaitingFirstMove = false; // a visitor who has not moved: no beats (see shouldBeat)
     this.dirty = false; // unsaved changes exist
     this.due = false; // the debounce has passed (or a submit needs the save now)
     this.submit = false;
-    this.beat = false;
+    this.beat = null; // the heartbeat waiting to go: "open", "tick" or "close"
     this.refresh = false;
     this.busy = false; // one request in flight
     this.debounce = null;
@@ -131,9 +160,10 @@ export class SyncQueue {
    * The player's position has loaded: saves build on `version`, unsaved moves are kept per player
    * (a visitor's under "visitor"). A visitor sends nothing until their first move.
    */
-  begin(version, playerId, puzzle, guest = false) {
+  begin(version, playerId, puzzle, guest = false, base = null) {
     this.storeKey = `sudoku:${playerId ?? "visitor"}:${puzzle}`;
     this.version = version;
+    this.base = base;
     this.awaitingFirstMove = playerId == null;
     if (guest) this.adoptVisitorCopy(puzzle);
   }
@@ -157,8 +187,14 @@ export class SyncQueue {
 
   // ---- What the page asks for. ----
 
-  /** The board changed: keep it on this device, save it soon, and submit it once it is full. */
-  changed(full) {
+  /**
+   * The board changed (in `cells`): keep it on this device, save it soon, and submit it once it
+   * is full. A visitor's first move starts the server's clock with the save that makes them a guest.
+   */
+  changed(full, cells = []) {
+    const now = Date.now();
+    for (const i of cells) this.times.set(i, now);
+    if (this.awaitingFirstMove) this.counting = true;
     this.awaitingFirstMove = false;
     this.writeLocalCopy();
     this.scheduleSave();
@@ -183,11 +219,28 @@ export class SyncQueue {
     }, saveDelay(waited));
   }
 
-  /** Beats keep the server's clock going while the page is visible and not paused. */
-  requestBeat() {
-    if (!shouldBeat(this, this.host.running())) return;
-    this.beat = true;
+  /**
+   * Tell the server's clock: "open" when time starts to count (the page opens, shows or resumes),
+   * "tick" while it counts, "close" when it stops (hidden, paused, solved).
+   */
+  requestBeat(phase = "tick") {
+    if (!shouldBeat(this, this.host.running(), phase)) return;
+    if (phase === "open" && this.counting && !this.beat) phase = "tick";
+    this.beat = combinePhases(this.beat, phase);
+    this.counting = phase !== "close";
     this.pump();
+  }
+
+  /**
+   * The page is going away: send what is unsaved and stop the clock, both now and with keepalive
+   * (the queue would send the close only after the save's answer, which an unloaded page never gets).
+   */
+  leave() {
+    this.flushNow();
+    if (!this.counting || this.awaitingFirstMove || this.stopped) return;
+    this.counting = false;
+    this.beat = null;
+    this.send(this.urls.beat, { version: this.version, phase: "close" }, true).catch(() => {});
   }
 
   /**
@@ -228,6 +281,16 @@ export class SyncQueue {
   /** Ask for the next stage of a hint on `board` (the server does not save it): {status, data}. */
   hint(board) {
     return this.send(this.urls.hint, { digits: digitsString(board), corner: board.corner, centre: board.centre });
+  }
+
+  /** Which of `board`'s digits are wrong (an assist the server records): {status, data}. */
+  check(board) {
+    return this.send(this.urls.check, { digits: digitsString(board) });
+  }
+
+  /** The player's settings: read them ({status, data}), or change some. */
+  settings(changes) {
+    return this.send(this.urls.settings, changes === undefined ? undefined : { settings: changes });
   }
 
   /** The results fragment (HTML) once the solve is recorded, or null: offline, not yet, logged out. */
@@ -299,10 +362,41 @@ export class SyncQueue {
     }
     const server = parseState(raw);
     this.timers.clearTimeout(this.debounce);
-    Object.assign(this, { dirty: false, due: false, submit: false });
+    Object.assign(this, { dirty: false, due: false, submit: false, base: server.board });
     this.version = server.version;
+    this.times.clear();
     this.clearLocalCopy();
     this.host.adopt(server, notice);
+  }
+
+  /**
+   * Another tab or device saved first: take its newer board and put this device's unsaved entries
+   * back on top, then save the result on the new version. Without entries of its own since the
+   * last save, or once solved, this is adopting.
+   */
+  rebase(raw, notice) {
+    const local = this.host.board();
+    if (!raw || !this.base || sameEntries(local, this.base) || raw.solved) {
+      this.adopt(raw, notice);
+      return;
+    }
+    const server = parseState(raw);
+    const { board, conflicts } = mergeBoards(this.base, server.board, local, {
+      localTimes: this.times, serverSavedAt: server.savedAt,
+    });
+    this.timers.clearTimeout(this.debounce);
+    Object.assign(this, { dirty: false, due: false, base: server.board, version: server.version });
+    // Two sentences: the notice ("Updated from your other device") has no full stop of its own.
+    this.host.rebase({ ...server, board }, [notice, conflictMessage(conflicts)].filter(Boolean).join(". "));
+    if (sameEntries(board, server.board)) {
+      this.times.clear();
+      this.clearLocalCopy();
+    } else {
+      this.scheduleSave();
+      this.due = true;
+      this.writeLocalCopy();
+      this.pump();
+    }
   }
 
   /** 400: a bug, not the network; 401/403: logged out. Either way stop sending, keep the local copy. */
@@ -314,7 +408,8 @@ export class SyncQueue {
 
   /** No answer: say so quietly, keep everything, and try again later and later. */
   goOffline(job) {
-    if (job === "beat" || job === "refresh") this[job] = false; // Stale by the time we are back.
+    if (job === "beat") this.beat = null; // Stale by the time we are back: the next open starts afresh.
+    if (job === "refresh") this.refresh = false;
     if (job === "submit") this.submit = true;
     this.offline = true;
     this.retryMs = nextRetryMs(this.retryMs);
@@ -345,16 +440,16 @@ export class SyncQueue {
 
   // ---- The local copy: unsaved work survives a closed tab or a long time offline. ----
 
-  /** Keep the unsaved board with the server version it was built on. */
+  /** Keep the unsaved board with the server version it was built on, that version's board and the edits' times. */
   writeLocalCopy() {
     const board = this.host.board();
     try {
       this.storage.setItem(this.storeKey, JSON.stringify({
         version: this.version,
         givens: board.givens.join(""),
-        digits: digitsString(board),
-        corner: board.corner,
-        centre: board.centre,
+        ...wire(board),
+        base: this.base ? wire(this.base) : null,
+        times: [...this.times],
       }));
     } catch {
       // Private mode or a full store: the server copy still works.
@@ -371,31 +466,40 @@ export class SyncQueue {
   }
 
   /**
-   * The unsaved board this device kept for `board`'s puzzle, or null. It is used only if it was
-   * built on the version the server still has: then it holds moves the server never got, and it
-   * goes to the server at the next pump. If the server has moved on, the server wins (as for a 409).
+   * The unsaved board this device kept for the server's `server` (parseState's shape), or null:
+   * {board, message}. Built on the version the server still has, it holds moves the server never
+   * got; if the server has moved on since, those moves are put on top of its newer board, as for
+   * a 409 (message: cells both changed). Either way it goes to the server at the next pump.
    */
-  restore(board) {
+  restore(server) {
     let copy = null;
     try {
       copy = JSON.parse(this.storage.getItem(this.storeKey) || "null");
     } catch {
       copy = null;
     }
-    if (!copy) return null;
-    const givens = board.givens.join("");
-    if (copy.version !== this.version || copy.givens !== givens) {
-      this.clearLocalCopy();
+    const givens = server.board.givens.join("");
+    if (!copy || copy.givens !== givens || (copy.version !== this.version && !copy.base)) {
+      if (copy) this.clearLocalCopy();
       return null;
     }
-    const local = parseState({ ...copy, givens }).board;
-    if (sameEntries(local, board)) {
+    let local = parseState({ ...copy, givens }).board;
+    let message = "";
+    this.times = new Map(Array.isArray(copy.times) ? copy.times : []);
+    if (copy.version !== this.version) {
+      const base = parseState({ ...copy.base, givens }).board;
+      const merged = mergeBoards(base, server.board, local, { localTimes: this.times, serverSavedAt: server.savedAt });
+      local = merged.board;
+      message = conflictMessage(merged.conflicts);
+    }
+    if (sameEntries(local, server.board)) {
+      this.times.clear();
       this.clearLocalCopy();
       return null;
     }
     this.dirty = true;
     this.due = true;
-    return local;
+    return { board: local, message };
   }
 }
 
@@ -408,9 +512,7 @@ const JOBS = {
     if (!sync.offline) sync.show("saving");
     let reply;
     try {
-      reply = await sync.send(sync.urls.save, {
-        version: sync.version, digits: digitsString(sent), corner: sent.corner, centre: sent.centre,
-      }, keepalive);
+      reply = await sync.send(sync.urls.save, { version: sync.version, ...wire(sent) }, keepalive);
     } catch (error) {
       sync.dirty = true; // Nothing was saved: the same (or newer) board goes next time.
       throw error;
@@ -418,12 +520,17 @@ const JOBS = {
     const { status, data } = reply;
     if (status === 200) {
       sync.version = data.version;
+      sync.base = sent;
+      sync.counting ||= sync.host.running(); // a save starts the server's clock (a guest's first one, say)
       sync.host.elapsed(data.elapsed);
       if (sync.dirty) sync.writeLocalCopy(); // Newer moves: their copy now builds on this version.
-      else sync.clearLocalCopy();
+      else {
+        sync.times.clear();
+        sync.clearLocalCopy();
+      }
       sync.show("saved");
     } else if (status === 409) {
-      sync.adopt(data?.state, UPDATED_ELSEWHERE);
+      sync.rebase(data?.state, UPDATED_ELSEWHERE);
     } else {
       sync.refuse(status, data);
     }
@@ -439,16 +546,18 @@ const JOBS = {
       if (typeof data.version === "number") sync.version = data.version;
       sync.host.alert(data.message || "Not quite: some digits are wrong.");
     } else if (status === 409) {
-      sync.adopt(data?.state, UPDATED_ELSEWHERE);
+      sync.rebase(data?.state, UPDATED_ELSEWHERE);
     } else {
       sync.refuse(status, data);
     }
   },
 
   async beat(sync) {
-    sync.beat = false;
-    if (!sync.host.running()) return; // Paused or hidden while the beat waited in the queue.
-    const { status, data } = await sync.send(sync.urls.beat, { version: sync.version });
+    const phase = sync.beat;
+    sync.beat = null;
+    // Paused or hidden while a tick or an open waited in the queue: a close follows it anyway.
+    if (phase !== "close" && !sync.host.running()) return;
+    const { status, data } = await sync.send(sync.urls.beat, { version: sync.version, phase });
     if (status === 200) sync.host.elapsed(data.elapsed);
     else if (status === 409 && data?.state) sync.adopt(data?.state, UPDATED_ELSEWHERE);
     else if (status === 401 || status === 403) sync.refuse(status, data);

@@ -1,9 +1,11 @@
 // What the page shows. elements() is the one place the board's DOM elements are looked up, once;
 // everything else here writes to them: the cells (one pass over the 81 after every change; cheap,
 // and never out of step), the keypad, the timer, the messages, the solved screen and the results.
+// The settings panel and the confirmations are tools.js's.
 // The words a cell or a button says are pure and tested with node (tests/js/view.test.mjs).
 
-import { PEERS, colOf, conflicts, digitCounts, positionKey, rowOf, valueAt } from "./sudoku.js";
+import { KEY_HELP } from "./keys.js";
+import { PEERS, colOf, conflicts, positionKey, remaining, rowOf, valueAt } from "./sudoku.js";
 
 const NOTICE_MS = 8_000;
 
@@ -19,6 +21,7 @@ export function elements(doc) {
     grid: one("#sudoku-grid"),
     cells,
     parts: cells.map((cell) => ({
+      colour: cell.querySelector(".cell-colour"),
       digit: cell.querySelector(".cell-digit"),
       corner: cell.querySelector(".cell-corner"),
       centre: cell.querySelector(".cell-centre"),
@@ -30,6 +33,14 @@ export function elements(doc) {
     clock: one("#sudoku-clock"),
     timer: one("#sudoku-timer"),
     shortcuts: one("#sudoku-keys"),
+    shortcutList: one("#sudoku-keys-list"),
+    settingsOpen: one("#sudoku-settings-open"),
+    settings: one("#sudoku-settings"),
+    settingsForm: one("#sudoku-settings-form"),
+    settingsStatus: one("#sudoku-settings-status"),
+    confirm: one("#sudoku-confirm"),
+    more: one("#sudoku-more"),
+    moreKey: one("#key-more"),
     help: one("#sudoku-help"),
     guest: one("#sudoku-guest"),
     solved: one("#sudoku-solved"),
@@ -42,6 +53,7 @@ export function elements(doc) {
     resultsSlot: one("#sudoku-results-slot"),
     keypad,
     digitKeys: keypad ? [...keypad.querySelectorAll("[data-digit]")] : [],
+    digitLeft: keypad ? [...keypad.querySelectorAll("[data-digit] .key-left-n")] : [],
     modeRadios: keypad ? [...keypad.querySelectorAll("input[name=sudoku-mode]")] : [],
     undoKey: keypad?.querySelector("#key-undo") ?? null,
     redoKey: keypad?.querySelector("#key-redo") ?? null,
@@ -66,17 +78,23 @@ export function csrfToken(els) {
 
 // ---- Words: what a cell, the timer and the hint button say. Pure. ----
 
-/** Seconds as the timer shows them: mm:ss, or h:mm:ss past an hour. */
+/** Seconds as the site writes a time everywhere: m:ss, or h:mm:ss past an hour. */
 export function formatTime(seconds) {
   const s = Math.max(0, Math.floor(Number(seconds) || 0));
   const pad = (n) => String(n).padStart(2, "0");
   const h = Math.floor(s / 3600);
-  const mmss = `${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
-  return h ? `${h}:${mmss}` : mmss;
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 }
 
-/** What a screen reader hears for a cell, e.g. "Row 2, Column 3, empty, notes 2 5, hint: look here". */
-export function cellLabel(board, i, conflicted, mark = null) {
+/** The nine colours by the number each keeps on the keypad and in the cells (board.css draws them). */
+export const COLOUR_NAMES = ["", "grey", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"];
+
+/**
+ * What a screen reader hears for a cell, e.g. "Row 2, Column 3, empty, notes 2 5, colours 2 red,
+ * hint: look here". `wrong`: a check found its digit wrong.
+ */
+export function cellLabel(board, i, conflicted, mark = null, wrong = false) {
   const parts = [`Row ${rowOf(i) + 1}`, `Column ${colOf(i) + 1}`];
   const spaced = (notes) => notes.split("").join(" ");
   if (board.givens[i]) parts.push(`given ${board.givens[i]}`);
@@ -86,6 +104,9 @@ export function cellLabel(board, i, conflicted, mark = null) {
     if (board.corner[i]) parts.push(`corner notes ${spaced(board.corner[i])}`);
     if (board.centre[i]) parts.push(`notes ${spaced(board.centre[i])}`);
   }
+  const colours = board.colours?.[i] ?? "";
+  if (colours) parts.push(`${colours.length > 1 ? "colours" : "colour"} ${[...colours].map((c) => `${c} ${COLOUR_NAMES[c]}`).join(", ")}`);
+  if (wrong) parts.push("wrong");
   if (conflicted) parts.push("conflict");
   if (mark) parts.push(hintWords(mark));
   return parts.join(", ");
@@ -101,41 +122,77 @@ function hintWords(mark) {
 
 /**
  * What the hint button's next press shows, from the last hint answered ({key, stage}) and the
- * position now: the same position goes on to the next stage, any other starts again.
+ * position now: the same position goes on to the next stage, any other starts again. With the
+ * panel closed (`open` false) it says "Hint": a press shows the last answer again first.
  */
-export function hintLabel(last, key) {
-  if (!last || last.key !== key || !last.stage) return "Hint";
+export function hintLabel(last, key, open = true) {
+  if (!open || !last || last.key !== key || !last.stage) return "Hint";
   return last.stage === 1 ? "More" : "Show me";
 }
 
 // ---- The board. ----
 
-/** Bring every cell, the keypad and the undo buttons in line with the game. */
+/**
+ * Bring every cell, the keypad and the undo buttons in line with the game. Highlights (the
+ * selection, its row, column and box, the same digit) follow the settings, and a board that
+ * cannot be played (a visitor's before it loads, a solved one) shows none: only the focus ring.
+ */
 export function render(game) {
-  const { board, selected } = game;
+  const { board, selected, settings } = game;
+  const playing = game.canPlay && !game.solved;
   const bad = conflicts(board);
-  const focusValue = valueAt(board, selected);
+  const focusValue = playing && settings.highlight_same ? valueAt(board, selected) : 0;
   const marks = game.hint.marks;
+  const many = game.selection.size > 1;
   game.els.cells.forEach((cell, i) => {
     const value = valueAt(board, i);
-    const peer = i !== selected && PEERS[selected].includes(i);
+    const chosen = playing && game.selection.has(i);
+    const peer = playing && !many && settings.highlight_units && i !== selected && PEERS[selected].includes(i);
+    const wrong = game.wrong.has(i) && value !== 0;
     cell.classList.toggle("is-entry", !board.givens[i] && value !== 0);
-    cell.classList.toggle("is-selected", i === selected);
+    cell.classList.toggle("is-selected", chosen);
+    cell.classList.toggle("is-cursor", playing && many && i === selected);
     cell.classList.toggle("is-peer", peer);
-    cell.classList.toggle("is-same", focusValue !== 0 && value === focusValue && i !== selected);
+    cell.classList.toggle("is-same", focusValue !== 0 && value === focusValue && !chosen);
     cell.classList.toggle("is-conflict", bad.has(i));
+    cell.classList.toggle("is-wrong", wrong);
+    const ariaSelected = String(chosen);
+    if (cell.getAttribute("aria-selected") !== ariaSelected) cell.setAttribute("aria-selected", ariaSelected);
     cell.tabIndex = i === selected ? 0 : -1;
     const parts = game.els.parts[i];
     setText(parts.digit, value ? String(value) : "");
     renderNotes(parts.corner, value ? "" : board.corner[i], focusValue, true);
     renderNotes(parts.centre, value ? "" : board.centre[i], focusValue, false);
+    renderColours(parts.colour, board.colours[i]);
     const mark = marks.get(i) ?? null;
     if (mark) cell.dataset.hint = mark.kind;
     else if (cell.dataset.hint) delete cell.dataset.hint;
-    const label = cellLabel(board, i, bad.has(i), mark);
+    const label = cellLabel(board, i, bad.has(i), mark, wrong);
     if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
   });
   renderKeypad(game);
+}
+
+/**
+ * A cell's colours: equal slices of the cell (as in SudokuPad), each with its number in small
+ * print along the bottom, so they are told apart without colour vision too. board.css has the
+ * colours (--colour-1 .. --colour-9); the label says them in words.
+ */
+function renderColours(el, colours) {
+  if (el.dataset.key === colours) return;
+  el.dataset.key = colours;
+  if (!colours) {
+    el.style.removeProperty("background");
+    el.replaceChildren();
+    return;
+  }
+  const slice = 360 / colours.length;
+  const stops = [...colours].map((c, k) => `var(--colour-${c}) ${k * slice}deg ${(k + 1) * slice}deg`);
+  el.style.setProperty("background", `conic-gradient(from -45deg, ${stops.join(", ")})`);
+  const index = document.createElement("span");
+  index.className = "cell-colour-index";
+  index.dataset.n = colours; // drawn by the stylesheet, as notes are (renderNotes)
+  el.replaceChildren(index);
 }
 
 /** Set text only when it differs, so unchanged cells cost nothing. */
@@ -147,15 +204,20 @@ function setText(el, text) {
  * Notes as one span per digit. Corner notes take the corners first, then the edges (as in
  * SudokuPad), by a position class; centre notes sit in a row and shrink when there are many.
  * Notes equal to the selected cell's digit are highlighted, to help spot where it can go.
+ *
+ * The digits are drawn by the stylesheet from data-n, not written as text: the cell's label says
+ * them in words ("corner notes 3 4, notes 5 7"), and text in the cell would be a second name that
+ * differs from it (axe's label-content-name-mismatch: "3457" on screen). data-notes holds them all.
  */
 function renderNotes(el, notes, focusValue, corner) {
   const key = `${notes}|${focusValue}`;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
+  el.dataset.notes = notes;
   el.replaceChildren(
     ...[...notes].map((n, k) => {
       const span = document.createElement("span");
-      span.textContent = n;
+      span.dataset.n = n;
       if (corner) span.className = `pos-${k}`;
       if (Number(n) === focusValue) span.classList.add("is-same");
       return span;
@@ -164,20 +226,29 @@ function renderNotes(el, notes, focusValue, corner) {
   if (!corner) el.dataset.count = String(notes.length);
 }
 
-/** Dim digits that are all placed; grey out undo/redo with aria-disabled (focus stays put). */
+/**
+ * The keypad: how many of each digit are left to place (dimmed at none), the colours in colour
+ * mode; undo/redo greyed out with aria-disabled (focus stays put).
+ */
 export function renderKeypad(game) {
-  const { keypad, digitKeys, undoKey, redoKey, modeRadios, hintKey } = game.els;
+  const { keypad, digitKeys, digitLeft, undoKey, redoKey, modeRadios, hintKey } = game.els;
   if (!keypad) return;
-  const counts = digitCounts(game.board);
-  for (const button of digitKeys) {
-    button.classList.toggle("is-done", counts[Number(button.dataset.digit)] >= 9);
-  }
+  const left = remaining(game.board);
+  keypad.dataset.mode = game.mode;
+  digitKeys.forEach((button, k) => {
+    const d = Number(button.dataset.digit);
+    button.classList.toggle("is-done", left[d] === 0 && game.mode !== "colour");
+    setText(digitLeft[k], String(left[d]));
+    const label = game.mode === "colour" ? `Colour ${d}, ${COLOUR_NAMES[d]}` : null;
+    if (label) button.setAttribute("aria-label", label);
+    else button.removeAttribute("aria-label");
+  });
   undoKey.setAttribute("aria-disabled", String(!game.history.past.length));
   redoKey.setAttribute("aria-disabled", String(!game.history.future.length));
   for (const radio of modeRadios) radio.checked = radio.value === game.mode;
   if (!hintKey) return;
   const key = positionKey(game.board);
-  setText(hintKey, hintLabel(game.hint, key));
+  setText(hintKey, hintLabel(game.hint, key, Boolean(game.hint.shown)));
   // The last stage on screen has nothing more to show for this position until it changes.
   const allShown = game.hint.shown?.final && game.hint.key === key;
   hintKey.setAttribute("aria-disabled", String(game.hint.busy || Boolean(allShown)));
@@ -186,6 +257,31 @@ export function renderKeypad(game) {
 /** Redraw the timer. */
 export function showTime(game, seconds) {
   if (game.els.timer) setText(game.els.timer, formatTime(seconds));
+}
+
+/** The keyboard reference, from the table the keys act on (keys.js), so it names every key. */
+export function showKeyHelp(game) {
+  const list = game.els.shortcutList;
+  if (!list || list.childElementCount) return;
+  for (const [keys, meaning] of KEY_HELP) {
+    const dt = document.createElement("dt");
+    dt.textContent = keys;
+    const dd = document.createElement("dd");
+    dd.textContent = meaning;
+    list.append(dt, dd);
+  }
+}
+
+/** The settings that change what the board shows at once: the timer, and the theme (theme.js's key). */
+export function applySettings(game) {
+  const { els, settings } = game;
+  els.clock?.classList.toggle("is-hidden-by-setting", !settings.show_timer);
+  try {
+    localStorage.setItem("sudoku:theme", settings.theme);
+  } catch {
+    // Private mode: the theme holds for this page only.
+  }
+  document.documentElement.dataset.theme = settings.theme; // as theme.js sets it on the next page
 }
 
 // ---- Who is here: the page is the same for everyone until the state API says. ----
@@ -219,10 +315,13 @@ export function showPlayer(game, player, csrf) {
 export function showControls(game) {
   const { els } = game;
   els.keypad.hidden = game.solved;
-  // Hidden in the page: without the script they would promise what the page cannot do.
-  for (const el of [els.clock, els.shortcuts]) {
-    if (el) el.hidden = false;
-  }
+  // Hidden in the page: without the script they would promise what the page cannot do. The
+  // keyboard reference means nothing on a device with only a touch screen.
+  const touchOnly = window.matchMedia?.("(hover: none) and (pointer: coarse)").matches ?? false;
+  els.clock.hidden = false;
+  els.settingsOpen.hidden = false;
+  els.shortcuts.hidden = touchOnly;
+  if (!touchOnly) showKeyHelp(game);
   els.pause.hidden = game.solved;
 }
 
@@ -241,6 +340,7 @@ export function showSolvedBoard(game, seconds) {
   const { els } = game;
   els.grid.setAttribute("aria-readonly", "true");
   els.root.classList.add("is-solved");
+  els.clock.classList.remove("is-hidden-by-setting"); // the time is the result now
   for (const el of [els.keypad, els.pause]) {
     if (!el) continue;
     // Hiding the focused control would drop focus to the page: hand it to the grid first.
@@ -248,6 +348,21 @@ export function showSolvedBoard(game, seconds) {
     el.hidden = true;
   }
   setText(els.solved, `Solved! Your time: ${formatTime(seconds)}`);
+}
+
+const CELEBRATION_MS = 1_600;
+
+/**
+ * The moment of the solve, on the board itself: a wave of colour across the grid from the top
+ * left corner, once. Nothing moves for a player who asks for reduced motion (the solved line and
+ * the results say it all the same).
+ */
+export function celebrate(game) {
+  if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
+  const { cells, board } = game.els;
+  cells.forEach((cell, i) => cell.style.setProperty("--wave", String(rowOf(i) + colOf(i))));
+  board.classList.add("is-celebrating");
+  setTimeout(() => board.classList.remove("is-celebrating"), CELEBRATION_MS);
 }
 
 // ---- Messages. ----

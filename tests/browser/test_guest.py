@@ -7,7 +7,7 @@ import time
 import pytest
 
 from puzzles.models import Attempt
-from tests.browser.test_board import GIVENS, SOLUTION, cell, digit_in, sign_up, wait_saved
+from tests.browser.test_board import GIVENS, SHOTS, SOLUTION, cell, digit_in, sign_up, wait_saved
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,6 +58,7 @@ def test_a_visitor_plays_as_a_guest_signs_up_and_keeps_the_moves_and_the_clock(c
     page.wait_for_selector("#sudoku[data-ready=true][data-guest=true]", timeout=10_000)
     assert page.locator("#sudoku-guest").is_visible() and page.get_by_role("link", name="Stats").is_visible()
     played = Attempt.objects.get().active_seconds
+    page.screenshot(path=str(SHOTS / "guest.png"))
 
     sign_up(page, live_server.url, path, "guest_no_more")  # back on the puzzle as the new account
     assert page.locator("#account-name").inner_text() == "guest_no_more"

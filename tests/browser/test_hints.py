@@ -73,10 +73,10 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     assert digit_in(page, target) == ""
     page.screenshot(path=str(SHOTS / "hint.png"))
 
-    # Escape closes it and takes the marks off; the next press would show the step again.
+    # Escape closes it and takes the marks off; the button says Hint, and a press shows the step again.
     page.keyboard.press("Escape")
     assert hint_text(page) == "" and marked(page) == []
-    assert button.inner_text() == "Show me"
+    assert button.inner_text() == "Hint"  # nothing on screen: a press shows the step again
 
     # Another hint, then a change to the board: it no longer applies and goes away.
     button.click()

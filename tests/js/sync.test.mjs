@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { digitsString, isFull, parseState, placeDigit } from "../../static/js/sudoku.js";
-import { SyncQueue, nextJob, nextRetryMs, saveDelay, shouldBeat } from "../../static/js/sync.js";
+import { SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat } from "../../static/js/sync.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 const SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
@@ -73,6 +73,10 @@ function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = tru
       game.board = server.board;
       said.push(["adopt", server.version, notice]);
     },
+    rebase: (server, notice) => {
+      game.board = server.board;
+      said.push(["rebase", server.version, notice]);
+    },
     finish: (seconds) => said.push(["finish", seconds]),
     alert: (text) => said.push(["alert", text]),
   };
@@ -103,16 +107,19 @@ function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = tru
     removeItem: (key) => stored.delete(key),
   };
   const sync = new SyncQueue({ urls: URLS, host, fetch, timers: time, now: () => time.now, storage, csrfToken: () => "token" });
-  sync.begin(1, 7, "2026-01-01-easy");
+  sync.begin(1, 7, "2026-01-01-easy", false, game.board);
   /** The player puts the next right digit in the next empty cell, as the page does. */
   let entries = 0;
   const play = () => {
     const i = EMPTY[entries++];
     game.board = placeDigit(game.board, i, Number(SOLUTION[i]));
-    sync.changed(isFull(game.board));
+    sync.changed(isFull(game.board), [i]);
   };
   return { sync, game, time, requests, said, stored, play };
 }
+
+/** The server's position as restore() takes it (parseState's shape, what it reads of it). */
+const server = (board, savedAt = null) => ({ board, savedAt });
 
 /** A server state for the puzzle at `version`, with r1c1 filled in. */
 const serverState = (version, extra = {}) => ({
@@ -159,7 +166,9 @@ describe("saving", () => {
     const [save] = requests;
     assert.equal(save.url, URLS.save);
     assert.equal(save.method, "POST");
-    assert.deepEqual(save.body, { version: 1, digits: digitsString(game.board), corner: game.board.corner, centre: game.board.centre });
+    assert.deepEqual(save.body, {
+      version: 1, digits: digitsString(game.board), corner: game.board.corner, centre: game.board.centre, colours: game.board.colours,
+    });
     assert.equal(sync.version, 2);
     assert.deepEqual(said, [["status", "saving", ""], ["elapsed", 40], ["status", "saved", ""]]);
     assert.ok(!stored.has(KEY), "the server has everything");
@@ -211,16 +220,51 @@ describe("saving", () => {
 });
 
 describe("when another tab or device saved first", () => {
-  test("a 409 puts the server's board on screen instead of overwriting it", async () => {
+  test("a 409 puts the server's board on screen when this device has nothing of its own left", async () => {
     const { sync, game, time, requests, said, stored, play } = setUp({ answer: () => [409, { error: "stale", state: serverState(7) }] });
-    play();
+    play(); // r1c1 = 4: the very entry the other device saved
     await time.advance(600);
-    assert.deepEqual(said.at(-1), ["adopt", 7, "Updated from your other device"]);
+    assert.equal(said.at(-1)[0], "rebase");
     assert.equal(sync.version, 7);
     assert.equal(game.board.digits[0], 4);
-    assert.ok(!sync.dirty && !stored.has(KEY), "our copy is dropped");
+    assert.ok(!sync.dirty && !stored.has(KEY), "nothing is left to save: our copy is dropped");
     await time.advance(10_000);
     assert.equal(requests.length, 1);
+  });
+
+  test("a 409 keeps this device's entries in other cells on top of the newer board, and saves them on its version", async () => {
+    let saves = 0;
+    const { sync, game, time, requests, said, play } = setUp({
+      answer: (r) => (r.url === URLS.save && saves++ === 0 ? [409, { error: "stale", state: serverState(7) }] : [200, { version: 8, elapsed: 51 }]),
+    });
+    play(); // r1c1 = 4, as the other device did
+    play(); // r1c2 = 8: only this device
+    await time.advance(600);
+    assert.deepEqual(said.find((x) => x[0] === "rebase"), ["rebase", 7, "Updated from your other device"]);
+    assert.equal(game.board.digits[1], 8, "this device's entry is still on the board");
+    await time.advance(600);
+    assert.equal(requests.length, 2);
+    assert.equal(requests[1].body.version, 7, "saved on the version that won");
+    assert.equal(requests[1].body.digits.slice(0, 2), "48");
+    assert.equal(sync.version, 8);
+  });
+
+  test("where both devices changed one cell, the newer entry wins and the player is told which cell", async () => {
+    const later = Date.now() + 60_000; // the other device's save came after this device's entry
+    const { sync, game, time, said, play } = setUp({
+      answer: () => (said.some((x) => x[0] === "rebase")
+        ? undefined // the merged board's save: left unanswered here
+        : [409, { error: "stale", state: serverState(7, { digits: "0" + "2".padEnd(80, "0"), saved_at: later }) }]),
+    });
+    play(); // r1c1 = 4
+    play(); // r1c2 = 8, which the other device made a 2 later on
+    await time.advance(600);
+    assert.equal(game.board.digits[0], 4, "this device's own cell stays");
+    assert.equal(game.board.digits[1], 2, "the newer entry wins");
+    const [, , notice] = said.find((x) => x[0] === "rebase");
+    assert.match(notice, /r1c2/);
+    assert.equal(sync.version, 7);
+    assert.equal(sync.busy, true, "r1c1 goes to the server on the newer version at once");
   });
 
   test("a 409 without the server's state fetches it, and a newer version replaces the board", async () => {
@@ -370,6 +414,45 @@ describe("beats", () => {
     assert.equal(shouldBeat({ awaitingFirstMove: false }, true), true);
     assert.equal(shouldBeat({ awaitingFirstMove: false }, false), false);
     assert.equal(shouldBeat({ awaitingFirstMove: true }, true), false);
+    assert.equal(shouldBeat({ awaitingFirstMove: false, counting: true }, false, "close"), true, "a close goes when time stops");
+    assert.equal(shouldBeat({ awaitingFirstMove: false, counting: false }, false, "close"), false, "nothing to close");
+  });
+
+  test("an open and a close that meet in the queue become a tick; a close is never lost to a tick", () => {
+    assert.equal(combinePhases(null, "open"), "open");
+    assert.equal(combinePhases("open", "close"), "tick");
+    assert.equal(combinePhases("close", "open"), "tick");
+    assert.equal(combinePhases("close", "tick"), "close");
+    assert.equal(combinePhases("tick", "close"), "close");
+  });
+
+  test("the server hears when time starts and stops counting: open, ticks, close", async () => {
+    const { sync, game, requests } = setUp({ answer: () => [200, { elapsed: 3 }] });
+    sync.requestBeat("open");
+    await settle();
+    sync.requestBeat("tick");
+    await settle();
+    game.running = false; // hidden or paused
+    sync.requestBeat("close");
+    await settle();
+    sync.requestBeat("close");
+    await settle();
+    assert.deepEqual(requests.map((r) => r.body.phase), ["open", "tick", "close"], "one close, not two");
+  });
+
+  test("leaving the page stops the clock at once, with keepalive, beside the unsaved moves", async () => {
+    const { sync, requests, play } = setUp({ answer: () => undefined });
+    sync.requestBeat("open");
+    await settle();
+    requests[0].reply(200, { elapsed: 0 });
+    await settle();
+    play();
+    sync.leave();
+    await settle();
+    assert.deepEqual(requests.slice(1).map((r) => [r.url, r.body.phase, r.keepalive]), [
+      [URLS.save, undefined, true],
+      [URLS.beat, "close", true],
+    ]);
   });
 
   test("a visitor sends nothing until their first move, then saves and beats", async () => {
@@ -393,20 +476,22 @@ describe("beats", () => {
     game.running = true;
     sync.requestBeat();
     await settle();
-    assert.deepEqual(requests.map((r) => [r.url, r.body]), [[URLS.beat, { version: 1 }]]);
+    assert.deepEqual(requests.map((r) => [r.url, r.body]), [[URLS.beat, { version: 1, phase: "tick" }]]);
     assert.deepEqual(said, [["elapsed", 33]]);
   });
 });
 
 describe("the local copy", () => {
-  const keep = (stored, board, version) => stored.set(KEY, JSON.stringify({
+  const keep = (stored, board, version, base = null, times = []) => stored.set(KEY, JSON.stringify({
     version, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre,
+    colours: board.colours, base: base && { digits: digitsString(base), corner: base.corner, centre: base.centre, colours: base.colours },
+    times,
   }));
 
   test("moves kept on this device come back onto the version they were built on, and go to the server", async () => {
     const { sync, game, requests, stored } = setUp();
     keep(stored, placeDigit(game.board, 0, 4), 1);
-    const restored = sync.restore(game.board);
+    const restored = sync.restore(server(game.board)).board;
     assert.equal(restored.digits[0], 4);
     game.board = restored;
     sync.pump();
@@ -414,16 +499,30 @@ describe("the local copy", () => {
     assert.equal(requests[0].body.digits, digitsString(restored));
   });
 
-  test("a copy the server has moved on from is dropped, and so is one with nothing new", () => {
+  test("a copy without its base that the server has moved on from is dropped, and so is one with nothing new", () => {
     const { sync, game, stored } = setUp();
     keep(stored, placeDigit(game.board, 0, 4), 0);
-    assert.equal(sync.restore(game.board), null);
+    assert.equal(sync.restore(server(game.board)), null);
     assert.ok(!stored.has(KEY) && !sync.dirty);
     keep(stored, game.board, 1);
-    assert.equal(sync.restore(game.board), null);
+    assert.equal(sync.restore(server(game.board)), null);
     assert.ok(!stored.has(KEY));
     stored.set(KEY, "{not json");
-    assert.equal(sync.restore(game.board), null);
+    assert.equal(sync.restore(server(game.board)), null);
+  });
+
+  test("moves kept offline go on top of what another device saved since, the newer entry winning a shared cell", () => {
+    const { sync, game, stored } = setUp();
+    const base = game.board;
+    const mine = placeDigit(placeDigit(base, 0, 4), 1, 8); // r1c1 and r1c2, an hour ago
+    const anHourAgo = Date.now() - 3_600_000;
+    keep(stored, mine, 0, base, [[0, anHourAgo], [1, anHourAgo]]);
+    const theirs = placeDigit(base, 1, 2); // r1c2, saved a minute ago on the other device
+    const restored = sync.restore(server(theirs, Date.now() - 60_000));
+    assert.equal(restored.board.digits[0], 4, "a cell only this device changed is kept");
+    assert.equal(restored.board.digits[1], 2, "the newer entry wins the shared cell");
+    assert.match(restored.message, /r1c2/);
+    assert.ok(sync.dirty, "and the result goes to the server");
   });
 });
 
@@ -438,7 +537,7 @@ describe("a guest's moves from before the page knew them", () => {
     stored.set(VISITOR, copyOf(placeDigit(game.board, 0, 4), 1));
     sync.begin(1, 7, "2026-01-01-easy", true);
     assert.ok(!stored.has(VISITOR));
-    assert.equal(sync.restore(game.board).digits[0], 4);
+    assert.equal(sync.restore(server(game.board)).board.digits[0], 4);
   });
 
   test("a signed-up player never takes a visitor's moves", () => {
@@ -446,7 +545,7 @@ describe("a guest's moves from before the page knew them", () => {
     stored.set(VISITOR, copyOf(placeDigit(game.board, 0, 4), 1));
     sync.begin(1, 7, "2026-01-01-easy", false);
     assert.ok(stored.has(VISITOR));
-    assert.equal(sync.restore(game.board), null);
+    assert.equal(sync.restore(server(game.board)), null);
   });
 });
 

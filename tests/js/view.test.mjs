@@ -8,14 +8,15 @@ import { cellLabel, formatTime, hintLabel } from "../../static/js/view.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
-test("the timer shows mm:ss, and h:mm:ss past an hour", () => {
-  assert.equal(formatTime(0), "00:00");
-  assert.equal(formatTime(59.9), "00:59");
-  assert.equal(formatTime(61), "01:01");
+test("the timer shows m:ss, and h:mm:ss past an hour, as every page of the site does", () => {
+  assert.equal(formatTime(0), "0:00");
+  assert.equal(formatTime(59.9), "0:59");
+  assert.equal(formatTime(61), "1:01");
+  assert.equal(formatTime(600), "10:00");
   assert.equal(formatTime(3600), "1:00:00");
   assert.equal(formatTime(36_000 + 125), "10:02:05");
-  assert.equal(formatTime(-5), "00:00");
-  assert.equal(formatTime("nonsense"), "00:00");
+  assert.equal(formatTime(-5), "0:00");
+  assert.equal(formatTime("nonsense"), "0:00");
 });
 
 describe("cellLabel", () => {
@@ -49,4 +50,18 @@ test("the hint button offers the next stage for the same position and starts aga
   assert.equal(hintLabel({ key: "p", stage: 2 }, "p"), "Show me");
   assert.equal(hintLabel({ key: "p", stage: 3 }, "p"), "Show me");
   assert.equal(hintLabel({ key: "q", stage: 2 }, "p"), "Hint");
+});
+
+test("with the hint panel closed the button says Hint, whatever was shown before", () => {
+  assert.equal(hintLabel({ key: "p", stage: 1 }, "p", false), "Hint");
+  assert.equal(hintLabel({ key: "p", stage: 2 }, "p", false), "Hint");
+  assert.equal(hintLabel({ key: "p", stage: 2 }, "p", true), "Show me");
+});
+
+test("a cell's label says its colours by number and name, and a digit a check found wrong", () => {
+  let board = parseState({ givens: GIVENS, colours: ["25"] }).board;
+  assert.equal(cellLabel(board, 0, false), "Row 1, Column 1, empty, colours 2 red, 5 green");
+  board = parseState({ givens: GIVENS, colours: ["", "", "7"] }).board;
+  assert.equal(cellLabel(board, 2, false), "Row 1, Column 3, given 3, colour 7 blue");
+  assert.equal(cellLabel(placeDigit(board, 0, 5), 0, true, null, true), "Row 1, Column 1, 5, wrong, conflict");
 });

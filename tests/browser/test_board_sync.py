@@ -1,0 +1,207 @@
+"""One player, two devices and one clock, in a real browser: a refused save keeps both devices'
+moves, and the clock on screen never goes back nor jumps across a reload or a reopening."""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import time
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from puzzles.models import Attempt
+from tests.browser.test_board import PASSWORD, cell, digit_in, sign_up, wait_ready, wait_saved
+from tests.browser.test_guest import shown_seconds
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+CLASH = "Updated from your other device. {} was changed on both devices; the newer entry was kept."
+
+
+def log_in(page, base: str, path: str, username: str) -> None:
+    """The player's second device: the log-in form, then back to the puzzle."""
+    page.goto(f"{base}/accounts/login/?next={path}")
+    page.fill("#id_login", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}{path}")
+    wait_ready(page)
+
+
+def two_devices(chromium, live_server, daily, username: str):
+    """Two browsers of one player on `daily`: (first page, second page), the first one signed up."""
+    path = f"/daily/{daily.date.isoformat()}/easy/"
+    first = chromium.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    sign_up(first, live_server.url, path, username)
+    second = chromium.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    log_in(second, live_server.url, path, username)
+    return first, second
+
+
+def enter(page, i: int, digit: str) -> None:
+    cell(page, i).click()
+    page.keyboard.press(digit)
+
+
+def saved_digits(username: str) -> str:
+    return Attempt.objects.get(user__username=username).digits
+
+
+def is_save(response, status: int = 200) -> bool:
+    return response.url.endswith("/save/") and response.status == status
+
+
+def test_entries_made_on_two_devices_in_different_cells_are_both_kept(chromium, live_server, todays_easy):
+    a, b = two_devices(chromium, live_server, todays_easy, "twin")
+    # B saves r1c1 = 4; A, which has not heard of it, then enters r1c4 = 9 on the older version.
+    enter(b, 0, "4")
+    wait_saved(b)
+    with a.expect_response(lambda r: is_save(r, 409)), a.expect_response(is_save):
+        enter(a, 3, "9")
+    # A's save was refused as stale: A took B's board and put its own 9 back on top, then saved that.
+    assert digit_in(a, 0) == "4" and digit_in(a, 3) == "9"
+    assert a.locator("#sudoku-notice").inner_text() == "Updated from your other device"  # no cell clashed
+    digits = saved_digits("twin")
+    assert digits[0] == "4" and digits[3] == "9"
+    for page in (a, b):
+        page.reload()
+        wait_ready(page)
+        assert digit_in(page, 0) == "4" and digit_in(page, 3) == "9"
+    for page in (a, b):
+        page.context.close()
+
+
+def test_where_both_devices_changed_one_cell_the_newer_entry_wins_and_the_cell_is_named(
+    chromium, live_server, todays_easy
+):
+    a, b = two_devices(chromium, live_server, todays_easy, "twins")
+
+    # B saves r1c2 = 5; A then enters r1c2 = 8: A's entry is the newer one, and stays.
+    enter(b, 1, "5")
+    wait_saved(b)
+    with a.expect_response(lambda r: is_save(r, 409)), a.expect_response(is_save):
+        enter(a, 1, "8")
+    assert digit_in(a, 1) == "8"
+    assert a.locator("#sudoku-notice").inner_text() == CLASH.format("r1c2")
+    assert saved_digits("twins")[1] == "8"
+    b.reload()
+    wait_ready(b)
+    assert digit_in(b, 1) == "8"
+
+    # A, offline, enters r1c6 = 7; B then saves r1c6 = 1: B's is the newer entry, and A takes it.
+    a.context.set_offline(True)
+    enter(a, 5, "7")
+    a.wait_for_function("() => document.querySelector('#save-status').dataset.state === 'offline'", timeout=10_000)
+    enter(b, 5, "1")
+    wait_saved(b)
+    with a.expect_response(lambda r: is_save(r, 409)):
+        a.context.set_offline(False)
+    # Nothing of A's is left to save: the merged board is B's.
+    assert digit_in(a, 5) == "1"
+    assert a.locator("#sudoku-notice").inner_text() == CLASH.format("r1c6")
+    assert digit_in(a, 1) == "8"  # the earlier merge stands
+    digits = saved_digits("twins")
+    assert digits[1] == "8" and digits[5] == "1"
+    for page in (a, b):
+        page.reload()
+        wait_ready(page)
+        assert digit_in(page, 1) == "8" and digit_in(page, 5) == "1"
+    for page in (a, b):
+        page.context.close()
+
+
+# ---- The clock. Both clocks are held still and moved together, a quarter second at a time: the
+# page's by Playwright, the server's by time-machine (the live server is a thread of this process).
+
+STEP_MS = 250
+PLAYED = 25  # seconds on the puzzle before and after the reload or the reopening
+
+# Requests the page has in flight, so each step's beats reach the server before its clock moves on.
+COUNT_FETCHES = """(() => {
+  const fetch = window.fetch;
+  window.pendingFetches = 0;
+  window.fetch = (...args) => {
+    window.pendingFetches += 1;
+    return fetch(...args).finally(() => (window.pendingFetches -= 1));
+  };
+})()"""
+
+
+class Clocks:
+    """The page's clock and the server's, held still, and moved on together."""
+
+    def __init__(self, context, traveller) -> None:
+        self.context, self.traveller = context, traveller
+
+    def play(self, page, seconds: float) -> list[int]:
+        """Let `seconds` pass with the page open; the timer as shown after every step."""
+        shown = []
+        for _ in range(int(seconds * 1000 / STEP_MS)):
+            self.traveller.shift(datetime.timedelta(milliseconds=STEP_MS))
+            self.context.clock.run_for(STEP_MS)
+            page.wait_for_function("() => window.pendingFetches === 0", polling=20)
+            shown.append(shown_seconds(page))
+        return shown
+
+    def wait(self, seconds: float) -> None:
+        """Let `seconds` pass with no page of the puzzle open."""
+        self.traveller.shift(datetime.timedelta(seconds=seconds))
+        self.context.clock.fast_forward(int(seconds * 1000))
+
+
+def counted_once_closed(username: str) -> float:
+    """The server's count once the last page's "close" beat (sent as it closes) has stopped its clock."""
+    deadline = time.monotonic() + 10  # time-machine moves the wall clock, not this one
+    while (attempt := Attempt.objects.get(user__username=username)).last_beat_at is not None:
+        assert time.monotonic() < deadline, "the closing page's beat never stopped the server's clock"
+        time.sleep(0.05)
+    return attempt.active_seconds
+
+
+def assert_smooth(shown: list[int], where: str) -> None:
+    steps = [later - earlier for earlier, later in itertools.pairwise(shown)]
+    assert min(steps) >= 0, f"the clock went back {where}: {shown}"
+    assert max(steps) <= 1, f"the clock jumped {where}: {shown}"
+
+
+@pytest.mark.parametrize("closed", [None, 10, 60], ids=["reload", "reopen-after-10s", "reopen-after-60s"])
+def test_the_clock_counts_only_while_the_page_is_open_and_never_goes_back_nor_jumps(
+    chromium, live_server, todays_easy, closed
+):
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as traveller:
+        context = chromium.new_context(viewport={"width": 1200, "height": 900})
+        context.add_init_script(COUNT_FETCHES)
+        context.clock.install(time=start)
+        context.clock.pause_at(start)
+        clocks = Clocks(context, traveller)
+        page = context.new_page()
+        sign_up(page, live_server.url, path, "clockwatcher")
+        enter(page, 0, "4")
+        before = clocks.play(page, PLAYED)
+        assert_smooth(before, "while playing")
+        assert before[-1] >= PLAYED - 1
+
+        if closed is None:
+            page.reload()
+        else:
+            page.close()
+            counted_once_closed("clockwatcher")  # then the clocks move on: the page closed back then
+            clocks.wait(closed)
+            page = context.new_page()
+            page.goto(f"{live_server.url}{path}")
+        wait_ready(page)
+        after = [shown_seconds(page), *clocks.play(page, PLAYED)]
+        # Back where it was when the page went: not less, and none of the time it was closed.
+        assert_smooth([before[-1], *after], "across the reload" if closed is None else f"across {closed} s closed")
+        assert digit_in(page, 0) == "4"
+
+        page.close()
+        counted = counted_once_closed("clockwatcher")
+        assert abs(counted - 2 * PLAYED) <= 1.5, f"the server counted {counted} s of {2 * PLAYED} s open"
+        assert abs(counted - after[-1]) <= 1.5, f"the server counted {counted} s, the screen showed {after[-1]} s"
+        context.close()

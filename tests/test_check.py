@@ -1,0 +1,182 @@
+"""Checks (hints.check_request, POST .../check/): which of the player's digits are wrong, never
+what belongs in them; an assist, so a later solve is not ranked; limited with the hints."""
+
+from __future__ import annotations
+
+import pytest
+import time_machine
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from puzzles import hints
+from puzzles.models import Attempt, Check, Hint, Solve
+
+from .factories import EASY_GIVENS, EASY_SOLUTION, make_solve, player_digits, post, solve_through_api, url
+
+pytestmark = pytest.mark.django_db
+
+OPEN_CELLS = [cell for cell, given in enumerate(EASY_GIVENS) if given == "0"]
+
+
+def with_digits(entries: dict[int, str]) -> str:
+    """The player's digits: `entries` (cell: digit) on an otherwise empty board."""
+    board = ["0"] * 81
+    for cell, digit in entries.items():
+        board[cell] = digit
+    return "".join(board)
+
+
+def wrong_digit(cell: int) -> str:
+    return str(int(EASY_SOLUTION[cell]) % 9 + 1)
+
+
+def check(client: Client, daily, digits: object):
+    return post(client, url(daily, "check"), {"digits": digits})
+
+
+def test_the_check_address_is_named_like_the_boards_other_endpoints(daily):
+    day = daily.date.isoformat()
+    assert reverse("puzzles:api-check", args=[daily.date, "easy"]) == f"/api/daily/{day}/easy/check/"
+
+
+def test_a_check_names_the_wrong_cells_and_nothing_else(player, daily):
+    right, wrong_a, wrong_b = OPEN_CELLS[0], OPEN_CELLS[5], OPEN_CELLS[20]
+    digits = with_digits({right: EASY_SOLUTION[right], wrong_a: wrong_digit(wrong_a), wrong_b: wrong_digit(wrong_b)})
+    response = check(player, daily, digits)
+    assert response.status_code == 200 and response["Cache-Control"] == "private, no-store"
+    assert response.json() == {"wrong": [wrong_a, wrong_b], "checks": 1}
+    # The digits sent are not saved: a check is no save.
+    attempt = Attempt.objects.get()
+    assert attempt.digits == "0" * 81 and attempt.version == 0 and attempt.saved_at is None
+    assert attempt.checks_used == 1 and Check.objects.get().wrong == 2
+
+
+def test_a_check_never_reveals_the_solution(player, daily):
+    # Every open cell wrong: the answer is the cells, in order, and no digit of the solution.
+    digits = with_digits({cell: wrong_digit(cell) for cell in OPEN_CELLS})
+    body = check(player, daily, digits).json()
+    assert body == {"wrong": OPEN_CELLS, "checks": 1}
+    assert EASY_SOLUTION not in check(player, daily, player_digits()).content.decode()
+
+
+def test_givens_never_count_as_wrong(player, daily):
+    # The givens echoed back in their cells are stored as the player's 0, never checked.
+    response = check(player, daily, EASY_GIVENS)
+    assert response.status_code == 200 and response.json()["wrong"] == []
+
+
+def test_an_empty_or_right_board_still_counts_as_a_check(player, daily):
+    assert check(player, daily, "0" * 81).json() == {"wrong": [], "checks": 1}
+    assert check(player, daily, player_digits()).json() == {"wrong": [], "checks": 2}
+    assert player.get(url(daily, "state")).json()["checks"] == 2
+
+
+def test_the_state_says_how_many_checks_were_used(player, daily):
+    assert player.get(url(daily, "state")).json()["checks"] == 0
+    check(player, daily, "0" * 81)
+    assert player.get(url(daily, "state")).json()["checks"] == 1
+
+
+def test_a_check_on_a_puzzle_never_started_starts_it(player, daily):
+    assert check(player, daily, "0" * 81).status_code == 200
+    assert Attempt.objects.get().checks_used == 1
+    assert player.get(url(daily, "state")).json()["started"] is True
+
+
+def test_a_solve_after_a_check_is_assisted_and_not_ranked(player, daily, user):
+    make_solve(daily, "grace", 300)
+    check(player, daily, "0" * 81)
+    solved = post(player, url(daily, "submit"), {"version": 0, "digits": player_digits()})
+    assert solved.json()["solved"] is True
+    solve = Solve.objects.get(user=user)
+    assert solve.hinted is True and list(Solve.objects.ranked().values_list("user__username", flat=True)) == ["grace"]
+    results = player.get(f"/daily/{daily.date.isoformat()}/easy/results/").content.decode()
+    assert "Not on the leaderboard" in results and "Rank 1" not in results
+    assert "played on the day, without hints or checks." in results
+
+
+def test_a_solve_without_hints_or_checks_is_ranked(player, daily):
+    solve_through_api(player, daily, seconds=100)  # slower than the floor for a too-fast solve
+    assert Solve.objects.get().hinted is False and Solve.objects.ranked().exists()
+
+
+def test_a_solved_puzzle_gets_no_check_but_409_with_the_state(player, daily):
+    post(player, url(daily, "submit"), {"version": 0, "digits": player_digits()})
+    response = check(player, daily, player_digits())
+    assert response.status_code == 409 and "solved" in response.json()["error"]
+    state = response.json()["state"]
+    assert state["solved"] is True and state["checks"] == 0
+    assert Attempt.objects.get().checks_used == 0 and not Check.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "digits",
+    [None, "", "12", "x" * 81, "0" * 82, 5, ["0"] * 81, "9" * 81, "٣" * 81],  # "9"*81 overwrites givens
+)
+def test_malformed_digits_get_400_and_change_nothing(player, daily, digits):
+    check(player, daily, "0" * 81)
+    response = check(player, daily, digits)
+    assert response.status_code == 400 and response.json()["error"]
+    assert Attempt.objects.get().checks_used == 1 and Check.objects.count() == 1
+
+
+def test_a_visitors_first_check_makes_a_guest_and_a_malformed_one_makes_nothing(client, daily):
+    assert check(client, daily, "x").status_code == 400
+    assert not User.objects.exists() and not Attempt.objects.exists()
+    assert check(client, daily, "0" * 81).status_code == 200
+    guest = User.objects.get(guest__isnull=False)
+    assert Attempt.objects.get().user == guest and Attempt.objects.get().checks_used == 1
+
+
+def test_a_check_only_ever_counts_on_the_players_own_attempt(player, daily, user):
+    other = User.objects.create_user("mallory", password="a long enough password 1")
+    theirs = Attempt.objects.create(user=other, daily=daily)
+    post(player, url(daily, "check"), {"digits": "0" * 81, "attempt": theirs.pk, "user": other.pk})
+    theirs.refresh_from_db()
+    assert theirs.checks_used == 0 and Attempt.objects.get(user=user).checks_used == 1
+
+
+def test_a_check_needs_json_and_a_csrf_token(user, daily):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(user)
+    assert check(strict, daily, "0" * 81).status_code == 403
+    strict.get(url(daily, "state"))
+    token = strict.cookies["csrftoken"].value
+    form = strict.post(url(daily, "check"), "digits=0", content_type="text/plain", HTTP_X_CSRFTOKEN=token)
+    assert form.status_code == 415
+    assert strict.get(url(daily, "check")).status_code == 405
+    assert not Attempt.objects.exists()
+    assert post(strict, url(daily, "check"), {"digits": "0" * 81}, HTTP_X_CSRFTOKEN=token).status_code == 200
+
+
+def test_too_many_checks_in_a_minute_are_refused_with_retry_after(player, daily, settings):
+    settings.HINTS_PER_MINUTE = 2
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        assert check(player, daily, "0" * 81).status_code == 200
+        clock.shift(20)
+        assert check(player, daily, "0" * 81).status_code == 200
+        refused = check(player, daily, "0" * 81)
+        assert refused.status_code == 429 and "checks" in refused.json()["error"]
+        assert refused["Retry-After"] == "40" and refused.json()["retry_after"] == 40
+        assert Attempt.objects.get().checks_used == 2 and Check.objects.count() == 2
+        clock.shift(41)
+        assert check(player, daily, "0" * 81).status_code == 200
+
+
+def test_hints_and_checks_share_one_limit(player, daily, settings):
+    settings.HINTS_PER_MINUTE = 2
+    assert post(player, url(daily, "hint"), {"digits": "0" * 81}).status_code == 200
+    assert check(player, daily, "0" * 81).status_code == 200
+    assert check(player, daily, "0" * 81).status_code == 429
+    assert post(player, url(daily, "hint"), {"digits": "0" * 81}).status_code == 429
+    attempt = Attempt.objects.get()
+    assert (attempt.hints_used, attempt.checks_used, Hint.objects.count(), Check.objects.count()) == (1, 1, 1, 1)
+
+
+def test_another_players_checks_do_not_count_against_the_limit(player, daily, settings):
+    settings.HINTS_PER_MINUTE = 1
+    other = User.objects.create_user("grace", password="a long enough password 1")
+    hints.check_request(other, daily, "0" * 81)
+    assert check(player, daily, "0" * 81).status_code == 200

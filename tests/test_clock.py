@@ -1,0 +1,187 @@
+"""The server's clock (attempts.py): time counts while a page of the puzzle is open, visible and
+unpaused, and only then; opening a page starts counting from that moment, closing stops it.
+
+Through the API, so on PostgreSQL these take the one-statement path and on SQLite the locking
+path; tests/test_attempts.py holds the two paths to the same answers in every phase.
+"""
+
+from __future__ import annotations
+
+import pytest
+import time_machine
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from puzzles.models import Attempt
+
+from .factories import player_digits, post, url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(timezone.now(), tick=False) as traveller:
+        yield traveller
+
+
+def beat(client: Client, daily, phase: str | None = None) -> float:
+    """A heartbeat of that phase (none: the board's old tick); the elapsed time it answers."""
+    response = post(client, url(daily, "beat"), {} if phase is None else {"phase": phase})
+    assert response.status_code == 200, response.content
+    assert set(response.json()) == {"elapsed"}
+    return response.json()["elapsed"]
+
+
+def test_opening_a_page_starts_the_attempt_and_counts_from_then(player, daily, clock):
+    assert beat(player, daily, "open") == 0
+    assert Attempt.objects.get().last_beat_at == timezone.now()
+    clock.shift(10)
+    assert beat(player, daily, "tick") == 10
+
+
+def test_an_open_after_a_long_absence_counts_nothing(player, daily, clock, settings):
+    beat(player, daily, "open")
+    clock.shift(8)
+    assert beat(player, daily, "tick") == 8
+    clock.shift(settings.HEARTBEAT_GAP_SECONDS * 100)  # the laptop slept, no close was sent
+    assert beat(player, daily, "open") == 8
+    clock.shift(5)
+    assert beat(player, daily, "tick") == 13
+
+
+def test_an_open_counts_nothing_even_within_the_gap(player, daily, clock):
+    # Another tab opened, say: the time since the last beat is counted by that page's own beats.
+    beat(player, daily, "open")
+    clock.shift(20)
+    assert beat(player, daily, "open") == 0
+    clock.shift(7)
+    assert beat(player, daily) == 7
+
+
+def test_close_then_open_sixty_seconds_later_counts_nothing(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(10)
+    assert beat(player, daily, "close") == 10
+    assert Attempt.objects.get().last_beat_at is None
+    clock.shift(60)
+    assert beat(player, daily, "open") == 10
+    clock.shift(4)
+    assert beat(player, daily, "tick") == 14
+
+
+def test_a_close_within_the_gap_counts_like_a_tick_and_one_past_it_counts_nothing(player, daily, clock, settings):
+    beat(player, daily, "open")
+    clock.shift(settings.HEARTBEAT_GAP_SECONDS)
+    assert beat(player, daily, "close") == settings.HEARTBEAT_GAP_SECONDS
+    beat(player, daily, "open")
+    clock.shift(settings.HEARTBEAT_GAP_SECONDS + 1)
+    assert beat(player, daily, "close") == settings.HEARTBEAT_GAP_SECONDS
+
+
+@pytest.mark.parametrize("phase", ["tick", None])
+def test_a_tick_counts_the_gap_within_the_limit_and_nothing_past_it(player, daily, clock, settings, phase):
+    limit = settings.HEARTBEAT_GAP_SECONDS
+    beat(player, daily, "open")
+    clock.shift(limit)  # at the limit: counted
+    assert beat(player, daily, phase) == limit
+    clock.shift(limit + 0.5)  # past it: the page was asleep
+    assert beat(player, daily, phase) == limit
+    clock.shift(3)  # and counting goes on from the late beat
+    assert beat(player, daily, phase) == limit + 3
+    assert beat(player, daily, phase) == limit + 3  # no time passed
+
+
+def test_close_then_tick_counts_nothing(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(5)
+    assert beat(player, daily, "close") == 5
+    clock.shift(10)
+    assert beat(player, daily, "tick") == 5  # a late beat from a closed page
+    clock.shift(3)
+    assert beat(player, daily, "tick") == 8  # it started counting again from the tick
+
+
+def test_a_second_close_counts_nothing(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(5)
+    beat(player, daily, "close")
+    clock.shift(5)
+    assert beat(player, daily, "close") == 5
+    assert Attempt.objects.get().last_beat_at is None
+
+
+def test_a_save_counts_like_a_tick_and_keeps_the_clock_counting(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(6)
+    saved = post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+    assert saved.json() == {"version": 1, "elapsed": 6}
+    assert Attempt.objects.get().last_beat_at == timezone.now()
+    clock.shift(4)
+    assert beat(player, daily, "tick") == 10
+
+
+def test_a_save_while_the_clock_is_stopped_counts_nothing(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(6)
+    beat(player, daily, "close")
+    clock.shift(20)
+    saved = post(player, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
+    assert saved.json() == {"version": 1, "elapsed": 6}
+    assert Attempt.objects.get().last_beat_at == timezone.now()
+
+
+def test_a_submit_counts_like_a_tick_and_a_stopped_clock_counts_nothing(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(9)
+    beat(player, daily, "close")
+    clock.shift(15)
+    wrong = post(player, url(daily, "submit"), {"version": 0, "digits": "4" + "0" * 80})
+    assert wrong.json()["solved"] is False
+    clock.shift(3)
+    solved = post(player, url(daily, "submit"), {"version": 1, "digits": player_digits()})
+    assert solved.json()["solved"] is True and solved.json()["seconds"] == 12
+
+
+def test_a_solved_attempts_clock_never_moves(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(5)
+    post(player, url(daily, "submit"), {"version": 0, "digits": player_digits()})
+    for phase in ("open", "tick", "close"):
+        clock.shift(5)
+        assert beat(player, daily, phase) == 5
+
+
+BAD_PHASES = ["OPEN", "", "stop", None, 1, True, ["open"], {"phase": "open"}, "open "]
+
+
+@pytest.mark.parametrize("phase", BAD_PHASES)
+def test_a_bad_phase_is_refused_with_400_and_changes_nothing(player, daily, clock, phase):
+    beat(player, daily, "open")
+    clock.shift(5)
+    before = Attempt.objects.values("active_seconds", "last_beat_at", "updated_at", "version").get()
+    clock.shift(5)
+    response = post(player, url(daily, "beat"), {"phase": phase})
+    assert response.status_code == 400 and "phase" in response.json()["error"]
+    assert response["Cache-Control"] == "private, no-store"
+    assert Attempt.objects.values("active_seconds", "last_beat_at", "updated_at", "version").get() == before
+
+
+def test_a_bad_phase_on_a_puzzle_never_started_starts_nothing(player, daily):
+    assert post(player, url(daily, "beat"), {"phase": "pause"}).status_code == 400
+    assert not Attempt.objects.exists()
+
+
+def test_a_visitors_beat_makes_no_guest_and_a_bad_phase_is_refused_all_the_same(client, daily):
+    assert post(client, url(daily, "beat"), {"phase": "pause"}).status_code == 400
+    assert post(client, url(daily, "beat"), {"phase": "open"}).status_code == 200
+    assert not User.objects.exists() and not Attempt.objects.exists()
+
+
+def test_the_beats_answer_is_the_elapsed_time_alone_and_never_a_save(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(2)
+    beat(player, daily, "close")
+    attempt = Attempt.objects.get()
+    assert attempt.saved_at is None and attempt.version == 0

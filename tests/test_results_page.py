@@ -1,0 +1,55 @@
+"""The results of a solve opened in the browser (a link from the home page, a bookmark) are a full
+page of the site; board.js's fetch of the same address still gets the fragment."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from .factories import EASY_SOLUTION, log_in, make_solve
+
+pytestmark = pytest.mark.django_db
+
+NAVIGATION = {"HTTP_SEC_FETCH_MODE": "navigate", "HTTP_SEC_FETCH_DEST": "document"}
+BOARDS_FETCH = {"HTTP_SEC_FETCH_MODE": "cors", "HTTP_SEC_FETCH_DEST": "empty", "HTTP_ACCEPT": "text/html"}
+
+
+def results_url(daily) -> str:
+    return reverse("puzzles:results", args=[daily.date, daily.difficulty])
+
+
+def test_results_opened_in_the_browser_are_a_full_styled_page(client, daily):
+    make_solve(daily, "ada", 312)
+    log_in(client, "ada")
+    response = client.get(results_url(daily), **NAVIGATION)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.lstrip().startswith("<!doctype html>") and "css/results.css" in page
+    assert "<h1>Easy <small>" in page and 'id="sudoku-results"' in page
+    assert 'Solved in <span class="results-time">5:12</span>' in page
+    assert "<title>Your solved easy puzzle</title>" in page  # a drawing of the player's grid
+    assert f'href="/daily/{daily.date.isoformat()}/easy/"' in page and ">See the board<" in page
+    assert "Accept" in response["Vary"] and "Sec-Fetch-Mode" in response["Vary"]
+
+
+def test_the_boards_fetch_still_gets_the_fragment(client, daily):
+    make_solve(daily, "ada", 312)
+    log_in(client, "ada")
+    body = client.get(results_url(daily), **BOARDS_FETCH).content.decode()
+    assert body.lstrip().startswith("<section") and "<html" not in body.lower()
+
+
+def test_a_browser_without_fetch_metadata_gets_the_page_when_it_navigates(client, daily):
+    make_solve(daily, "ada", 312)
+    log_in(client, "ada")
+    accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    assert "<!doctype html>" in client.get(results_url(daily), HTTP_ACCEPT=accept).content.decode()
+    assert "<!doctype html>" not in client.get(results_url(daily), HTTP_ACCEPT="text/html").content.decode()
+
+
+def test_unsolved_results_opened_in_the_browser_are_a_404_page_that_offers_the_puzzle(client, daily):
+    response = client.get(results_url(daily), **NAVIGATION)
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "<!doctype html>" in page and "Solve the puzzle first" in page and ">Play the puzzle<" in page
+    assert "Hardest" not in page and EASY_SOLUTION not in page and "grid-drawing" not in page
