@@ -12,6 +12,19 @@
     document.documentElement.dataset.theme = THEMES.includes(value) ? value : "system";
   };
 
+  // The browser's bar (theme-color) follows the page's palette: the page has a meta for each side,
+  // chosen by the system's scheme; a chosen theme makes its own side's the only one that applies.
+  // Watched on the attribute, so the board's settings panel, which sets it itself, is followed too.
+  const paintBar = () => {
+    const theme = document.documentElement.dataset.theme;
+    for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
+      meta.dataset.media ??= meta.media;
+      const side = meta.dataset.media.includes("dark") ? "dark" : "light";
+      meta.media = theme === "light" || theme === "dark" ? (theme === side ? "all" : "not all") : meta.dataset.media;
+    }
+  };
+  new MutationObserver(paintBar).observe(document.documentElement, { attributeFilter: ["data-theme"] });
+
   let stored = null;
   try {
     stored = localStorage.getItem(KEY);

@@ -43,6 +43,12 @@ new MutationObserver((_, observer) => {
 """
 # The body's background in each palette (site.css's --bg).
 LIGHT_BG, DARK_BG = "rgb(251, 251, 253)", "rgb(22, 22, 26)"
+SITE_BG = {"light": "#fbfbfd", "dark": "#16161a"}  # the theme-color metas' colours, the same
+# The colour the browser would give its bar: the first theme-color meta whose media applies.
+BAR_COLOUR = (
+    "() => [...document.querySelectorAll('meta[name=theme-color]')]"
+    ".find((meta) => !meta.media || matchMedia(meta.media).matches)?.content"
+)
 
 
 def log_in(context, base: str, user: User) -> None:
@@ -210,6 +216,7 @@ def test_the_chosen_theme_wins_over_the_systems_and_passes_axe(
         assert page.evaluate("window.themeWhenBodyBegan") == chosen  # so nothing was painted in the other
         assert page.evaluate("document.documentElement.dataset.theme") == chosen
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
+        assert page.evaluate(BAR_COLOUR) == SITE_BG[chosen], f"the browser's bar on {path}"
         assert_accessible(page, f"{path}, {chosen} chosen on a {system} system")
     page.evaluate(SHOW_RESULTS, f"/daily/{todays_easy.date.isoformat()}/easy/results/")
     assert_accessible(page, f"results, {chosen} chosen on a {system} system", include="#sudoku-results")
@@ -224,13 +231,17 @@ def test_the_theme_follows_the_system_unless_chosen_and_changes_in_every_open_ta
         assert page.evaluate("document.documentElement.dataset.theme") == "system"
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == DARK_BG
 
+        assert page.evaluate(BAR_COLOUR) == SITE_BG["dark"]
+
     # The settings panel in one tab stores the choice; the other tab hears of it (a storage event).
     first.evaluate("localStorage.setItem('sudoku:theme', 'light')")
     second.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
     assert second.evaluate("getComputedStyle(document.body).backgroundColor") == LIGHT_BG
+    assert second.evaluate(BAR_COLOUR) == SITE_BG["light"]  # the browser's bar too
     first.evaluate("localStorage.setItem('sudoku:theme', 'system')")
     second.wait_for_function("() => document.documentElement.dataset.theme === 'system'")
     assert second.evaluate("getComputedStyle(document.body).backgroundColor") == DARK_BG
+    assert second.evaluate(BAR_COLOUR) == SITE_BG["dark"]
     # Anything else stored there (an old value, a typo) means the system's.
     first.evaluate("localStorage.setItem('sudoku:theme', 'light')")
     second.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
