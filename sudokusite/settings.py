@@ -195,6 +195,9 @@ TEMPLATES = [
     },
 ]
 
+# Django's templates, with a field's errors read out before its help (sudokusite/forms.py).
+FORM_RENDERER = "sudokusite.forms.SiteRenderer"
+
 DATABASES = {
     "default": dj_database_url.parse(
         # Connections are kept a minute and checked before a request reuses one, so a

@@ -73,6 +73,17 @@ def test_signup_applies_the_password_validators(client):
     assert b"too short" in response.content
 
 
+def test_a_refused_fields_input_is_described_by_its_error_before_its_help(client):
+    # A screen reader reads the description in this order: what was wrong, then the rules.
+    response = client.post("/accounts/signup/", {"username": "weak", "password1": "123", "password2": "123"})
+    page = response.content.decode()
+    password = re.search(r'<input[^>]*id="id_password1"[^>]*>', page).group(0)
+    assert 'aria-describedby="id_password1_error id_password1_helptext"' in password
+    assert 'id="id_password1_error"' in page and 'id="id_password1_helptext"' in page
+    username = re.search(r'<input[^>]*id="id_username"[^>]*>', page).group(0)
+    assert "aria-describedby" not in username or "_error" not in username  # no error, nothing to say
+
+
 def test_signup_ignores_a_next_address_on_another_site(client):
     response = client.post(
         "/accounts/signup/",
