@@ -102,13 +102,35 @@ def assert_fits(page, label: str) -> None:
     assert overflow <= 0, f"{label}: {overflow} px wider than the screen"
 
 
-def shoot(page, name: str, look: str) -> None:
-    if look in SHOT_SUFFIX:
-        page.screenshot(path=str(SHOTS / f"{name}{SHOT_SUFFIX[look]}.png"), full_page=True)
+def shoot(page, name: str, look: str, down_to: str | None = None) -> None:
+    """docs/screenshots/<name>[-dark-phone].png in the looks the README shows: the whole page, or
+    from its top down to the element `down_to` selects."""
+    if look not in SHOT_SUFFIX:
+        return
+    clip = None
+    if down_to is not None:
+        bottom = page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().bottom + scrollY", down_to)
+        clip = {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": bottom + 16}
+    page.screenshot(path=str(SHOTS / f"{name}{SHOT_SUFFIX[look]}.png"), full_page=True, clip=clip)
+
+
+def assert_looks_right(page, look: str, what: str, shot: str) -> None:
+    """The page fits the screen, passes axe and, in the README's looks, is its screenshot `shot`."""
+    assert_fits(page, f"{what}, {look}")
+    assert_accessible(page, f"{what}, {look}")
+    shoot(page, shot, look)
 
 
 def main_width(page) -> float:
     return page.evaluate("document.querySelector('main').getBoundingClientRect().width")
+
+
+def at_the_sites_width(look_page, look: str, path: str, player: User):
+    """The page at `path` for `player`, checked to be exactly as wide as their home page."""
+    home = main_width(look_page(look, "/", as_user=player))
+    page = look_page(look, path, as_user=player)
+    assert main_width(page) == home
+    return page
 
 
 @pytest.mark.parametrize("look", LOOKS)
@@ -121,9 +143,7 @@ def test_a_visitors_home_page_has_a_drawing_and_one_button_per_puzzle(look_page,
     assert buttons.count() == len(TIER_ORDER)  # one link per card, the button
     assert all(text.startswith("Play") for text in buttons.all_inner_texts())
     assert page.locator(".home-invite").count() == 1
-    assert_fits(page, f"home, visitor, {look}")
-    assert_accessible(page, f"home, visitor, {look}")
-    shoot(page, "home-visitor", look)
+    assert_looks_right(page, look, "home, visitor", "home-visitor")
 
 
 @pytest.mark.parametrize("look", LOOKS)
@@ -138,16 +158,12 @@ def test_a_players_home_page_shows_progress_streak_and_yesterday(look_page, look
     )
     assert page.locator(".home-yesterday li").count() == len(TIER_ORDER)
     assert "10:55" in page.locator(".home-yesterday").inner_text()
-    assert_fits(page, f"home, player, {look}")
-    assert_accessible(page, f"home, player, {look}")
-    shoot(page, "home-player", look)
+    assert_looks_right(page, look, "home, player", "home-player")
 
 
 @pytest.mark.parametrize("look", LOOKS)
 def test_the_archive_keeps_the_sites_width_and_draws_no_future_day(look_page, look, grace):
-    home = main_width(look_page(look, "/", as_user=grace))
-    page = look_page(look, "/archive/", as_user=grace)
-    assert main_width(page) == home
+    page = at_the_sites_width(look_page, look, "/archive/", grace)
     today = site_today()
     # Days after today are empty cells, with no number.
     if today.day < 28:
@@ -156,20 +172,14 @@ def test_the_archive_keeps_the_sites_width_and_draws_no_future_day(look_page, lo
     # A puzzle not yet played looks like a link; a solved one is told apart by its tick, not colour alone.
     assert page.locator(".status-solved .status-icon").first.inner_text() == "✓"
     assert page.locator(".status-not-started .status-icon").first.inner_text() == "○"
-    assert_fits(page, f"archive, {look}")
-    assert_accessible(page, f"archive, {look}")
-    shoot(page, "archive", look)
+    assert_looks_right(page, look, "archive", "archive")
 
 
 @pytest.mark.parametrize("look", LOOKS)
 def test_the_stats_use_the_sites_cards_and_width(look_page, look, grace):
-    home = main_width(look_page(look, "/", as_user=grace))
-    page = look_page(look, "/stats/", as_user=grace)
-    assert main_width(page) == home
+    page = at_the_sites_width(look_page, look, "/stats/", grace)
     assert page.locator(".stats .card").count() >= 3
-    assert_fits(page, f"stats, {look}")
-    assert_accessible(page, f"stats, {look}")
-    shoot(page, "stats", look)
+    assert_looks_right(page, look, "stats", "stats")
 
 
 @pytest.mark.parametrize("look", LOOKS)
@@ -179,9 +189,7 @@ def test_results_opened_directly_are_a_styled_page(look_page, look, grace, today
     assert page.locator("header.site-header").count() == 1
     assert page.locator("#sudoku-results h2").inner_text() == "Solved in 4:08"
     assert page.evaluate("getComputedStyle(document.querySelector('.results')).borderTopStyle") == "solid"
-    assert_fits(page, f"results page, {look}")
-    assert_accessible(page, f"results page, {look}")
-    shoot(page, "results-page", look)
+    assert_looks_right(page, look, "results page", "results-page")
 
 
 def test_the_results_under_a_solved_board_line_up_with_it(look_page, grace, todays_easy):
