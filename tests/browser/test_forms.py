@@ -4,12 +4,12 @@ the error colour, named by the input (aria-invalid, aria-describedby) and summed
 the top whose links lead to the fields; a wrong password at the log-in refused in the same alert.
 axe checks each of these states in light and dark, on a desktop and on a phone.
 
-The screenshots docs/screenshots/signup-errors.png and login.png are taken here (desktop, light)."""
+The screenshots docs/screenshots/signup-errors.png, signup-errors-dark-phone.png and login.png are
+taken here."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,11 +17,11 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from tests.browser.axe import assert_accessible
-from tests.browser.test_accessibility import LOOKS
+from tests.browser.test_accessibility import LOOKS, SHOTS
+from tests.browser.test_pages_look import shoot
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PASSWORD = "correct horse battery staple"
 # site.css's --error on each side
 ERROR_COLOUR = {"light": "rgb(176, 0, 32)", "dark": "rgb(255, 138, 128)"}
@@ -122,8 +122,7 @@ def test_a_refused_sign_up_puts_each_error_under_its_field_in_red_and_says_it(op
     assert below(page.locator("#id_password1_error"), page.locator("#id_password1_helptext"))
     expect(page.locator("#id_password2")).not_to_have_attribute("aria-invalid", "true")
     expect(page.locator("#id_password2_error")).to_have_count(0)
-    if look == "light":
-        page.screenshot(path=str(SCREENSHOTS / "signup-errors.png"), full_page=True)
+    shoot(page, "signup-errors", look)
     assert_accessible(page, f"sign-up with errors, {look}")
 
     # A link of the summary takes the keyboard to its field.
@@ -135,7 +134,7 @@ def test_a_wrong_password_at_the_log_in_is_refused_in_an_alert(open_page, look):
     User.objects.create_user("ada", password=PASSWORD)
     page = open_page("/accounts/login/")
     if look == "light":
-        page.screenshot(path=str(SCREENSHOTS / "login.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / "login.png"), full_page=True)
     assert_accessible(page, f"log-in, {look}")
     page.fill("#id_login", "ada")
     page.fill("#id_password", "not her password")

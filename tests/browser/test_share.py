@@ -1,6 +1,8 @@
 """Sharing a solve in a real browser: Copy puts the exact text on the clipboard, Share hands it to
 the share sheet (stubbed: headless Chromium on Linux has none), a refused clipboard selects the
-text instead; on the board after a solve and on the results page opened on its own."""
+text instead; on the board after a solve and on the results page opened on its own. The solve on the
+board is played on a desktop in light and on a phone in dark, and is the README's screenshot
+docs/screenshots/solved-share[-dark-phone].png."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import pytest
 from puzzles.models import Solve
 from puzzles.record import format_duration
 from tests.browser.axe import assert_accessible
-from tests.browser.test_board import GIVENS, PASSWORD, SHOTS, SOLUTION, cell, sign_up
+from tests.browser.test_accessibility import LOOKS
+from tests.browser.test_board import GIVENS, PASSWORD, SOLUTION, cell, sign_up
+from tests.browser.test_pages_look import SHOT_SUFFIX, shoot
 from tests.factories import make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -107,9 +111,10 @@ def solved_results_page(chromium, live_server, daily, username: str, init_script
     return context, page
 
 
-def test_a_player_solves_copies_the_exact_share_text_and_the_box_passes_axe(chromium, live_server, todays_easy):
+@pytest.mark.parametrize("look", SHOT_SUFFIX)
+def test_a_player_solves_copies_the_exact_share_text_and_the_box_passes_axe(chromium, live_server, todays_easy, look):
     path = f"/daily/{todays_easy.date.isoformat()}/easy/"
-    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    context = chromium.new_context(**LOOKS[look])
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     context.add_init_script(SHARE_SHEET)  # as on a phone, so the screenshot shows both buttons
     page = context.new_page()
@@ -132,19 +137,14 @@ def test_a_player_solves_copies_the_exact_share_text_and_the_box_passes_axe(chro
     assert clipboard_text(context, live_server.url) == text
     assert page.evaluate("() => window.shared") == []  # Copy never opens the sheet
 
-    assert_accessible(page, "results with the share box, light", include="#sudoku-results")
-    page.emulate_media(color_scheme="dark")
-    assert_accessible(page, "results with the share box, dark", include="#sudoku-results")
-    page.emulate_media(color_scheme="light")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert_accessible(page, f"results with the share box, {scheme}, {look}", include="#sudoku-results")
+    page.emulate_media(color_scheme=LOOKS[look]["color_scheme"])
 
     # The screenshot: the solved board down to the share buttons.
     box.scroll_into_view_if_needed()
-    bottom = page.evaluate("() => document.querySelector('#sudoku-share').getBoundingClientRect().bottom + scrollY")
-    page.screenshot(
-        path=str(SHOTS / "solved-share.png"),
-        full_page=True,
-        clip={"x": 0, "y": 0, "width": 1200, "height": bottom + 16},
-    )
+    shoot(page, "solved-share", look, down_to="#sudoku-share")
     context.close()
 
 
