@@ -8,6 +8,7 @@
 //   hints.js   the hint panel and the marks on the board
 //   play.js    what the player's moves and the server's answers do to the game
 //   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)
+//   device.js  the unsaved moves kept on this device (sync.js writes and takes them back)
 //   tools.js   settings, the Tools panel (fill candidates, check, restart) and confirmations
 //   share.js   the results' Share and Copy buttons (by delegation: the results arrive later)
 //

@@ -5,8 +5,8 @@
 // another tab or device saved first (409), the page takes the server's newer board and puts its
 // own unsaved entries back on top (merge.js), so neither device's moves are lost; where both
 // changed one cell, the newer entry wins and the player is told. Unsaved moves are also kept on
-// this device, with the board they were made on, so they survive a closed tab or a long time
-// offline and are merged the same way when the server has moved on meanwhile.
+// this device (device.js), with the board they were made on, so they survive a closed tab or a
+// long time offline and are merged the same way when the server has moved on meanwhile.
 //
 // The clock: time counts while a page of the puzzle is open, visible and unpaused, and only then.
 // The page tells the server when that starts ("open") and stops ("close"), and beats ("tick")
@@ -16,6 +16,7 @@
 // fetch, timers, the clock and storage are passed in, so Node's test runner drives it without a
 // browser (tests/js/sync.test.mjs).
 
+import { browserStorage, DeviceCopy, wire } from "./device.js";
 import { conflictMessage, mergeBoards } from "./merge.js";
 import { digitsString, parseState, sameEntries } from "./sudoku.js";
 
@@ -51,9 +52,6 @@ export function combinePhases(waiting, next) {
 }
 
 /** The position as the API takes it. */
-function wire(board) {
-  return { digits: digitsString(board), corner: board.corner, centre: board.centre, colours: board.colours };
-}
 
 /** A failure worth retrying: no network, or the server briefly unwell (5xx). */
 export class Transient extends Error {}
@@ -81,12 +79,6 @@ export function nextRetryMs(ms) {
   return Math.min(RETRY_MAX_MS, ms ? ms * 2 : 1000);
 }
 
-// The browser's storage, reached only when used: a private window may refuse even that.
-const browserStorage = {
-  getItem: (key) => localStorage.getItem(key),
-  setItem: (key, value) => localStorage.setItem(key, value),
-  removeItem: (key) => localStorage.removeItem(key),
-};
 
 /**
  * The page's one line to the server. `urls`: {save, beat, submit, state, hint, results}.
@@ -105,12 +97,12 @@ export class SyncQueue {
     urls, host, csrfToken = () => "", fetch = (...args) => globalThis.fetch(...args),
     timers = globalThis, now = () => performance.now(), storage = browserStorage,
   }) {
-    Object.assign(this, { urls, host, csrfToken, fetch, timers, now, storage });
+    Object.assign(this, { urls, host, csrfToken, fetch, timers, now });
+    this.copy = new DeviceCopy(storage); // unsaved moves kept on this device, per player once the server says who
     this.version = 0; // the server's version of the position the board builds on
     this.base = null; // that version's board: what the server has, to tell this device's own changes from it
     this.times = new Map(); // cell -> when this device last changed it (epoch ms), for merging
     this.counting = false; // an "open" has gone and no "close" since: the server's clock runs
-    this.storeKey = null; // where this device keeps unsaved moves: per player, once the server says who
     this.awaitingFirstMove = false; // a visitor who has not moved: no beats (see shouldBeat)
     this.dirty = false; // unsaved changes exist
     this.due = false; // the debounce has passed (or a submit needs the save now)
@@ -161,28 +153,10 @@ export class SyncQueue {
    * (a visitor's under "visitor"). A visitor sends nothing until their first move.
    */
   begin(version, playerId, puzzle, guest = false, base = null) {
-    this.storeKey = `sudoku:${playerId ?? "visitor"}:${puzzle}`;
+    this.copy.open(playerId, puzzle, guest);
     this.version = version;
     this.base = base;
     this.awaitingFirstMove = playerId == null;
-    if (guest) this.adoptVisitorCopy(puzzle);
-  }
-
-  /**
-   * A guest was this device's visitor until their first write made them one, and the page kept
-   * their later unsaved moves under the visitor's key: those are the guest's (restore still takes
-   * them only if built on the version the server has). A signed-up player adopts nothing.
-   */
-  adoptVisitorCopy(puzzle) {
-    const visitorKey = `sudoku:visitor:${puzzle}`;
-    try {
-      const copy = this.storage.getItem(visitorKey);
-      if (copy === null) return;
-      if (this.storage.getItem(this.storeKey) === null) this.storage.setItem(this.storeKey, copy);
-      this.storage.removeItem(visitorKey);
-    } catch {
-      // Private mode: nothing was kept.
-    }
   }
 
   // ---- What the page asks for. ----
@@ -438,68 +412,29 @@ export class SyncQueue {
     this.host.status(state, text);
   }
 
-  // ---- The local copy: unsaved work survives a closed tab or a long time offline. ----
+  // ---- The local copy (device.js): unsaved work survives a closed tab or a long time offline. ----
 
   /** Keep the unsaved board with the server version it was built on, that version's board and the edits' times. */
   writeLocalCopy() {
-    const board = this.host.board();
-    try {
-      this.storage.setItem(this.storeKey, JSON.stringify({
-        version: this.version,
-        givens: board.givens.join(""),
-        ...wire(board),
-        base: this.base ? wire(this.base) : null,
-        times: [...this.times],
-      }));
-    } catch {
-      // Private mode or a full store: the server copy still works.
-    }
+    this.copy.write(this.host.board(), this.version, this.base, this.times);
   }
 
   /** Forget the local copy once the server has everything. */
   clearLocalCopy() {
-    try {
-      this.storage.removeItem(this.storeKey);
-    } catch {
-      // Nothing to do.
-    }
+    this.copy.clear();
   }
 
   /**
    * The unsaved board this device kept for the server's `server` (parseState's shape), or null:
-   * {board, message}. Built on the version the server still has, it holds moves the server never
-   * got; if the server has moved on since, those moves are put on top of its newer board, as for
-   * a 409 (message: cells both changed). Either way it goes to the server at the next pump.
+   * {board, message} (DeviceCopy.take). It goes to the server at the next pump.
    */
   restore(server) {
-    let copy = null;
-    try {
-      copy = JSON.parse(this.storage.getItem(this.storeKey) || "null");
-    } catch {
-      copy = null;
-    }
-    const givens = server.board.givens.join("");
-    if (!copy || copy.givens !== givens || (copy.version !== this.version && !copy.base)) {
-      if (copy) this.clearLocalCopy();
-      return null;
-    }
-    let local = parseState({ ...copy, givens }).board;
-    let message = "";
-    this.times = new Map(Array.isArray(copy.times) ? copy.times : []);
-    if (copy.version !== this.version) {
-      const base = parseState({ ...copy.base, givens }).board;
-      const merged = mergeBoards(base, server.board, local, { localTimes: this.times, serverSavedAt: server.savedAt });
-      local = merged.board;
-      message = conflictMessage(merged.conflicts);
-    }
-    if (sameEntries(local, server.board)) {
-      this.times.clear();
-      this.clearLocalCopy();
-      return null;
-    }
+    const taken = this.copy.take(server, this.version);
+    if (!taken) return null;
+    this.times = taken.times;
     this.dirty = true;
     this.due = true;
-    return { board: local, message };
+    return { board: taken.board, message: taken.message };
   }
 }
 
