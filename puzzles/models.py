@@ -16,6 +16,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from .engine import TIERS
+from .engine.clock import format_duration
 
 # The engine defines the tiers (easiest first); the site names them for people.
 Tier = models.TextChoices("Tier", [(tier.upper(), (tier, tier.capitalize())) for tier in TIERS])
@@ -277,7 +278,7 @@ class Solve(models.Model):
         indexes = [models.Index(fields=["daily", "seconds"], name="solve_daily_seconds")]
 
     def __str__(self) -> str:
-        return f"{self.user} solved {self.daily} in {self.seconds:.0f} s"
+        return f"{self.user} solved {self.daily} in {format_duration(self.seconds)}"
 
 
 class Hint(models.Model):

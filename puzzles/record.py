@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
+from .engine.clock import clock as clock  # in the engine so the models can use it too; pages read it here
+from .engine.clock import format_duration
 from .models import TIER_ORDER, Attempt, DailyPuzzle, Solve
 
 if TYPE_CHECKING:
@@ -30,22 +32,9 @@ ONE_DAY = datetime.timedelta(days=1)
 # --- times ------------------------------------------------------------------------------------
 
 
-def format_duration(seconds: float) -> str:
-    """Seconds as the board's clock reads them (whole seconds, rounded down): 4:05, 1:02:03."""
-    whole = max(0, int(seconds))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
 def short_date(day: datetime.date) -> str:
     """A date as the chart labels it: 18 Mar 2026."""
     return f"{day.day} {day:%b %Y}"
-
-
-def clock(seconds: float | None) -> str:
-    """A time for the page, or a dash when there is none."""
-    return "—" if seconds is None else format_duration(seconds)
 
 
 def median(values: Iterable[float]) -> float | None:

@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..record import clock
+from ..engine.clock import clock
 
 register = template.Library()
 
