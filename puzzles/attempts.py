@@ -25,6 +25,7 @@ import datetime
 import functools
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -165,6 +166,12 @@ class Saved:
 
     version: int
     active_seconds: float
+
+
+def tenths(seconds: float) -> float:
+    """Seconds for the board, to a tenth and rounded down: a page that shows whole seconds then
+    never shows one more than the server's own m:ss (242.96 s is 4:02 on both, not 4:03)."""
+    return math.floor(seconds * 10) / 10
 
 
 def clock_phase(phase: object) -> str:
@@ -419,9 +426,9 @@ def attempt_state(attempt: Attempt | Shown | None, daily: DailyPuzzle) -> dict:
         "version": shown.version if shown else 0,
         # When the position was last saved, in milliseconds since 1970 (null: never).
         "saved_at": _epoch_ms(shown.saved_at) if shown else None,
-        "elapsed": round(shown.active_seconds, 1) if shown else 0,
+        "elapsed": tenths(shown.active_seconds) if shown else 0,
         "solved": solved,
-        "solve_seconds": round(shown.solve_seconds, 1) if solved else None,
+        "solve_seconds": tenths(shown.solve_seconds) if solved else None,
         "paused": False,
         # How far the hint for the stored position has been revealed (0: none, or it moved on).
         "hint_stage": _hint_stage(shown) if shown and not solved else 0,

@@ -34,6 +34,7 @@ from ..attempts import (
     attempt_state,
     attempt_submit,
     clock_phase,
+    tenths,
 )
 from ..dailies import daily_served
 from ..guests import GUEST_PREFIX, GuestsTooFast, guest_allow_creation, guest_create, is_guest
@@ -228,7 +229,7 @@ def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
         centre=payload.get("centre"),
         colours=payload.get("colours"),
     )
-    return JsonResponse({"version": saved.version, "elapsed": round(saved.active_seconds, 1)})
+    return JsonResponse({"version": saved.version, "elapsed": tenths(saved.active_seconds)})
 
 
 @api_endpoint("POST", makes_guest=False)
@@ -243,7 +244,7 @@ def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
     if not request.user.is_authenticated:
         return JsonResponse({"elapsed": 0})
     beaten = attempt_beat(request.user, daily, phase)
-    return JsonResponse({"elapsed": round(beaten.active_seconds, 1)})
+    return JsonResponse({"elapsed": tenths(beaten.active_seconds)})
 
 
 @api_endpoint("POST")
@@ -252,7 +253,7 @@ def submit(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) ->
     result = attempt_submit(request.user, daily, version=_version(payload), digits=payload.get("digits"))
     if result.solved:
         state = attempt_state(result.attempt, daily)
-        return JsonResponse({"solved": True, "seconds": round(result.solve.seconds, 1), "state": state})
+        return JsonResponse({"solved": True, "seconds": tenths(result.solve.seconds), "state": state})
     return JsonResponse({"solved": False, "message": result.message, "version": result.attempt.version})
 
 

@@ -347,7 +347,7 @@ export function showSolvedBoard(game, seconds) {
     if (el.contains(document.activeElement)) els.cells[game.selected].focus();
     el.hidden = true;
   }
-  setText(els.solved, `Solved! Your time: ${formatTime(seconds)}`);
+  setText(els.solved, `Solved in ${formatTime(seconds)}`); // one line beside a wide grid
 }
 
 const CELEBRATION_MS = 1_600;

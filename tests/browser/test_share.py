@@ -7,8 +7,9 @@ docs/screenshots/solved-share[-dark-phone].png."""
 from __future__ import annotations
 
 import pytest
+from django.db.models import F
 
-from puzzles.models import Solve
+from puzzles.models import Attempt, Solve
 from puzzles.record import format_duration
 from tests.browser.axe import assert_accessible
 from tests.browser.test_accessibility import LOOKS
@@ -119,10 +120,15 @@ def test_a_player_solves_copies_the_exact_share_text_and_the_box_passes_axe(chro
     context.add_init_script(SHARE_SHEET)  # as on a phone, so the screenshot shows both buttons
     page = context.new_page()
     sign_up(page, live_server.url, path, "sharer")
-    for i, given in enumerate(GIVENS):
-        if given == "0":
-            cell(page, i).click()
-            page.keyboard.press(SOLUTION[i])
+    empties = [i for i, given in enumerate(GIVENS) if given == "0"]
+    for i in empties[:-1]:
+        cell(page, i).click()
+        page.keyboard.press(SOLUTION[i])
+    # A robot solves in seconds, which the leaderboard flags as too fast; the shot in the README
+    # shows a solve as a person makes it, so four minutes of play are on the server's clock first.
+    Attempt.objects.filter(user__username="sharer").update(active_seconds=F("active_seconds") + 240)
+    cell(page, empties[-1]).click()
+    page.keyboard.press(SOLUTION[empties[-1]])
     page.locator("#sudoku-results-slot #sudoku-results[data-solved=true]").wait_for(timeout=10_000)
     box = page.locator("#sudoku-results #sudoku-share")
     solve = Solve.objects.get(user__username="sharer")
