@@ -140,6 +140,12 @@ def test_bad_dates_and_difficulties_are_a_friendly_404(client, daily, address):
     assert b"No puzzle here" in response.content
 
 
+def test_an_address_that_is_not_a_puzzle_is_not_called_a_missing_puzzle(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert b"Page not found" in response.content and b"No puzzle here" not in response.content
+
+
 def test_a_future_daily_is_never_served(client, daily):
     tomorrow = daily.date + datetime.timedelta(days=1)
     DailyPuzzle.objects.filter(pk=daily.pk).update(date=tomorrow)
