@@ -32,6 +32,10 @@ RECENT_BATCHES = 10
 # The admin index gains links to the pool dashboard and the import page (the template only
 # extends Django's own index).
 admin.site.index_template = "admin/puzzles/index.html"
+# The site's name in the header (templates/admin/base_site.html draws it beside the mark) and in
+# the browser's tab, instead of Django's "Django administration" and "Django site admin".
+admin.site.site_header = "Daily Sudoku administration"
+admin.site.site_title = "Daily Sudoku admin"
 
 
 # --- small renderers and queries used by the pages below ----------------------------------------

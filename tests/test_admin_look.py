@@ -51,6 +51,7 @@ def test_the_log_in_page_has_the_sites_colours_mark_and_name(client):
     assert page.count(THEME) == 1
     assert '<img src="/static/icons/icon.svg" alt=""' in page  # the name beside it says it
     assert "Daily Sudoku administration" in page
+    assert "<title>Log in | Daily Sudoku admin</title>" in page and "Django site admin" not in page
     assert 'class="theme-toggle"' in page  # Django's own theme toggle stays, for visitors too
 
 
