@@ -341,7 +341,7 @@ export function showSolvedBoard(game, seconds) {
   els.grid.setAttribute("aria-readonly", "true");
   els.root.classList.add("is-solved");
   els.clock.classList.remove("is-hidden-by-setting"); // the time is the result now
-  for (const el of [els.keypad, els.pause]) {
+  for (const el of [els.keypad, els.pause, els.shortcuts]) {
     if (!el) continue;
     // Hiding the focused control would drop focus to the page: hand it to the grid first.
     if (el.contains(document.activeElement)) els.cells[game.selected].focus();
