@@ -1,4 +1,5 @@
-"""Puzzles in the pools and the daily puzzles published from them.
+"""Puzzles in the pools and the daily puzzles published from them, the players' attempts and solves;
+the record of play (play.py) and leagues (leagues.py) in modules of their own.
 
 Rules live here as constraints and querysets; the workflows that change them are in pipeline.py
 (pools and dailies) and attempts.py (a player's position and solve).
@@ -15,8 +16,8 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from .engine import TIERS
-from .engine.clock import format_duration
+from ..engine import TIERS
+from ..engine.clock import format_duration
 
 # The engine defines the tiers (easiest first); the site names them for people.
 Tier = models.TextChoices("Tier", [(tier.upper(), (tier, tier.capitalize())) for tier in TIERS])
@@ -221,6 +222,8 @@ class Attempt(models.Model):
     hint_position = models.CharField(max_length=64, blank=True, default="")
     # Checks: how many times the player asked which of their digits are wrong.
     checks_used = models.PositiveIntegerField(default=0)
+    # Moves in the record of play so far (models/play.py), kept here so the bound costs no count.
+    moves_logged = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -245,9 +248,16 @@ class Attempt(models.Model):
 
 class SolveQuerySet(models.QuerySet["Solve"]):
     def ranked(self) -> SolveQuerySet:
-        """Solves that belong on a day's leaderboard: made on the day, without hints or checks, not
-        flagged, and by a player with an account (a guest is told where their time would place them)."""
-        return self.filter(late=False, hinted=False, flagged=False, user__guest__isnull=True)
+        """Solves that belong on a day's leaderboard: made on the day, without hints or checks, with
+        a record of play that earns a rank (fairplay.py), not held for review (or approved after it),
+        and by a player with an account (a guest is told where their time would place them)."""
+        return self.filter(
+            Q(flagged=False) | Q(review=Solve.Review.APPROVED),
+            late=False,
+            hinted=False,
+            unranked="",
+            user__guest__isnull=True,
+        ).exclude(review=Solve.Review.DISQUALIFIED)
 
 
 class Solve(models.Model):
@@ -255,9 +265,16 @@ class Solve(models.Model):
 
     `late`: solved after the puzzle's own day (from the archive), so it extends no streak and
     is not ranked. `hinted`: the player had help, a hint or a check (Attempt.is_assisted); the
-    name is older than checks. `flagged`: faster than the difficulty's floor
-    (settings.LEADERBOARD_FLOOR_SECONDS), kept off the leaderboard for an admin to look at.
+    name is older than checks. `flagged`: held for an admin's review, being faster than the
+    difficulty's floor or the day's own (fairplay.py), and kept off the leaderboard until approved;
+    `review` is the admin's answer. `unranked`: why the record of play does not earn a rank
+    ("" when it does); `ranked_seconds`: the time the leaderboard ranks by, from that record.
     """
+
+    class Review(models.TextChoices):
+        NONE = "", "not reviewed"
+        APPROVED = "approved", "approved"
+        DISQUALIFIED = "disqualified", "disqualified"
 
     attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="solve")
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="solves")
@@ -266,7 +283,10 @@ class Solve(models.Model):
     solved_at = models.DateTimeField(default=timezone.now)
     late = models.BooleanField("played late", default=False)
     hinted = models.BooleanField("with hints or checks", default=False)
-    flagged = models.BooleanField("too fast", default=False, db_index=True)
+    flagged = models.BooleanField("held for review", default=False, db_index=True)
+    review = models.CharField(max_length=16, choices=Review.choices, blank=True, default="")
+    unranked = models.CharField("not ranked because", max_length=40, blank=True, default="")
+    ranked_seconds = models.FloatField(null=True, blank=True)
 
     objects = SolveQuerySet.as_manager()
 
@@ -340,6 +360,11 @@ class Preferences(models.Model):
 
     def __str__(self) -> str:
         return f"settings of {self.user}"
+
+
+# The models of their own modules, registered with the app through this package.
+from .leagues import League, Membership  # noqa: E402, F401
+from .play import PlayEvent  # noqa: E402, F401
 
 
 @receiver([post_save, post_delete], sender=DailyPuzzle)
