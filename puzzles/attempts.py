@@ -35,6 +35,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from . import engine
+from .fairplay import solve_judge
 from .models import Attempt, DailyPuzzle, Solve
 
 
@@ -309,7 +310,6 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) ->
             attempt.save()
             return SubmitResult(False, attempt, message=message)
         attempt.save()
-        floor = settings.LEADERBOARD_FLOOR_SECONDS.get(daily.difficulty, 0)
         solve = Solve.objects.create(
             attempt=attempt,
             user_id=attempt.user_id,
@@ -319,8 +319,8 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) ->
             # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
             late=timezone.localdate(now) != daily.date,
             hinted=attempt.is_assisted,  # a hint or a check: not ranked
-            flagged=attempt.active_seconds < floor,
         )
+        solve_judge(solve)  # whether it earns a rank (fairplay.py)
         return SubmitResult(True, attempt, solve=solve)
 
 
