@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, pages, share
+from .views import api, health, leagues, pages, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -33,4 +33,13 @@ urlpatterns = [
     path("archive/", pages.archive_now, name="archive"),
     re_path(r"^archive/(?P<year>[0-9]{4})/(?P<month>[0-9]{2})/$", pages.archive_month, name="archive-month"),
     path("stats/", pages.stats, name="stats"),
+    # Leagues: the player's list, the invite link, and a league's board and changes (views/leagues.py).
+    path("leagues/", leagues.league_list, name="leagues"),
+    path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),
+    path("leagues/<int:league_id>/", leagues.league_board, name="league"),
+    path("leagues/<int:league_id>/<isodate:day>/", leagues.league_board, name="league-day"),
+    path("leagues/<int:league_id>/leave/", leagues.league_leave, name="league-leave"),
+    path("leagues/<int:league_id>/delete/", leagues.league_delete, name="league-delete"),
+    path("leagues/<int:league_id>/invite/", leagues.league_new_link, name="league-new-link"),
+    path("leagues/<int:league_id>/members/<int:user_id>/remove/", leagues.league_remove, name="league-remove"),
 ]
