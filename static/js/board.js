@@ -1,10 +1,11 @@
 // The daily Sudoku board's entry point: read the page, build the game, load the player's
 // position, and wire the page's events (pointer, keyboard, keypad, the page's lifecycle) to the
 // modules that do the work, one job each:
-//   sudoku.js  the rules, conflicts and the undo history (pure)
+//   sudoku.js  the rules, conflicts, a change's moves and the undo history (pure)
 //   keys.js    a keyboard event to an action (pure)
 //   view.js    the page's elements, looked up once, and everything drawn on them
-//   sync.js    the server: saves, beats, submit, state, hints and results (the only module that talks to it)
+//   sync.js    the server: saves (with the moves of the record of play), beats, submit, state, hints and results
+//              (the only module that talks to it)
 //   hints.js   the hint panel and the marks on the board
 //   play.js    what the player's moves and the server's answers do to the game
 //   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)

@@ -3,8 +3,9 @@
 // "visitor"), written by the sync queue (sync.js) after every change and cleared once the server
 // has everything. It holds the board, the server version it was built on, that version's board
 // and when each cell was last changed here: enough to put the moves back on top of a newer board
-// the server got from another device meanwhile (merge.js). Storage is passed in, so Node's test
-// runner drives it without a browser (tests/js/sync.test.mjs).
+// the server got from another device meanwhile (merge.js); and the record of play's moves no write
+// has carried yet (sync.js). Storage is passed in, so Node's test runner drives it without a
+// browser (tests/js/sync.test.mjs).
 
 import { conflictMessage, mergeBoards } from "./merge.js";
 import { digitsString, parseState, sameEntries } from "./sudoku.js";
@@ -46,11 +47,14 @@ export class DeviceCopy {
     }
   }
 
-  /** Keep `board` with the server `version` it builds on, that version's board (`base`) and the edits' `times`. */
-  write(board, version, base, times) {
+  /**
+   * Keep `board` with the server `version` it builds on, that version's board (`base`), the edits'
+   * `times` and the unsent `moves`.
+   */
+  write(board, version, base, times, moves = []) {
     try {
       this.storage.setItem(this.key, JSON.stringify({
-        version, givens: board.givens.join(""), ...wire(board), base: base ? wire(base) : null, times: [...times],
+        version, givens: board.givens.join(""), ...wire(board), base: base ? wire(base) : null, times: [...times], moves,
       }));
     } catch {
       // Private mode or a full store: the server copy still works.
@@ -68,7 +72,7 @@ export class DeviceCopy {
 
   /**
    * The unsaved board kept for the server's `server` (parseState's shape) at `version`, or null:
-   * {board, message, times}. Built on the version the server still has, it holds moves the server
+   * {board, message, times, moves}. Built on the version the server still has, it holds moves the server
    * never got; if the server has moved on since, they are put on top of its newer board, as for a
    * 409 (message: the cells both changed). A copy of another puzzle, of a version without its
    * board, or with nothing the server lacks is forgotten.
@@ -98,6 +102,6 @@ export class DeviceCopy {
       this.clear();
       return null;
     }
-    return { board, message, times };
+    return { board, message, times, moves: Array.isArray(copy.moves) ? copy.moves : [] };
   }
 }

@@ -3,7 +3,9 @@
 // entries put back on top of it), and the solve. Each change is drawn by view.js and goes to the
 // server through the sync queue (game.sync).
 
-import { SIZE, changedCells, enterMany, eraseCells, isFull, newHistory, record, redo, sameEntries, undo } from "./sudoku.js";
+import {
+  SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, newHistory, record, redo, sameEntries, undo,
+} from "./sudoku.js";
 import { clearHint, dropStaleHint } from "./hints.js";
 import {
   celebrate, loadResults, render, renderKeypad, showAlert, showNotice, showPaused, showSolvedBoard, showTime,
@@ -66,7 +68,7 @@ export function change(game, next) {
   game.history = record(game.history, game.board);
   const before = game.board;
   game.board = next;
-  afterChange(game, changedCells(before, next));
+  afterChange(game, before);
 }
 
 /** Undo or redo one step. */
@@ -75,17 +77,21 @@ export function travel(game, direction) {
   if (!step) return;
   const before = game.board;
   [game.history, game.board] = step;
-  afterChange(game, changedCells(before, game.board));
+  afterChange(game, before);
 }
 
-/** What every change of the board sets off. */
-function afterChange(game, cells) {
+/**
+ * What every change of the board sets off. Every change the player makes comes through here, so
+ * this is where it becomes moves for the record of play: the difference from the board `before`.
+ */
+function afterChange(game, before) {
+  const cells = changedCells(before, game.board);
   showAlert(game, "");
   // A checked cell's mark goes once its digit changes: the check said nothing of the new one.
   for (const i of cells) game.wrong.delete(i);
   dropStaleHint(game);
   render(game);
-  game.sync.changed(isFull(game.board), cells);
+  game.sync.changed(isFull(game.board), cells, movesBetween(before, game.board));
   if (game.clock.since === null) updateClock(game); // a visitor's first move starts the clock
 }
 

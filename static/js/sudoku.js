@@ -1,5 +1,5 @@
 // The rules of the board, with no page: cells, units and peers, the board as plain data, the
-// changes a player can make, conflicts, and the undo history. Nothing here touches the DOM, so
+// changes a player can make, conflicts, the moves a change is recorded as, and the undo history. Nothing here touches the DOM, so
 // Node's test runner can load it as it is (tests/js/sudoku.test.mjs).
 //
 // The server owns the truth and never sends the solution, so rule conflicts are all the page
@@ -272,6 +272,36 @@ export function changedCells(a, b) {
  */
 export function positionKey(board) {
   return `${digitsString(board)}|${board.centre.join(",")}`;
+}
+
+// ---- Moves: a change as the record of play keeps it (the wire form in puzzles/playlog.py). ----
+
+/** The record's letter for each layer of the board, in the order a change's moves go. */
+const MOVE_LAYERS = { d: "digits", c: "corner", n: "centre", k: "colours" };
+
+/**
+ * The change from `before` to `after` as moves, one a layer that changed: [layer, [[cell, value], ...]],
+ * the value being what the cell holds on that layer afterwards (a digit, 0 for none; the notes or
+ * colours as a string, "" for none). Only changed cells are listed; [] when nothing changed.
+ */
+export function movesBetween(before, after) {
+  const moves = [];
+  for (const [layer, field] of Object.entries(MOVE_LAYERS)) {
+    const cells = CELLS.filter((i) => before[field][i] !== after[field][i]).map((i) => [i, after[field][i]]);
+    if (cells.length) moves.push([layer, cells]);
+  }
+  return moves;
+}
+
+/** `board` with `moves` (movesBetween's shape) made on it, in order: what a replay does. */
+export function applyMoves(board, moves) {
+  const next = { ...board };
+  for (const [layer, cells] of moves) {
+    const field = MOVE_LAYERS[layer];
+    next[field] = [...next[field]];
+    for (const [i, value] of cells) next[field][i] = value;
+  }
+  return next;
 }
 
 // ---- Undo history: past and future boards around the current one. ----

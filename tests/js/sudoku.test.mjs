@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  PEERS, SIZE, UNITS, applyDigit, changedCells, clearedBoard, conflicts, digitCounts, digitsString, enter,
-  enterMany, eraseCell, eraseCells, fillCandidates, isFull, newHistory, normaliseNotes, parseState,
+  PEERS, SIZE, UNITS, applyDigit, applyMoves, changedCells, clearedBoard, conflicts, digitCounts, digitsString, enter,
+  enterMany, eraseCell, eraseCells, fillCandidates, isFull, movesBetween, newHistory, normaliseNotes, parseState,
   placeDigit, positionKey, record, redo, remaining, sameCell, sameEntries, toggleMarks, toggleNote, undo,
   valueAt,
 } from "../../static/js/sudoku.js";
@@ -443,5 +443,94 @@ describe("the undo history", () => {
     for (let k = 0; k < 600; k += 1) history = record(history, { step: k });
     assert.equal(history.past.length, 500);
     assert.deepEqual(history.past[0], { step: 100 });
+  });
+});
+
+describe("movesBetween: a change as the record of play keeps it", () => {
+  // r1c1, r1c2 and r1c4 are empty; r1c3 holds the given 3; r2c2 (10) and r3c1 (18) are r1c1's peers.
+  const b = fresh();
+  const moves = (before, after) => movesBetween(before, after);
+
+  test("a change that changes nothing records nothing", () => {
+    assert.deepEqual(moves(b, b), []);
+    assert.deepEqual(moves(b, applyDigit(b, [2], 5)), [], "a digit on a given");
+    assert.deepEqual(moves(b, toggleMarks(b, [2], 5, "corner")), [], "a note on a given");
+  });
+
+  test("a digit typed in several selected cells is one move listing the cells it changed", () => {
+    const one = applyDigit(b, [0], 4);
+    assert.deepEqual(moves(b, one), [["d", [[0, 4]]]]);
+    const more = applyDigit(one, [0, 1, 2, 3], 4, { removeNotes: false });
+    assert.deepEqual(moves(one, more), [["d", [[1, 4], [3, 4]]]], "not the given, nor the cell already holding 4");
+    assert.deepEqual(moves(more, applyDigit(more, [0, 1, 3], 4)), [["d", [[0, 0], [1, 0], [3, 0]]]], "a toggle off: 0");
+  });
+
+  test("the peers' notes a digit cleans up are a move of each notes layer, after the digit", () => {
+    let board = toggleMarks(b, [10, 18], 4, "corner");
+    board = toggleMarks(board, [18], 4, "centre");
+    board = toggleMarks(board, [18], 7, "centre");
+    assert.deepEqual(moves(board, applyDigit(board, [0], 4)), [
+      ["d", [[0, 4]]], ["c", [[10, ""], [18, ""]]], ["n", [[18, "7"]]],
+    ]);
+  });
+
+  test("a note added or taken off records each cell's whole set after it (SudokuPad's all-or-add rule)", () => {
+    const some = toggleMarks(b, [0], 1, "corner");
+    const all = toggleMarks(some, [0, 1], 2, "corner");
+    assert.deepEqual(moves(some, all), [["c", [[0, "12"], [1, "2"]]]]);
+    const added = toggleMarks(all, [0, 1], 1, "corner");
+    assert.deepEqual(moves(all, added), [["c", [[1, "12"]]]], "r1c1 had 1 already: only r1c2 changed");
+    assert.deepEqual(moves(added, toggleMarks(added, [0, 1], 1, "corner")), [["c", [[0, "2"], [1, "2"]]]]);
+    assert.deepEqual(moves(b, toggleMarks(b, [0, 3], 9, "centre")), [["n", [[0, "9"], [3, "9"]]]]);
+  });
+
+  test("a colour is a move on layer k, givens too, with the cell's colours after it", () => {
+    const red = toggleMarks(b, [2], 1, "colour");
+    assert.deepEqual(moves(b, red), [["k", [[2, "1"]]]]);
+    assert.deepEqual(moves(red, toggleMarks(red, [2], 4, "colour")), [["k", [[2, "14"]]]]);
+  });
+
+  test("erase records each layer it clears", () => {
+    let board = applyDigit(b, [0], 4);
+    board = toggleMarks(toggleMarks(board, [1], 5, "corner"), [1], 6, "centre");
+    board = toggleMarks(board, [1], 3, "colour");
+    assert.deepEqual(moves(board, eraseCells(board, [0, 1], "normal")), [["d", [[0, 0]]]]);
+    assert.deepEqual(moves(board, eraseCells(board, [1], "colour")), [["k", [[1, ""]]]]);
+    assert.deepEqual(moves(board, eraseCell(board, 1)), [["c", [[1, ""]]], ["n", [[1, ""]]]]);
+  });
+
+  test("Fill candidates is one move of centre notes in every cell it changed", () => {
+    const filled = fillCandidates(b);
+    const [[layer, cells]] = moves(b, filled);
+    assert.equal(layer, "n");
+    assert.deepEqual(cells.map(([i]) => i), changedCells(b, filled));
+    assert.deepEqual(cells[0], [0, filled.centre[0]]);
+  });
+
+  test("Restart clears every layer that held something, and undo records the way back", () => {
+    let board = applyDigit(b, [0], 4);
+    board = toggleMarks(board, [1], 5, "corner");
+    board = toggleMarks(board, [3], 6, "centre");
+    board = toggleMarks(board, [2], 2, "colour");
+    const cleared = clearedBoard(board);
+    assert.deepEqual(moves(board, cleared), [["d", [[0, 0]]], ["c", [[1, ""]]], ["n", [[3, ""]]], ["k", [[2, ""]]]]);
+    assert.deepEqual(moves(cleared, board), [["d", [[0, 4]]], ["c", [[1, "5"]]], ["n", [[3, "6"]]], ["k", [[2, "2"]]]]);
+  });
+
+  test("the moves made on the board before give the board after (applyMoves, what a replay does)", () => {
+    const steps = [
+      (x) => applyDigit(x, [0, 1], 4), (x) => toggleMarks(x, [3, 4, 5], 7, "corner"), (x) => fillCandidates(x),
+      (x) => toggleMarks(x, [2, 3], 8, "colour"), (x) => eraseCells(x, [3], "normal"), (x) => applyDigit(x, [3], 7),
+      (x) => clearedBoard(x),
+    ];
+    let board = b;
+    for (const step of steps) {
+      const next = step(board);
+      const replayed = applyMoves(board, moves(board, next));
+      assert.ok(sameEntries(replayed, next));
+      assert.ok(sameEntries(board, applyMoves(next, moves(next, board))), "and back, as undo does");
+      board = next;
+    }
+    assert.deepEqual(b, fresh(), "applyMoves changes no board it is given");
   });
 });

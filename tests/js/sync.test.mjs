@@ -5,8 +5,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { digitsString, isFull, parseState, placeDigit } from "../../static/js/sudoku.js";
-import { SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat } from "../../static/js/sync.js";
+import { applyMoves, digitsString, isFull, movesBetween, parseState, placeDigit, toggleMarks } from "../../static/js/sudoku.js";
+import {
+  MOVES_PER_WRITE, SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat,
+} from "../../static/js/sync.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 const SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
@@ -106,16 +108,25 @@ function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = tru
     setItem: (key, value) => stored.set(key, value),
     removeItem: (key) => stored.delete(key),
   };
-  const sync = new SyncQueue({ urls: URLS, host, fetch, timers: time, now: () => time.now, storage, csrfToken: () => "token" });
+  // The wall clock moves with the fake one, from the real time the test started.
+  const T0 = Date.now();
+  const sync = new SyncQueue({
+    urls: URLS, host, fetch, timers: time, now: () => time.now, clock: () => T0 + time.now, storage, csrfToken: () => "token",
+  });
   sync.begin(1, 7, "2026-01-01-easy", false, game.board);
   /** The player puts the next right digit in the next empty cell, as the page does. */
   let entries = 0;
   const play = () => {
     const i = EMPTY[entries++];
-    game.board = placeDigit(game.board, i, Number(SOLUTION[i]));
-    sync.changed(isFull(game.board), [i]);
+    change(placeDigit(game.board, i, Number(SOLUTION[i])));
   };
-  return { sync, game, time, requests, said, stored, play };
+  /** Any change the page makes, as play.js reports it. */
+  const change = (next) => {
+    const before = game.board;
+    game.board = next;
+    sync.changed(isFull(next), [], movesBetween(before, next));
+  };
+  return { sync, game, time, requests, said, stored, play, change, T0 };
 }
 
 /** The server's position as restore() takes it (parseState's shape, what it reads of it). */
@@ -168,6 +179,7 @@ describe("saving", () => {
     assert.equal(save.method, "POST");
     assert.deepEqual(save.body, {
       version: 1, digits: digitsString(game.board), corner: game.board.corner, centre: game.board.centre, colours: game.board.colours,
+      moves: [[1000, "d", [[0, 4]]], [800, "d", [[1, 8]]], [600, "d", [[3, 9]]]], // made 200 ms apart, sent 600 ms after the last
     });
     assert.equal(sync.version, 2);
     assert.deepEqual(said, [["status", "saving", ""], ["elapsed", 40], ["status", "saved", ""]]);
@@ -382,7 +394,7 @@ describe("the solve", () => {
     while (EMPTY.some((i) => !game.board.digits[i])) play();
     await settle();
     assert.deepEqual(requests.map((r) => r.url), [URLS.save, URLS.submit], "at once, without waiting for a quiet moment");
-    assert.deepEqual(requests[1].body, { version: 5, digits: digitsString(game.board) });
+    assert.deepEqual(requests[1].body, { version: 5, digits: digitsString(game.board) }, "the save carried every move");
     assert.deepEqual(said.at(-1), ["finish", 95]);
     await time.advance(10_000);
     assert.equal(requests.length, 2);
@@ -607,5 +619,163 @@ describe("requests", () => {
     assert.equal(await sync.results(), null, "logged out");
     reply = () => "offline";
     assert.equal(await sync.results(), null);
+  });
+});
+
+describe("the record of play", () => {
+  const wireOf = (moves) => moves.map(([, layer, cells]) => [layer, cells]);
+
+  test("a save carries the moves made since the last, oldest first, with their ages as it goes; none, no key", async () => {
+    const { time, requests, change, game } = setUp();
+    change(toggleMarks(game.board, [0, 1], 5, "corner"));
+    await time.advance(250);
+    change(toggleMarks(game.board, [0], 5, "corner"));
+    change(game.board); // nothing changed: nothing recorded
+    await time.advance(600);
+    assert.deepEqual(requests[0].body.moves, [[850, "c", [[0, "5"], [1, "5"]]], [600, "c", [[0, ""]]]]);
+    const other = setUp();
+    other.sync.changed(false, [0], []);
+    other.sync.flushNow();
+    await settle();
+    assert.ok(!("moves" in other.requests[0].body));
+  });
+
+  test("moves go only once a write carrying them is answered 200; a failed one's go again, aged", async () => {
+    let online = false;
+    const { sync, time, requests, stored, play } = setUp({ answer: () => (online ? [200, { version: 2 }] : "offline") });
+    play();
+    await time.advance(600);
+    assert.deepEqual(requests[0].body.moves, [[600, "d", [[0, 4]]]]);
+    assert.equal(sync.moves.length, 1, "kept for the retry");
+    assert.deepEqual(JSON.parse(stored.get(KEY)).moves.map((m) => m.slice(1)), [["d", [[0, 4]]]], "and on this device");
+    online = true;
+    await time.advance(1000);
+    assert.deepEqual(requests[1].body.moves, [[1600, "d", [[0, 4]]]]);
+    assert.deepEqual(sync.moves, []);
+    assert.ok(!stored.has(KEY));
+  });
+
+  test("moves made while a save is away stay for the next, and a refused write keeps them all", async () => {
+    const { sync, time, requests, play } = setUp({ answer: () => undefined });
+    play();
+    await time.advance(600);
+    play();
+    requests[0].reply(200, { version: 2 });
+    await settle();
+    assert.deepEqual(wireOf(sync.moves), [["d", [[1, 8]]]]);
+    await time.advance(600);
+    requests[1].reply(400, { error: "bad moves" });
+    await settle();
+    assert.deepEqual(wireOf(sync.moves), [["d", [[1, 8]]]]);
+  });
+
+  test("on a 409 the moves go with the rebased save, with one more where the merge changed the board", async () => {
+    const later = Date.now() + 60_000;
+    let saves = 0;
+    const { sync, time, requests, game, play } = setUp({
+      answer: (r) => (saves++ === 0 ? [409, { error: "stale", state: serverState(7, { digits: "0" + "2".padEnd(80, "0"), saved_at: later }) }] : undefined),
+    });
+    play(); // r1c1 = 4
+    play(); // r1c2 = 8, which the other device made a 2 later on: the 2 stays
+    await time.advance(600);
+    assert.equal(requests[1].body.version, 7);
+    assert.deepEqual(requests[1].body.moves.map((m) => m.slice(1)), [["d", [[0, 4]]], ["d", [[1, 8]]], ["d", [[1, 2]]]]);
+    const server = parseState(serverState(7, { digits: "0" + "2".padEnd(80, "0") })).board;
+    const replayed = applyMoves(server, requests[1].body.moves.map((m) => m.slice(1)));
+    assert.deepEqual(digitsString(replayed), digitsString(game.board), "the moves take the server's board to the one sent");
+    assert.ok(sync.moves.length === 3);
+  });
+
+  test("a write carries at most 500 moves; the rest go in the next, at once", async () => {
+    const { sync, time, requests, game, change } = setUp();
+    const made = [];
+    for (let k = 0; k < MOVES_PER_WRITE + 20; k += 1) {
+      const next = toggleMarks(game.board, [0], 1 + (k % 9), "centre");
+      made.push(...movesBetween(game.board, next));
+      change(next);
+    }
+    await time.advance(600);
+    assert.deepEqual(requests.map((r) => r.body.moves.length), [500, 20]);
+    assert.deepEqual(wireOf(requests.flatMap((r) => r.body.moves)), made, "every move once, in order");
+    assert.deepEqual(sync.moves, []);
+    assert.equal(requests[1].body.digits, requests[0].body.digits);
+  });
+
+  test("a move kept offline for more than a day goes as a day old, the limit the server takes", async () => {
+    const { sync, requests, T0 } = setUp();
+    sync.record([["d", [[0, 4]]]], T0 - 3 * 86_400_000);
+    sync.record([["d", [[1, 8]]]], T0 - 1000);
+    sync.dirty = sync.due = true;
+    sync.pump();
+    await settle();
+    assert.deepEqual(requests[0].body.moves.map((m) => m[0]), [86_400_000, 1000]);
+  });
+
+  test("the submit carries any moves no save has, and a 200 forgets them", async () => {
+    const { sync, requests, game, play, T0 } = setUp({
+      answer: (r) => (r.url === URLS.save ? [200, { version: 5 }] : [200, { solved: false, version: 6, message: "Not quite" }]),
+    });
+    while (EMPTY.some((i) => !game.board.digits[i])) play();
+    await settle();
+    assert.deepEqual(requests.map((r) => r.url), [URLS.save, URLS.submit]);
+    assert.ok(!("moves" in requests[1].body), "the save carried them all");
+    sync.record([["k", [[2, "1"]]]], T0);
+    sync.submit = true;
+    sync.pump();
+    await settle();
+    assert.deepEqual(requests[2].body.moves, [[0, "k", [[2, "1"]]]]);
+    assert.deepEqual(sync.moves, []);
+  });
+
+  test("the device's copy keeps the unsent moves with their times, and a reload sends them", async () => {
+    const first = setUp({ answer: () => "offline" });
+    first.play();
+    first.play();
+    await first.time.advance(600);
+    const kept = first.stored.get(KEY);
+    const { sync, game, requests, stored, time } = setUp();
+    stored.set(KEY, kept);
+    await time.advance(5000);
+    game.board = sync.restore(server(game.board)).board;
+    assert.deepEqual(wireOf(sync.moves), [["d", [[0, 4]]], ["d", [[1, 8]]]]);
+    sync.pump();
+    await settle();
+    const ages = requests[0].body.moves.map((m) => m[0]);
+    assert.ok(ages[0] >= 5000 && ages[0] === ages[1], `made together, a while before this write: ${ages}`);
+  });
+
+  test("a copy kept before moves were recorded comes back as one move a layer", () => {
+    const { sync, game, stored } = setUp();
+    const board = toggleMarks(placeDigit(game.board, 0, 4), [1], 3, "colour");
+    stored.set(KEY, JSON.stringify({
+      version: 1, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre, colours: board.colours,
+    }));
+    sync.restore(server(game.board));
+    assert.deepEqual(wireOf(sync.moves), [["d", [[0, 4]]], ["k", [[1, "3"]]]]);
+  });
+
+  test("when the server says the attempt's record is full, the write goes again without moves, and so do the next", async () => {
+    const { sync, time, requests, said, play } = setUp({
+      answer: (r) => (r.body.moves ? [413, { error: "The record of play for this puzzle is full", record_full: true }] : [200, { version: 2 }]),
+    });
+    play();
+    await time.advance(600);
+    assert.deepEqual(requests.map((r) => "moves" in r.body), [true, false]);
+    assert.equal(sync.version, 2);
+    assert.ok(!said.some(([, state]) => state === "error"));
+    play();
+    await time.advance(600);
+    assert.deepEqual(requests.map((r) => "moves" in r.body), [true, false, false]);
+    assert.deepEqual(sync.moves, []);
+  });
+
+  test("the server's board taking over forgets moves made on the one it replaced, and so does the solve", async () => {
+    const { sync, play } = setUp({ answer: () => undefined });
+    play();
+    sync.adopt(serverState(9), "");
+    assert.deepEqual(sync.moves, []);
+    play();
+    sync.finished();
+    assert.deepEqual(sync.moves, []);
   });
 });
