@@ -63,6 +63,7 @@ export function elements(doc) {
     accountVisitor: doc.getElementById("account-visitor"),
     accountPlayer: doc.getElementById("account-player"),
     accountStats: doc.getElementById("account-stats"),
+    accountLeagues: doc.getElementById("account-leagues"), // for an account only, never a guest
     accountName: doc.getElementById("account-name"),
     accountCsrf: doc.getElementById("account-csrf"),
     csrfInput: doc.querySelector("input[name=csrfmiddlewaretoken]"),
@@ -306,7 +307,7 @@ export function showPlayer(game, player, csrf) {
   const { els } = game;
   setText(els.accountName, player.name);
   els.accountCsrf.value = csrf;
-  for (const el of [els.accountPlayer, els.accountStats]) el.hidden = false;
+  for (const el of [els.accountPlayer, els.accountStats, els.accountLeagues]) el.hidden = false;
   setText(els.help, els.help.dataset.playerHelp);
   els.grid.removeAttribute("aria-readonly");
 }
