@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, leagues, pages, share
+from .views import api, health, leagues, pages, replays, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("daily/<isodate:day>/<str:difficulty>/", pages.daily_page, name="daily"),
     path("daily/<isodate:day>/<str:difficulty>/results/", pages.results, name="results"),
     path("daily/<isodate:day>/<str:difficulty>/preview.png", share.preview_image, name="preview"),
+    path("daily/<isodate:day>/<str:difficulty>/replay/<int:solve_id>/", replays.replay, name="replay"),
     # The board's JSON endpoints for one daily.
     path(
         "api/daily/<isodate:day>/<str:difficulty>/",
@@ -25,6 +26,7 @@ urlpatterns = [
                 path("submit/", api.submit, name="api-submit"),
                 path("hint/", api.hint, name="api-hint"),
                 path("check/", api.check, name="api-check"),
+                path("replay/<int:solve_id>/", replays.api_replay, name="api-replay"),
             ]
         ),
     ),
