@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from .. import record
+from .. import leagues, record
 from ..attempts import attempt_state
 from ..context_processors import site_urls
 from ..dailies import dailies_of_today, daily_served
@@ -108,6 +108,8 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
         yesterday = today - datetime.timedelta(days=1)
         context["streaks"] = record.player_streaks(request.user, today)
         context["yesterday"] = record.day_results(request.user, yesterday)
+        if leagues.can_play_in_leagues(request.user):
+            context["leagues"] = leagues.home_cards(request.user, today)
     return context
 
 
