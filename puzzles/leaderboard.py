@@ -1,17 +1,19 @@
 """A day's leaderboard for one daily, and where a player's solve stands on it.
 
-Only ranked solves count (Solve.objects.ranked(): on the day, without hints, not flagged, not a
-guest's). A guest's solve is told where it would place them, to invite a sign-up.
-Times are compared to the whole second, as the page shows them: two players both shown 4:05
-share a rank, and the one listed first is the faster by the fraction, then the earlier.
+Only ranked solves count (Solve.objects.ranked(): on the day, without hints, with a record of play
+that earns a rank, not held for review, not a guest's; fairplay.py has the rules). A guest's solve
+is told where it would place them, to invite a sign-up.
+Solves are ranked by their ranked time (fairplay.RANK_TIME: the time the page was open, as the
+record shows it; the clock's time for solves older than the record), compared to the whole second,
+as the page shows them: two players both shown 4:05 share a rank, and the one listed first is the
+faster by the fraction, then the earlier.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.conf import settings
-
+from . import fairplay
 from .models import DailyPuzzle, Guest, Solve, SolveQuerySet, site_today
 from .record import format_duration as clock
 
@@ -34,7 +36,7 @@ class Row:
 class Standing:
     """Where one player's solve stands: ranked with a percentile, or why it is not ranked."""
 
-    seconds: float
+    seconds: float  # the player's own clock
     ranked: bool
     rank: int | None = None
     percentile: int | None = None  # share (0-100) of the day's ranked solvers strictly slower
@@ -42,10 +44,15 @@ class Standing:
     reasons: list[str] = field(default_factory=list)  # why the solve is not ranked
     today: bool = True  # the daily is today's (else the wording says "that day's")
     guest: bool = False  # a guest's solve, ranked otherwise: rank and solvers say where it would be
+    ranked_seconds: float | None = None  # the time it is ranked by, when that reads otherwise than the clock
 
     @property
     def time(self) -> str:
         return clock(self.seconds)
+
+    @property
+    def ranked_time(self) -> str:
+        return clock(self.ranked_seconds) if self.ranked_seconds is not None else ""
 
     @property
     def sentence(self) -> str:
@@ -72,33 +79,39 @@ class Leaderboard:
     rows: list[Row]  # the top TOP, in order
     player_row: Row | None  # the player's own row when it is below the top
     solvers: int  # every ranked solve of the daily
+    rules: list[str] = field(default_factory=list)  # how ranking works, as the page writes it
 
 
 def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
-    return Solve.objects.ranked().filter(daily=daily)
+    return Solve.objects.ranked().filter(daily=daily).annotate(rank_time=fairplay.RANK_TIME)
+
+
+def rank_time(solve: Solve) -> float:
+    """The time a solve is ranked by (fairplay.RANK_TIME, for one solve)."""
+    return solve.ranked_seconds if solve.ranked_seconds is not None else solve.seconds
 
 
 def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = TOP) -> Leaderboard:
     """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
     when it falls below them."""
     ranked = _ranked(daily)
-    solves = list(ranked.select_related("user").order_by("seconds", "solved_at", "pk")[:top])
+    solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
     rows: list[Row] = []
     for position, solve in enumerate(solves, start=1):
-        tied = rows and int(rows[-1].seconds) == int(solve.seconds)
+        tied = rows and int(rows[-1].seconds) == int(solve.rank_time)
         rank = rows[-1].rank if tied else position
-        rows.append(Row(rank, solve.user.get_username(), solve.seconds, solve.user_id == user_id))
+        rows.append(Row(rank, solve.user.get_username(), solve.rank_time, solve.user_id == user_id))
     player_row = None
     if user_id is not None and not any(r.is_player for r in rows):
         own = ranked.select_related("user").filter(user_id=user_id).first()
         if own is not None:
-            player_row = Row(_rank_of(ranked, own.seconds), own.user.get_username(), own.seconds, True)
-    return Leaderboard(daily, rows, player_row, ranked.count())
+            player_row = Row(_rank_of(ranked, own.rank_time), own.user.get_username(), own.rank_time, True)
+    return Leaderboard(daily, rows, player_row, ranked.count(), fairplay.rules(daily.difficulty))
 
 
 def _rank_of(ranked: SolveQuerySet, seconds: float) -> int:
-    """1 + the ranked solves shown with a smaller whole-second time."""
-    return 1 + ranked.filter(seconds__lt=int(seconds)).count()
+    """1 + the ranked solves shown with a smaller whole-second ranked time."""
+    return 1 + ranked.filter(rank_time__lt=int(seconds)).count()
 
 
 def _not_ranked_because(solve: Solve) -> list[str]:
@@ -107,9 +120,12 @@ def _not_ranked_because(solve: Solve) -> list[str]:
         reasons.append("you played it after its day")
     if solve.hinted:
         reasons.append("you used hints or checks")
-    if solve.flagged:
-        floor = settings.LEADERBOARD_FLOOR_SECONDS.get(solve.daily.difficulty, 0)
-        reasons.append(f"it was under {clock(floor)}, so it is flagged as too fast until an admin checks it")
+    if solve.unranked:
+        reasons.append(fairplay.reason(solve.unranked))
+    if solve.review == Solve.Review.DISQUALIFIED:
+        reasons.append("it was disqualified after review")
+    elif solve.flagged and solve.review != Solve.Review.APPROVED:
+        reasons.append(fairplay.held_because(solve))
     return reasons
 
 
@@ -118,34 +134,35 @@ def standing_of(solve: Solve) -> Standing:
     reasons = _not_ranked_because(solve)
     today = solve.daily.date == site_today()
     ranked = _ranked(solve.daily)
+    mine = rank_time(solve)
+    # Said only when the two read differently: the page shows the clock's time as the solve's.
+    shown = mine if int(mine) != int(solve.seconds) else None
     if Guest.objects.filter(user_id=solve.user_id).exists():
         if reasons:
             reasons.append("you play as a guest")
             return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
         # Where the time would place them among the day's ranked solves, counting itself.
-        rank, solvers = _rank_of(ranked, solve.seconds), ranked.count() + 1
-        return Standing(solve.seconds, ranked=False, rank=rank, solvers=solvers, today=today, guest=True)
+        rank, solvers = _rank_of(ranked, mine), ranked.count() + 1
+        return Standing(
+            solve.seconds, ranked=False, rank=rank, solvers=solvers, today=today, guest=True, ranked_seconds=shown
+        )
     if reasons:
         return Standing(solve.seconds, ranked=False, reasons=reasons, today=today)
     solvers = ranked.count()
-    slower = ranked.filter(seconds__gte=int(solve.seconds) + 1).count()
+    slower = ranked.filter(rank_time__gte=int(mine) + 1).count()
     # Rounded down, so a player is never told they did better than they did.
     percentile = slower * 100 // solvers if solvers else 0
     return Standing(
         solve.seconds,
         ranked=True,
-        rank=_rank_of(ranked, solve.seconds),
+        rank=_rank_of(ranked, mine),
         percentile=percentile,
         solvers=solvers,
         today=today,
+        ranked_seconds=shown,
     )
 
 
 def median_time(daily: DailyPuzzle) -> tuple[float | None, int]:
-    """The median of the daily's ranked solve times, and how many there are; (None, 0) for none."""
-    ranked = _ranked(daily).order_by("seconds")
-    count = ranked.count()
-    if not count:
-        return None, 0
-    middle = list(ranked.values_list("seconds", flat=True)[(count - 1) // 2 : count // 2 + 1])
-    return sum(middle) / len(middle), count
+    """The median of the daily's ranked times, and how many ranked solves there are; (None, 0) for none."""
+    return fairplay.day_median(daily)

@@ -426,6 +426,12 @@ HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
 LEADERBOARD_FLOOR_SECONDS = {
     tier: float(value) for tier, value in env_per_tier("LEADERBOARD_FLOOR", (20, 40, 60, 90, 120)).items()
 }
+# Fair play (puzzles/fairplay.py): a solve by an account younger than this many hours, without a
+# verified email, is not ranked; once a daily has DAY_FLOOR_MIN_SOLVES ranked solves, a solve
+# under DAY_FLOOR_FRACTION of their median time is held for review like one under the floor.
+RANKED_ACCOUNT_MIN_HOURS = float(env("RANKED_ACCOUNT_MIN_HOURS", "6"))
+DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.35"))
+DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
 HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
 
 # Guests (puzzles/guests.py): a visitor's first move makes a guest player; one address may make

@@ -122,3 +122,42 @@ def solve_through_api(client: Client, daily: DailyPuzzle, seconds: float = 0, *,
     response = post(client, url(daily, "submit"), {"version": version, "digits": digits})
     assert response.status_code == 200, response.content
     return response.json()
+
+
+def make_event(
+    attempt: Attempt,
+    kind: str,
+    at: datetime.datetime,
+    moves: list[tuple[int, list[tuple[int, int]]]] = (),
+    placed: int | None = None,
+):
+    """One event of `attempt`'s record of play, arrived `at`. `moves` are (age_ms, [(cell, digit), ...])
+    digit moves; `placed` (the server's count of cells filled) defaults to the digits they put in."""
+    from puzzles.models import PlayEvent
+    from puzzles.playlog import Move, pack
+
+    packed = pack([Move(age, "d", tuple(cells)) for age, cells in moves])
+    if placed is None:
+        placed = sum(1 for _, cells in moves for _, digit in cells if digit)
+    return PlayEvent.objects.create(attempt=attempt, kind=kind, arrived_at=at, moves=packed, placed=placed)
+
+
+def make_paced_record(attempt: Attempt, start: datetime.datetime, gap: float, per_save: int = 3) -> datetime.datetime:
+    """A record of play as the board writes it for a player placing one digit every `gap` seconds
+    into the attempt's empty cells: an open, saves of `per_save` digits each as the last one goes in
+    (the moves aged as they were made), the last digit with the submit. Returns the submit's time."""
+    empty = [cell for cell, given in enumerate(attempt.daily.puzzle.givens) if given == "0"]
+    make_event(attempt, "open", start)
+    batch: list[tuple[datetime.datetime, int]] = []
+    at = start
+    for number, cell in enumerate(empty[:-1], start=1):
+        at = start + datetime.timedelta(seconds=number * gap)
+        batch.append((at, cell))
+        if len(batch) == per_save:
+            moves = [(int((at - made).total_seconds() * 1000), [(c, 1)]) for made, c in batch]
+            make_event(attempt, "save", at, moves)
+            batch = []
+    end = at + datetime.timedelta(seconds=gap)
+    moves = [(int((end - made).total_seconds() * 1000), [(c, 1)]) for made, c in batch] + [(0, [(empty[-1], 1)])]
+    make_event(attempt, "submit", end, moves)
+    return end

@@ -1,4 +1,4 @@
-"""The day's leaderboard, a player's percentile, and flagged solves in the admin."""
+"""The day's leaderboard, a player's percentile, and held solves in the admin."""
 
 import datetime
 
@@ -7,14 +7,23 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
+from puzzles import fairplay
 from puzzles.leaderboard import clock, leaderboard_for, median_time, standing_of
-from puzzles.models import Solve
+from puzzles.models import Attempt, Solve
 
-from .factories import log_in, make_solve, solve_through_api
+from .factories import log_in, make_paced_record, make_solve, solve_through_api
 
 pytestmark = pytest.mark.django_db
 
 SOLVES = reverse("admin:puzzles_solve_changelist")
+
+
+def judged(daily, username: str, seconds: float, **verdict) -> Solve:
+    """make_solve's solve with a fair-play verdict of the test's choosing (ranked_seconds, unranked ...)."""
+    solve = make_solve(daily, username, seconds)
+    Solve.objects.filter(pk=solve.pk).update(**verdict)
+    solve.refresh_from_db()
+    return solve
 
 
 # --- the leaderboard ------------------------------------------------------------------------
@@ -80,7 +89,10 @@ def test_an_unranked_solve_says_why(daily, settings):
     assert not late.ranked and late.percentile is None
     assert "after its day" in late.sentence and "hints" in late.sentence
     flagged = standing_of(make_solve(daily, "quick", 5, flagged=True))
-    assert "too fast" in flagged.sentence and clock(settings.LEADERBOARD_FLOOR_SECONDS["easy"]) in flagged.sentence
+    assert "held until an admin checks it" in flagged.sentence
+    assert clock(settings.LEADERBOARD_FLOOR_SECONDS["easy"]) in flagged.sentence
+    unranked = standing_of(judged(daily, "script", 300, unranked=fairplay.IN_SUBMIT))
+    assert unranked.sentence == f"Not on the leaderboard: {fairplay.reason(fairplay.IN_SUBMIT)}."
 
 
 def test_the_only_ranked_solver_is_told_so(daily):
@@ -101,44 +113,104 @@ def test_clock_shows_whole_seconds_like_the_board():
     assert [clock(s) for s in (0, 59.9, 65, 3723)] == ["0:00", "0:59", "1:05", "1:02:03"]
 
 
+# --- ranked time -------------------------------------------------------------------------
+
+
+def test_the_board_ranks_by_the_ranked_time_and_falls_back_to_the_clock(daily):
+    judged(daily, "blocked", 100, ranked_seconds=400)  # heartbeats blocked: the clock missed 300 s
+    make_solve(daily, "old", 200)  # judged before the record of play
+    me = judged(daily, "fair", 300, ranked_seconds=300.5)
+    board = leaderboard_for(daily)
+    assert [(r.rank, r.username, r.time) for r in board.rows] == [
+        (1, "old", "3:20"),
+        (2, "fair", "5:00"),
+        (3, "blocked", "6:40"),
+    ]
+    assert median_time(daily) == (300.5, 3)
+    standing = standing_of(Solve.objects.get(user__username="blocked"))
+    assert (standing.rank, standing.percentile, standing.time, standing.ranked_time) == (3, 0, "1:40", "6:40")
+    assert standing_of(me).ranked_time == ""  # reads as the clock: not said twice
+    below = leaderboard_for(daily, user_id=User.objects.get(username="blocked").pk, top=1)
+    assert (below.player_row.rank, below.player_row.time) == (3, "6:40")
+
+
 # --- the floor and the admin ----------------------------------------------------------------
 
 
-def test_a_solve_under_the_floor_is_flagged_kept_off_the_board_and_listed_for_admins(
-    client, daily, admin_client, settings
-):
+def played(daily, username: str, gap: float) -> Solve:
+    """A solve judged from a person's record of play: a digit every `gap` seconds, by a settled account."""
+    user = User.objects.create(username=username, date_joined=timezone.now() - datetime.timedelta(days=3))
+    attempt = Attempt.objects.create(user=user, daily=daily, started_at=timezone.now())
+    end = make_paced_record(attempt, attempt.started_at, gap)
+    solve = Solve.objects.create(
+        attempt=attempt, user=user, daily=daily, seconds=(end - attempt.started_at).total_seconds()
+    )
+    fairplay.solve_judge(solve)
+    return solve
+
+
+def test_a_solve_under_the_floor_is_held_kept_off_the_board_and_listed_for_admins(daily, admin_client, settings):
     settings.LEADERBOARD_FLOOR_SECONDS = {**settings.LEADERBOARD_FLOOR_SECONDS, "easy": 60}
-    log_in(client, "speedy")
-    assert solve_through_api(client, daily, 30)["solved"] is True
-    solve = Solve.objects.get()
-    assert solve.flagged and solve.seconds == 30
+    solve = played(daily, "speedy", gap=1.0)  # 49 s
+    assert solve.flagged and solve.unranked == "" and solve.ranked_seconds == 49
     assert leaderboard_for(daily).rows == []
     page = admin_client.get(SOLVES).content.decode()
-    assert "flagged__exact=1" in page and "1 flagged solve is faster than the floor" in page
-    flagged = admin_client.get(SOLVES + "?flagged__exact=1").content.decode()
-    assert "speedy" in flagged
+    assert "review=waiting" in page and "1 solve is held for review" in page
+    held = admin_client.get(SOLVES + "?review=waiting").content.decode()
+    assert "speedy" in held
 
 
-def test_a_solve_over_the_floor_is_ranked(client, daily, settings):
+def test_a_solve_over_the_floor_is_ranked(daily, settings):
     settings.LEADERBOARD_FLOOR_SECONDS = {**settings.LEADERBOARD_FLOOR_SECONDS, "easy": 20}
-    log_in(client, "steady")
-    solve_through_api(client, daily, 30)
-    assert [r.username for r in leaderboard_for(daily).rows] == ["steady"]
+    played(daily, "steady", gap=2.0)
+    assert [(r.username, r.time) for r in leaderboard_for(daily).rows] == [("steady", "1:38")]
 
 
-def test_the_admin_keeps_solve_times_read_only_and_may_clear_a_flag(admin_client, daily):
+def test_a_solve_through_the_api_is_judged_as_it_is_recorded(client, daily):
+    # The test client sends no moves, as a script would not: recorded, not ranked.
+    log_in(client, "script")
+    solve_through_api(client, daily, 300)
+    solve = Solve.objects.get()
+    assert solve.unranked == fairplay.NO_RECORD and solve.ranked_seconds >= 300
+    assert leaderboard_for(daily).rows == []
+
+
+def test_the_admin_keeps_times_and_verdicts_read_only_and_records_a_review(admin_client, daily):
     solve = make_solve(daily, "quick", 5, flagged=True)
     change = reverse("admin:puzzles_solve_change", args=[solve.pk])
     page = admin_client.get(change).content.decode()
-    assert 'name="seconds"' not in page and 'name="solved_at_0"' not in page and 'name="flagged"' in page
-    admin_client.post(change, {"flagged": "", "seconds": "1"})
+    assert 'name="seconds"' not in page and 'name="solved_at_0"' not in page and 'name="flagged"' not in page
+    assert 'name="review"' in page and "No record of play." in page and "No replay yet." in page
+    admin_client.post(change, {"review": "approved", "seconds": "1", "flagged": ""})
     solve.refresh_from_db()
-    assert solve.seconds == 5 and not solve.flagged
+    assert solve.seconds == 5 and solve.flagged and solve.review == "approved"
+    assert [r.username for r in leaderboard_for(daily).rows] == ["quick"]
     assert admin_client.get(reverse("admin:puzzles_solve_add")).status_code == 403
 
 
-def test_the_admin_action_clears_flags_in_bulk(admin_client, daily):
+def test_the_change_page_sums_up_the_record_of_play(admin_client, daily):
+    solve = played(daily, "steady", gap=2.0)
+    page = admin_client.get(reverse("admin:puzzles_solve_change", args=[solve.pk])).content.decode()
+    assert "18 events: 1 page opened, 16 moves saved, 1 grid submitted." in page
+    assert "49 moves." in page and "3, 3, 3" in page and "the record earns a rank" in page
+
+
+def test_the_admin_approves_and_disqualifies_in_bulk(admin_client, daily):
     ids = [make_solve(daily, name, 5, flagged=True).pk for name in ("a", "b")]
-    admin_client.post(SOLVES, {"action": "clear_flag", "_selected_action": ids})
-    assert not Solve.objects.filter(flagged=True).exists()
-    assert [r.username for r in leaderboard_for(daily).rows] == ["a", "b"]
+    make_solve(daily, "c", 300)
+    admin_client.post(SOLVES, {"action": "approve", "_selected_action": ids})
+    assert set(Solve.objects.filter(review="approved").values_list("pk", flat=True)) == set(ids)
+    assert [r.username for r in leaderboard_for(daily).rows] == ["a", "b", "c"]
+    admin_client.post(SOLVES, {"action": "disqualify", "_selected_action": ids[:1]})
+    assert [r.username for r in leaderboard_for(daily).rows] == ["b", "c"]
+    held = admin_client.get(SOLVES + "?review=disqualified").content.decode()
+    assert ">a<" in held and ">b<" not in held
+
+
+def test_held_solves_waiting_for_review_are_listed_first(admin_client, daily):
+    make_solve(daily, "approved", 5, flagged=True)
+    Solve.objects.filter(user__username="approved").update(review="approved")
+    make_solve(daily, "fair", 300)
+    make_solve(daily, "waiting", 5, flagged=True, solved_at=timezone.now() - datetime.timedelta(hours=1))
+    page = admin_client.get(SOLVES).content.decode()
+    assert page.index(">waiting<") < min(page.index(">fair<"), page.index(">approved<"))

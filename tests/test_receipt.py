@@ -84,7 +84,7 @@ def test_the_results_show_the_receipt_leaderboard_and_percentile_after_the_solve
     make_solve(daily, "rival", 400)
     make_solve(daily, "ace", 100)
     me = log_in(client, "ada")
-    assert solve_through_api(client, daily, 200)["solved"] is True
+    make_solve(daily, "ada", 200)
     response = client.get(results_url(daily))
     assert response.status_code == 200
     body = response.content.decode()
@@ -109,6 +109,44 @@ def test_the_results_explain_why_an_unranked_solve_is_not_on_the_board(client, d
     body = client.get(results_url(daily)).content.decode()
     assert "Not on the leaderboard: you used hints or checks." in body
     assert "No ranked solves yet" in body
+
+
+def test_the_results_say_why_the_record_of_play_earns_no_rank(client, daily):
+    # Through the board's API without moves, as a script submits: recorded, judged, not ranked.
+    log_in(client, "ada")
+    assert solve_through_api(client, daily, 200)["solved"] is True
+    body = client.get(results_url(daily)).content.decode()
+    assert "Not on the leaderboard: the server has no record of your moves" in body
+
+
+def test_a_disqualified_player_is_told_on_their_results(client, daily):
+    me = log_in(client, "ada")
+    solve = make_solve(daily, "ada", 200)
+    Solve.objects.filter(pk=solve.pk).update(review=Solve.Review.DISQUALIFIED)
+    body = client.get(results_url(daily)).content.decode()
+    assert "Not on the leaderboard: it was disqualified after review." in body
+    assert Solve.objects.get(user=me).review == "disqualified"
+
+
+def test_the_results_say_the_ranked_time_when_it_reads_otherwise_than_the_clock(client, daily):
+    log_in(client, "ada")
+    solve = make_solve(daily, "ada", 200)
+    Solve.objects.filter(pk=solve.pk).update(ranked_seconds=345)
+    body = client.get(results_url(daily)).content.decode()
+    assert 'Solved in <span class="results-time">3:20</span>' in body
+    assert "Ranked by <strong>5:45</strong>" in body
+
+
+def test_the_leaderboard_says_how_ranking_works_with_the_numbers_in_force(client, daily, settings):
+    settings.LEADERBOARD_FLOOR_SECONDS = {"easy": 25}
+    settings.RANKED_ACCOUNT_MIN_HOURS, settings.DAY_FLOOR_FRACTION, settings.DAY_FLOOR_MIN_SOLVES = 8, 0.3, 15
+    log_in(client, "ada")
+    make_solve(daily, "ada", 200)
+    body = client.get(results_url(daily)).content.decode()
+    rules = body[body.index('<details class="results-rules">') : body.index("</details>")]
+    assert "<summary>How ranking works</summary>" in rules
+    for number in ("0:25", "8 hours", "30%", "15 ranked solves", "over 9 digits", "0.75 s apart"):
+        assert number in rules
 
 
 def test_results_of_a_puzzle_that_is_not_served_are_a_404(client, daily):
