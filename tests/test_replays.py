@@ -300,3 +300,10 @@ def test_the_player_s_own_replay_says_it_is_theirs(client, solves):
     as_user(client, "bob")
     page = client.get(replay_page(solves["bob"].daily, solves["bob"].pk)).content.decode()
     assert "Your replay" in page
+
+
+def test_the_player_s_results_link_their_replay(client, solves):
+    as_user(client, "dan")
+    daily = solves["dan"].daily
+    page = client.get(reverse("puzzles:results", args=(daily.date, daily.difficulty))).content.decode()
+    assert f'<a href="{replay_page(daily, solves["dan"].pk)}">Watch your replay</a>' in page
