@@ -407,7 +407,7 @@ def test_the_home_page_and_the_header_offer_leagues_to_players_with_an_account_o
     make_daily(TODAY, "easy")
     log_in(client, "ada")
     page = client.get("/").content.decode()
-    assert 'href="/leagues/">Leagues</a>' in page and "Play in a league with friends" in page
+    assert 'href="/leagues/" class="nav-leagues">Leagues</a>' in page and "Play in a league with friends" in page
     assert "Your leagues today" not in page and "leagues.css" not in page
     client.force_login(guest_create())
     assert 'href="/leagues/"' not in client.get("/").content.decode()
