@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles.models import TIER_ORDER, site_today
+from puzzles import leagues
+from puzzles.models import TIER_ORDER, League, site_today
 from tests.browser.axe import assert_accessible
 from tests.browser.test_accessibility import LOOKS, PHONE, SHOTS, log_in
 from tests.factories import make_daily, make_solve
@@ -79,11 +80,7 @@ def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_se
     make_solve(today_dailies["easy"], "bob", 301, hinted=True)
     yesterday = make_daily(site_today() - datetime.timedelta(days=1), "easy")
     noon = timezone.now() - datetime.timedelta(days=1)
-    league_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
-    from puzzles import leagues
-    from puzzles.models import League
-
-    league = League.objects.get(pk=league_id)
+    league = League.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
     for name, easy, medium in (("cyd", 212, 540), ("dana", 288, None), ("eli", None, 610)):
         User.objects.create_user(name)
         leagues.league_join(league, User.objects.get(username=name))
@@ -109,13 +106,11 @@ def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_se
 
 @pytest.mark.parametrize("look", LOOKS)
 def test_the_league_pages_pass_axe_in_every_look(chromium, live_server, today_dailies, look):
-    from puzzles import leagues
-
     ada = User.objects.create_user("ada")
     bob = User.objects.create_user("bob")
     league = leagues.league_create(ada, "Puzzlers")
     leagues.league_join(league, bob)
-    make_solve(today_dailies["easy"], "bob", 200, late=False, flagged=True)
+    make_solve(today_dailies["easy"], "bob", 200, flagged=True)
     context = chromium.new_context(**LOOKS[look])
     log_in(context, live_server.url, ada)
     page = context.new_page()
@@ -130,4 +125,3 @@ def test_the_league_pages_pass_axe_in_every_look(chromium, live_server, today_da
         assert fits(page), f"{path}, {look}"
         assert_accessible(page, f"{path}, {look}")
     context.close()
-
