@@ -5,13 +5,16 @@ The timeline puts every move on the axis of active time, the time the page was o
 skips what the player did away from the puzzle:
 
 - A move's moment is its write's arrival less its age, never before the previous event's
-  arrival (playlog.py); it is then read on the clock at that moment.
+  arrival (the attempt's start, for the first) nor after its own: the rule of fairplay.move_times.
 - The clock runs from an "open" event to the next "close", and ends at the submit that solved
   the puzzle. An open while it runs (a second tab, a reload whose close was lost) and a close
-  while it is stopped change nothing. A write while it is stopped does not start it: its moves
-  sit at the moment it stopped (a page's last save often lands just after its close).
-- A record that does not begin with an open (a guest's, whose first move made the attempt) runs
-  from its first event's oldest move, or that event's arrival if it carries none.
+  while it is stopped change nothing.
+- Any other event while the clock is stopped (a save, the submit, a hint, a check) starts it
+  from its oldest move, or its arrival if it has none, if that came after the clock stopped: the
+  page was open after all (a record that does not begin with an open, such as a guest's, whose
+  first move made the attempt; or an open that never arrived). A save whose moves were all made
+  before the close (the page's last save racing its close as the tab goes away) starts nothing:
+  its moves sit where the clock stopped.
 - Each save and the submit carry the digits after them: the replay puts those on the board as it
   passes the write, so a move the board failed to send cannot leave the replay out of step.
 - A solve with no record of its own (made before moves were kept) has no moves: the givens, then
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .models import Attempt, PlayEvent, Solve
-from .playlog import MAX_AGE_MS, Move, unpack
+from .playlog import Move, unpack
 
 Kind = PlayEvent.Kind
 WRITES = (Kind.SAVE, Kind.SUBMIT)  # the events whose digits the server recorded
@@ -87,33 +90,42 @@ def _record_of(attempt: Attempt, givens: str, solution: str) -> list[PlayEvent]:
 
 
 class _Clock:
-    """Active time as a function of the server's time, fed the events in order."""
+    """Active time as a function of the server's time, fed the events in order (the module's
+    docstring has the rules)."""
 
-    def __init__(self, start: datetime.datetime | None) -> None:
+    def __init__(self) -> None:
         self.counted = datetime.timedelta(0)  # before `since`
-        self.since = start  # when the clock last started; None while it is stopped
+        self.since: datetime.datetime | None = None  # when it last started; None while stopped
+        self.stopped: datetime.datetime | None = None  # when it last stopped; None before it ran
 
     def at(self, moment: datetime.datetime) -> int:
         """The clock at `moment` (no earlier than the last event fed), in whole milliseconds."""
         running = moment - self.since if self.since is not None else datetime.timedelta(0)
         return int((self.counted + max(running, datetime.timedelta(0))) / datetime.timedelta(milliseconds=1))
 
-    def feed(self, kind: str, moment: datetime.datetime) -> None:
-        if kind == Kind.OPEN and self.since is None:
+    def start(self, moment: datetime.datetime) -> None:
+        if self.since is None:
             self.since = moment
-        elif kind == Kind.CLOSE and self.since is not None:
+
+    def stop(self, moment: datetime.datetime) -> None:
+        if self.since is not None:
             self.counted += max(moment - self.since, datetime.timedelta(0))
-            self.since = None
+            self.since, self.stopped = None, moment
+
+    def sign_of_life(self, earliest: datetime.datetime) -> None:
+        """A write, hint or check that began at `earliest`: the page was open since then, unless
+        it all happened before the clock last stopped."""
+        if self.since is None and (self.stopped is None or earliest > self.stopped):
+            self.since = earliest
 
 
 def _moments(event: PlayEvent, floor: datetime.datetime) -> list[tuple[datetime.datetime, Move]]:
     """The event's moves with the server's moment of each: its arrival less the move's age, never
-    before `floor` (the previous event's arrival, or the move before)."""
-    timed = []
-    for move in unpack(event.moves):
-        floor = max(floor, event.arrived_at - datetime.timedelta(milliseconds=move.age_ms))
-        timed.append((floor, move))
-    return timed
+    before `floor` (the previous event's arrival) nor after the arrival."""
+    return [
+        (max(floor, event.arrived_at - datetime.timedelta(milliseconds=move.age_ms)), move)
+        for move in unpack(event.moves)
+    ]
 
 
 def timeline_of(solve: Solve) -> Timeline:
@@ -123,28 +135,27 @@ def timeline_of(solve: Solve) -> Timeline:
     puzzle = solve.daily.puzzle
     timeline = Timeline(givens=puzzle.givens, seconds=solve.seconds)
     record = _record_of(attempt, puzzle.givens, puzzle.solution)
-    if not record:
-        timeline.end_ms = int(solve.seconds * 1000)
-        timeline.writes.append(Snapshot(0, timeline.end_ms, attempt.digits))
-        return timeline
-    first = record[0]
-    if first.kind == Kind.OPEN:
-        start = None  # the open starts it
-    else:
-        first_moves = _moments(first, first.arrived_at - datetime.timedelta(milliseconds=MAX_AGE_MS))
-        start = first_moves[0][0] if first_moves else first.arrived_at
-    clock = _Clock(start)
-    floor = start or first.arrived_at
+    clock = _Clock()
+    floor = attempt.started_at
     solved = False
     for event in record:
+        arrival = max(floor, event.arrived_at)  # in the order received, even if two stamps crossed
         moments = _moments(event, floor)
+        if event.kind == Kind.OPEN:
+            clock.start(arrival)
+        elif event.kind != Kind.CLOSE:
+            clock.sign_of_life(moments[0][0] if moments else arrival)
         timeline.moves.extend(TimedMove(clock.at(moment), move) for moment, move in moments)
-        floor = max(floor, event.arrived_at)
+        floor = arrival
         if event.kind in WRITES and event.digits:
             timeline.writes.append(Snapshot(len(timeline.moves), clock.at(floor), event.digits))
+        if event.kind == Kind.CLOSE:
+            clock.stop(arrival)
         solved = event.kind == Kind.SUBMIT and _solved_by(event, puzzle.givens, puzzle.solution)
-        clock.feed(event.kind, floor)
-    timeline.end_ms = clock.at(floor)
+    if not record:  # made before the record of play: its time is all there is
+        timeline.end_ms = int(solve.seconds * 1000)
+    else:
+        timeline.end_ms = clock.at(floor)
     if not solved:  # the record stops short of the solve: end on the solved grid all the same
         timeline.writes.append(Snapshot(len(timeline.moves), timeline.end_ms, attempt.digits))
     return timeline

@@ -24,7 +24,10 @@ SOLVED = player_digits()  # the player's digits of the whole solution
 
 
 def make_events(attempt: Attempt, *events: tuple) -> None:
-    """The attempt's record of play: (kind, seconds after T0[, moves as the board sends them[, digits]])."""
+    """The attempt's record of play: (kind, seconds after T0[, moves as the board sends them[, digits]]),
+    the attempt started at T0."""
+    attempt.started_at = T0
+    attempt.save(update_fields=["started_at"])
     for kind, at, *rest in events:
         moves = rest[0] if rest else []
         digits = rest[1] if len(rest) > 1 else ""
@@ -102,6 +105,22 @@ def test_a_second_open_while_the_clock_runs_changes_nothing(todays_easy):
     )
     timeline = timeline_of(solve)
     assert ms_of(timeline) == [20_000]
+    assert timeline.end_ms == 20_000
+
+
+def test_a_write_after_a_close_restarts_the_clock_only_if_it_was_made_after_the_close(todays_easy):
+    solve = make_solve(todays_easy, "ada", 30)
+    make_events(
+        solve.attempt,
+        ("open", 0),
+        ("close", 10),
+        # Its move was made 50 s after the close: the page was open again, its open never arrived.
+        ("save", 62, [[2000, "d", [[0, 4]]]], digits_with(c0=4)),
+        ("close", 70),
+        ("submit", 300, [[0, "d", [[3, 9]]]], SOLVED),  # a write with nothing before it: from now
+    )
+    timeline = timeline_of(solve)
+    assert ms_of(timeline) == [10_000, 20_000]  # 10 s, then 60 to 70 s; the submit adds nothing
     assert timeline.end_ms == 20_000
 
 

@@ -58,7 +58,7 @@ def record_a_solve(solve: Solve) -> None:
             moves=pack(moves_clean(moves)),
             digits=after,
         )
-    Attempt.objects.filter(pk=solve.attempt_id).update(digits="".join(digits))
+    Attempt.objects.filter(pk=solve.attempt_id).update(digits="".join(digits), started_at=start)
 
 
 @pytest.fixture
