@@ -1,8 +1,8 @@
 """A player's attempt at a daily: their position on the board, its saving, the clock, the solve.
 
 A position is what the player has put on the board (digits, corner and centre notes, colours);
-it is checked against the givens on every write. Every write names the version it was made on,
-and a stale one is refused rather than overwriting newer progress.
+it is checked against the givens on every write (positions.py). Every write names the version it
+was made on, and a stale one is refused rather than overwriting newer progress.
 
 The clock is the server's, never a figure from the client. Time counts while a page of the
 puzzle is open, visible and unpaused, and only then. The page says so with heartbeats, each
@@ -17,16 +17,19 @@ with a phase:
 
 A save or a submit counts like a tick and leaves the clock counting from now. While the clock is
 stopped a tick or a write counts nothing. A solved attempt's clock never moves again.
+
+Every save, submit, open and close adds one event to the attempt's record of play, with the
+moves the write carried, in the same transaction (playrecord.py has the rules). Ticks are not
+logged: the open and close events already bound the stretches they count.
 """
 
 from __future__ import annotations
 
 import datetime
 import functools
-import hashlib
 import json
 import math
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +39,10 @@ from django.utils import timezone
 
 from . import engine
 from .fairplay import solve_judge
-from .models import Attempt, DailyPuzzle, Solve
+from .models import Attempt, DailyPuzzle, PlayEvent, Solve
+from .playlog import Move, moves_clean, pack
+from .playrecord import moves_allow, play_log
+from .positions import BadPosition, Position, colours_clean, position_clean, position_key
 
 
 class StaleSave(Exception):
@@ -47,78 +53,19 @@ class StaleSave(Exception):
         self.attempt = attempt
 
 
-class BadPosition(ValueError):
-    """A payload the board cannot have sent: not a position, a version or a clock phase; the
-    message says what is wrong."""
-
-
 class AlreadySolved(Exception):
     """The attempt is solved; nothing about it changes any more."""
 
-
-NOTE = re.compile(r"[1-9]{0,9}")
-DIGITS = re.compile(r"[0-9]{81}")
 
 # The clock's phases (see the module's docstring).
 OPEN, TICK, CLOSE = "open", "tick", "close"
 PHASES = (OPEN, TICK, CLOSE)
 
-# The fields a save writes: the position, its version and the clock.
+# The fields a save writes: the position, its version, the clock and the count of moves logged.
 POSITION_FIELDS = [
     *("digits", "corner", "centre", "colours", "version", "saved_at"),
-    *("active_seconds", "last_beat_at", "updated_at"),
+    *("active_seconds", "last_beat_at", "updated_at", "moves_logged"),
 ]
-
-# A position as a save stores it: digits, corner notes, centre notes, colours.
-Position = tuple[str, list[str], list[str], list[str]]
-
-
-def _check_marks(marks: object, givens: str | None, name: str) -> list[str]:
-    """Notes or colours, checked and sorted; with `givens`, blanked on the given cells."""
-    if not isinstance(marks, list) or len(marks) != 81:
-        raise BadPosition(f"{name} must be a list of 81 strings")
-    clean = []
-    for cell, mark in enumerate(marks):
-        # Every save checks 243 of these, so the common case (an empty mark) is the quick one.
-        if mark == "":
-            clean.append("")
-            continue
-        if not isinstance(mark, str) or not NOTE.fullmatch(mark):
-            raise BadPosition(f"{name} of cell {cell + 1} must be digits 1-9")
-        if len(set(mark)) != len(mark):
-            raise BadPosition(f"{name} of cell {cell + 1} repeat a digit")
-        clean.append("" if givens is not None and givens[cell] != "0" else "".join(sorted(mark)))
-    return clean
-
-
-def position_clean(
-    givens: str, digits: object, corner: object = None, centre: object = None
-) -> tuple[str, list[str], list[str]]:
-    """Check and normalise a player's position against the puzzle's givens.
-
-    Given cells must be empty or repeat the given; they are stored empty, since the givens
-    belong to the puzzle, not to the player.
-    """
-    if not isinstance(digits, str) or not DIGITS.fullmatch(digits):
-        raise BadPosition("digits must be 81 characters, 0-9")
-    for cell, (given, mine) in enumerate(zip(givens, digits)):
-        if given != "0" and mine not in ("0", given):
-            raise BadPosition(f"cell {cell + 1} holds a given, which cannot be changed")
-    digits = "".join("0" if given != "0" else mine for given, mine in zip(givens, digits))
-    corner = _check_marks(corner if corner is not None else [""] * 81, givens, "corner notes")
-    centre = _check_marks(centre if centre is not None else [""] * 81, givens, "centre notes")
-    return digits, corner, centre
-
-
-def colours_clean(colours: object) -> list[str]:
-    """Check and normalise a player's colours: per cell, colour indices 1-9 (givens too), sorted."""
-    return _check_marks(colours if colours is not None else [""] * 81, None, "colours")
-
-
-def position_key(digits: str, centre: list[str]) -> str:
-    """A fixed-length fingerprint of a position (the player's digits and centre notes)."""
-    text = digits + "|" + ",".join(centre)
-    return hashlib.sha256(text.encode()).hexdigest()  # 64 characters: Attempt.hint_position
 
 
 def attempt_open(user, daily: DailyPuzzle) -> Attempt:
@@ -190,53 +137,75 @@ def attempt_beat(user, daily: DailyPuzzle, phase: object = TICK) -> Saved:
         return saved
     with transaction.atomic():
         attempt = attempt_lock(user, daily)
-        _advance_clock(attempt, timezone.now(), phase)
+        _advance_clock(attempt, now := timezone.now(), phase)
         attempt.save(update_fields=["active_seconds", "last_beat_at", "updated_at"])
+        if phase != TICK and not attempt.is_solved:
+            play_log(attempt, phase, now)
         return Saved(attempt.version, attempt.active_seconds)
 
 
 def attempt_save(
-    user, daily: DailyPuzzle, *, version: int, digits: object, corner: object, centre: object, colours: object = None
+    user,
+    daily: DailyPuzzle,
+    *,
+    version: int,
+    digits: object,
+    corner: object,
+    centre: object,
+    colours: object = None,
+    moves: object = None,
 ) -> Saved:
-    """Store a player's position if it was made on the newest version; raise StaleSave if not."""
-    # A malformed position is refused as such, whichever version it claims to follow.
+    """Store a player's position if it was made on the newest version, and log the write with its
+    moves; raise StaleSave if not, RecordFull if the moves would pass the record's bound."""
+    # A malformed position or moves are refused as such, whichever version they claim to follow.
     clean: Position = (*position_clean(daily.puzzle.givens, digits, corner, centre), colours_clean(colours))
-    saved = _write_in_one_statement(user, daily, version, clean)
+    played = moves_clean(moves)
+    saved = _write_in_one_statement(user, daily, version, clean, moves=played)
     if saved is not None:
         return saved
-    # Not applied in one statement: a stale version, a solved or a never-opened attempt, or a
-    # database without it. The locking path finds out which and answers accordingly.
+    # Not applied in one statement: a stale version, a full record, a solved or a never-opened
+    # attempt, or a database without it. The locking path finds out which and answers accordingly.
     with transaction.atomic():
         attempt = attempt_lock(user, daily)
         if attempt.is_solved:
             raise AlreadySolved()
         if version != attempt.version:
             raise StaleSave(attempt)
+        moves_allow(attempt, played)
+        before = attempt.digits
         attempt.digits, attempt.corner, attempt.centre, attempt.colours = clean
         attempt.version += 1
         attempt.saved_at = now = timezone.now()
         _advance_clock(attempt, now)
         attempt.save(update_fields=POSITION_FIELDS)
+        play_log(attempt, PlayEvent.Kind.SAVE, now, played, before)
         return Saved(attempt.version, attempt.active_seconds)
 
 
 def _write_in_one_statement(
-    user, daily: DailyPuzzle, version: int | None = None, clean: Position | None = None, *, phase: str = TICK
+    user,
+    daily: DailyPuzzle,
+    version: int | None = None,
+    clean: Position | None = None,
+    *,
+    phase: str = TICK,
+    moves: Sequence[Move] = (),
 ) -> Saved | None:
-    """PostgreSQL: a save (or, without a position, a heartbeat of that phase) as one conditional UPDATE.
+    """PostgreSQL: a save (or, without a position, a heartbeat of that phase) as one statement: a
+    conditional UPDATE and, for a save, an open or a close, the INSERT of its event.
 
-    The row changes only if it exists, is unsolved and (for a save) is still at `version`; the
-    clock advances exactly as _advance_clock does (a test holds the two to the same answers in
-    every phase).
+    The row changes only if it exists, is unsolved and (for a save) is still at `version` with
+    room for its moves; the clock advances exactly as _advance_clock does, and the event is the
+    one play_log writes (tests hold the two paths to the same rows in every phase).
     One statement is its own transaction, so a save costs one round trip instead of four, which
-    is what keeps a save's p99 under its target (README, bench/web.py). None when nothing
-    matched, or on another database: the caller then takes the locking path, which explains why
-    (stale, solved, or not opened yet). A concurrent submit holds the row lock and bumps the
-    version, so a save racing it matches nothing.
+    is what keeps a save's p99 under its target (README, bench/web.py); the event is written with
+    the update or not at all. None when nothing matched, or on another database: the caller then
+    takes the locking path, which explains why (stale, full, solved, or not opened yet). A
+    concurrent submit holds the row lock and bumps the version, so a save racing it matches nothing.
     """
     if connection.vendor != "postgresql":
         return None
-    attempt_table, solve_table = Attempt._meta.db_table, Solve._meta.db_table
+    attempt_table, solve_table, event_table = Attempt._meta.db_table, Solve._meta.db_table, PlayEvent._meta.db_table
     now = timezone.now()
     params: dict[str, Any] = {
         "user": user.pk,
@@ -245,18 +214,33 @@ def _write_in_one_statement(
         "gap": float(settings.HEARTBEAT_GAP_SECONDS),
         "counts": phase != OPEN,
         "beat": None if phase == CLOSE else now,
+        "kind": PlayEvent.Kind.SAVE if clean is not None else phase,
+        "moves": pack(moves),
     }
-    position = ""
+    position, source, placed = "", "", "0"
+    target = "a.user_id = %(user)s AND a.daily_id = %(daily)s"
     if clean is not None:
         digits, corner, centre, colours = clean
         position = """digits = %(digits)s, corner = %(corner)s::jsonb, centre = %(centre)s::jsonb,
-            colours = %(colours)s::jsonb, version = a.version + 1, saved_at = %(now)s,"""
+            colours = %(colours)s::jsonb, version = a.version + 1, saved_at = %(now)s,
+            moves_logged = a.moves_logged + %(count)s,"""
+        # The digits before the save, for its event's count of the cells it filled; read under
+        # the row's lock, so that no other write comes between them and the update.
+        source = f"""FROM (SELECT id, digits FROM {attempt_table}
+            WHERE user_id = %(user)s AND daily_id = %(daily)s FOR UPDATE) AS b"""
+        target += " AND a.id = b.id AND a.version = %(version)s"
+        if moves:
+            target += " AND a.moves_logged + %(count)s <= %(limit)s"
+        placed = "(SELECT count(*) FROM unnest(%(filled)s::int[]) AS cell WHERE substr(w.before, cell, 1) = '0')"
         params.update(
             digits=digits,
             corner=json.dumps(corner),
             centre=json.dumps(centre),
             colours=json.dumps(colours),
             version=version,
+            count=len(moves),
+            limit=settings.PLAY_MOVES_PER_ATTEMPT,
+            filled=[cell + 1 for cell, digit in enumerate(digits) if digit != "0"],  # substr counts from 1
         )
     sql = f"""
         UPDATE {attempt_table} AS a SET {position}
@@ -265,15 +249,23 @@ def _write_in_one_statement(
                     AND %(now)s - a.last_beat_at <= make_interval(secs => %(gap)s)
                 THEN EXTRACT(EPOCH FROM %(now)s - a.last_beat_at) ELSE 0 END,
             last_beat_at = %(beat)s, updated_at = %(now)s
-        WHERE a.user_id = %(user)s AND a.daily_id = %(daily)s
-            {"AND a.version = %(version)s" if clean is not None else ""}
+        {source}
+        WHERE {target}
             AND NOT EXISTS (SELECT 1 FROM {solve_table} AS s WHERE s.attempt_id = a.id)
-        RETURNING a.version, a.active_seconds
+        RETURNING a.id, a.version, a.active_seconds, a.digits{", b.digits AS before" if clean is not None else ""}
     """
+    if clean is not None or phase != TICK:  # a tick is not logged (see the module's docstring)
+        sql = f"""
+            WITH w AS ({sql}), logged AS (
+                INSERT INTO {event_table} (attempt_id, kind, arrived_at, moves, placed, digits)
+                SELECT w.id, %(kind)s, %(now)s, %(moves)s, {placed}, w.digits FROM w
+            )
+            SELECT w.id, w.version, w.active_seconds FROM w
+        """
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
-    return Saved(row[0], float(row[1])) if row else None
+    return Saved(row[1], float(row[2])) if row else None
 
 
 @dataclass
@@ -284,8 +276,10 @@ class SubmitResult:
     solve: Solve | None = None
 
 
-def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) -> SubmitResult:
-    """Check a full grid against the rules and the givens; record the solve once."""
+def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, moves: object = None) -> SubmitResult:
+    """Check a full grid against the rules and the givens, and log it with its moves (right or
+    wrong); record the solve once."""
+    played = moves_clean(moves)
     with transaction.atomic():
         attempt = attempt_lock(user, daily)
         if attempt.is_solved:
@@ -294,8 +288,9 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) ->
         clean, _, _ = position_clean(givens, digits, attempt.corner, attempt.centre)
         if version != attempt.version:
             raise StaleSave(attempt)
+        moves_allow(attempt, played)
         board = [int(g) if g != "0" else int(d) for g, d in zip(givens, clean)]
-        attempt.digits = clean  # the notes and colours stay as they are
+        before, attempt.digits = attempt.digits, clean  # the notes and colours stay as they are
         attempt.version += 1
         attempt.saved_at = now = timezone.now()
         _advance_clock(attempt, now)
@@ -307,9 +302,11 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object) ->
             message = ""
         if message:
             attempt.wrong_submissions += 1
-            attempt.save()
-            return SubmitResult(False, attempt, message=message)
         attempt.save()
+        # Before the solve: the judge reads the record of play, this submit included.
+        play_log(attempt, PlayEvent.Kind.SUBMIT, now, played, before)
+        if message:
+            return SubmitResult(False, attempt, message=message)
         solve = Solve.objects.create(
             attempt=attempt,
             user_id=attempt.user_id,

@@ -8,7 +8,8 @@ A hint never carries more than its stage, and never the solution grid; a check n
 cells, never the digits that belong in them.
 
 Either one marks the solve as assisted, so it is not ranked, and both count against one limit
-per player: settings.HINTS_PER_MINUTE hints and checks together.
+per player: settings.HINTS_PER_MINUTE hints and checks together. Each hint shown and each check
+is also an event in the attempt's record of play (playrecord.py).
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import engine
-from .attempts import AlreadySolved, attempt_lock, position_clean, position_key
+from .attempts import AlreadySolved, attempt_lock
 from .engine import technique_about, technique_title
 from .engine.grid import UNITS, cell_name, unit_name
-from .models import Check, DailyPuzzle, Hint
+from .models import Check, DailyPuzzle, Hint, PlayEvent
+from .playrecord import play_log
+from .positions import position_clean, position_key
 
 LAST_STAGE = 3
 RATE_WINDOW = datetime.timedelta(seconds=60)
@@ -187,6 +190,7 @@ def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None
         attempt.hint_stage = stage
         attempt.hint_position = key
         attempt.save(update_fields=["hints_used", "hint_stage", "hint_position", "updated_at"])
+        play_log(attempt, PlayEvent.Kind.HINT, now)
         return HintResult(stage, step, attempt.hints_used)
 
 
@@ -216,4 +220,5 @@ def check_request(user, daily: DailyPuzzle, digits: object) -> CheckResult:
         Check.objects.create(attempt=attempt, wrong=len(wrong), created=now)
         attempt.checks_used += 1
         attempt.save(update_fields=["checks_used", "updated_at"])
+        play_log(attempt, PlayEvent.Kind.CHECK, now)
         return CheckResult(wrong, attempt.checks_used)

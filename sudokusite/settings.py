@@ -420,6 +420,9 @@ SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 # Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
 # than this (a hidden tab, a pause, a closed laptop) is not counted as playing time.
 HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
+# The record of play (puzzles/models/play.py): the moves one attempt may log; a write that would
+# pass it is refused (413) and the board can send it again without its moves.
+PLAY_MOVES_PER_ATTEMPT = int(env("PLAY_MOVES_PER_ATTEMPT", "5000"))
 
 # Leaderboards: a solve faster than its difficulty's floor (seconds) is recorded but flagged
 # for an admin and kept off the leaderboard. Hints: how many one player may ask for in a minute.

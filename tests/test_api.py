@@ -11,7 +11,9 @@ from django.test.client import MULTIPART_CONTENT
 from django.utils import timezone
 
 from puzzles import attempts
-from puzzles.models import Attempt, Solve
+from puzzles.models import Attempt, PlayEvent, Solve
+from puzzles.playlog import MAX_AGE_MS, MOVES_PER_WRITE
+from puzzles.views.api import WRITE_BODY_BYTES
 
 from .factories import EASY_SOLUTION, player_digits, post, url
 
@@ -53,9 +55,11 @@ def test_a_stale_save_is_refused_with_409_and_the_newest_state(player, daily):
         ({"version": 0, "digits": "0" * 81, "corner": ["1"] * 80}, 400),
         ({"version": 0, "digits": "0" * 81, "centre": ["11"] + [""] * 80}, 400),
         ({"version": 0, "digits": "0" * 81, "corner": ["<script>"] + [""] * 80}, 400),
+        ({"version": 1, "digits": "0" * 81, "moves": [[0, "d", [[0, 4]], "extra"]]}, 400),
+        ({"version": 1, "digits": "0" * 81, "moves": [[0, "d", [[90, 4]]]]}, 400),
         ([1, 2, 3], 400),
         ("{not json", 400),
-        ({"version": 0, "digits": "0" * 81, "pad": "x" * 20000}, 413),
+        ({"version": 0, "digits": "0" * 81, "pad": "x" * WRITE_BODY_BYTES}, 413),
     ],
 )
 def test_malformed_oversized_or_tampered_saves_get_a_4xx_and_change_nothing(player, daily, payload, status):
@@ -65,6 +69,17 @@ def test_malformed_oversized_or_tampered_saves_get_a_4xx_and_change_nothing(play
     assert "error" in response.json()
     attempt = Attempt.objects.get()
     assert attempt.digits == "4" + "0" * 80 and attempt.version == 1
+    assert PlayEvent.objects.count() == 1 and attempt.moves_logged == 0
+
+
+def test_a_save_with_as_many_moves_as_a_write_may_carry_fits_in_a_request(player, daily):
+    # Each a digit in one cell, sent with the fullest position a board can have.
+    moves = [[MAX_AGE_MS - age, "d", [[80, 9]]] for age in range(MOVES_PER_WRITE)]
+    full_notes = ["123456789"] * 81
+    body = {"version": 0, "digits": "0" * 81, "corner": full_notes, "centre": full_notes, "colours": full_notes}
+    response = post(player, url(daily, "save"), {**body, "moves": moves})
+    assert response.status_code == 200, response.content
+    assert Attempt.objects.get().moves_logged == MOVES_PER_WRITE
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from puzzles import attempts
-from puzzles.models import Attempt
+from puzzles.models import Attempt, PlayEvent
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, player_digits
 
@@ -92,7 +92,9 @@ def test_a_write_by_either_path_leaves_the_same_row(postgres, todays_easy, gap, 
     corner = [""] * 81
     corner[1] = "57"
     fields = ["digits", "corner", "centre", "colours", "version", "saved_at", "active_seconds", "last_beat_at"]
-    rows, answers = [], []
+    fields.append("moves_logged")
+    event_fields = ["kind", "arrived_at", "moves", "placed", "digits"]
+    rows, answers, logged = [], [], []
     for name, path in (("one", attempts), ("locking", None)):
         user = User.objects.create_user(name)
         attempt = attempts.attempt_open(user, todays_easy)
@@ -101,7 +103,7 @@ def test_a_write_by_either_path_leaves_the_same_row(postgres, todays_easy, gap, 
         )
         if write == "save":
             call, args = attempts.attempt_save, {"version": 0, "digits": "4" + "0" * 80, "corner": corner}
-            args.update(centre=None, colours=colours)
+            args.update(centre=None, colours=colours, moves=[[40, "c", [[1, "75"]]], [0, "d", [[0, 4]]]])
         else:
             call, args = attempts.attempt_beat, {"phase": write}
         with time_machine.travel(now, tick=False):
@@ -110,14 +112,18 @@ def test_a_write_by_either_path_leaves_the_same_row(postgres, todays_easy, gap, 
             else:
                 answers.append(call(user, todays_easy, **args))
         rows.append(Attempt.objects.filter(pk=attempt.pk).values(*fields).get())
+        events = PlayEvent.objects.filter(attempt=attempt).order_by("id").values_list(*event_fields)
+        logged.append([(*event[:2], bytes(event[2]), *event[3:]) for event in events])
     assert answers[0].version == answers[1].version
+    assert logged[0] == logged[1] and len(logged[0]) == (0 if write == attempts.TICK else 1)
     assert answers[0].active_seconds == pytest.approx(answers[1].active_seconds, abs=1e-6)
     one, locking = rows
     assert one.pop("active_seconds") == pytest.approx(locking.pop("active_seconds"), abs=1e-6)
     assert one == locking
     if write == "save":
         assert one["colours"][0] == "13" and one["colours"][2] == "9" and one["corner"][1] == "57"
-        assert one["saved_at"] == now
+        assert one["saved_at"] == now and one["moves_logged"] == 2
+        assert logged[0][0][3] == 1  # placed: r1c1 was empty
 
 
 @pytest.mark.postgres
@@ -178,4 +184,4 @@ def test_the_state_read_in_one_written_out_query_is_what_the_orm_reads(daily, dj
     result = attempts.attempt_submit(ada, daily, version=1, digits=player_digits(SOLUTION))
     assert result.solved
     shown = both(ada)
-    assert shown["solved"] and shown["solve_seconds"] == round(result.solve.seconds, 1)
+    assert shown["solved"] and shown["solve_seconds"] == attempts.tenths(result.solve.seconds)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from puzzles import attempts, record
 from puzzles.guests import GUEST_PREFIX, guest_create, guest_merge, guests_delete_idle, is_guest
 from puzzles.leaderboard import leaderboard_for, median_time, ordinal, standing_of
-from puzzles.models import Attempt, Guest, Hint, Solve
+from puzzles.models import Attempt, Guest, Hint, PlayEvent, Solve
 
 from .factories import make_daily, make_solve, player_digits, post, solve_through_api, url
 
@@ -229,6 +229,24 @@ def test_merging_moves_untouched_dailies_keeps_the_accounts_own_and_deletes_the_
     assert Attempt.objects.get(user=account, daily=yesterday).pk == theirs.pk
     assert Solve.objects.get().user == account and Hint.objects.get().user == account
     assert guest_merge(guest, account).moved == 0  # a second merge finds nothing
+
+
+def test_a_moved_attempt_keeps_its_record_of_play_and_a_dropped_one_takes_its_own_along(daily):
+    yesterday = make_daily(daily.date - datetime.timedelta(days=1))
+    account = User.objects.create_user("ada")
+    guest = guest_create()
+    first = {"corner": None, "centre": None, "moves": [[0, "d", [[0, 4]]]]}
+    attempts.attempt_save(account, daily, version=0, digits="4" + "0" * 80, **first)
+    attempts.attempt_save(guest, daily, version=0, digits="4" + "0" * 80, **first)  # dropped: the account's stays
+    attempts.attempt_beat(guest, yesterday, "open")
+    attempts.attempt_save(guest, yesterday, version=0, digits="4" + "0" * 80, **first)
+    moved = Attempt.objects.get(user=guest, daily=yesterday)
+
+    guest_merge(guest, account)
+    assert list(moved.events.values_list("kind", flat=True)) == ["open", "save"]
+    assert Attempt.objects.get(pk=moved.pk).user == account and Attempt.objects.get(pk=moved.pk).moves_logged == 1
+    assert list(PlayEvent.objects.filter(attempt__daily=daily).values_list("attempt__user", flat=True)) == [account.pk]
+    assert PlayEvent.objects.count() == 3
 
 
 def test_a_merge_that_fails_changes_nothing(daily, monkeypatch):

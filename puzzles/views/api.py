@@ -25,7 +25,6 @@ from django.middleware.csrf import get_token
 
 from ..attempts import (
     AlreadySolved,
-    BadPosition,
     StaleSave,
     attempt_beat,
     attempt_open,
@@ -40,10 +39,16 @@ from ..dailies import daily_served
 from ..guests import GUEST_PREFIX, GuestsTooFast, guest_allow_creation, guest_create, is_guest
 from ..hints import HintsTooFast, check_request, hint_request
 from ..models import DailyPuzzle, site_today
+from ..playlog import BadMoves
+from ..playrecord import RecordFull
+from ..positions import BadPosition
 from ..preferences import BadPreferences, preferences_read, preferences_update
 from .errors import PRIVATE, json_error
 
-MAX_BODY_BYTES = 16 * 1024  # a save is about 1 KB; anything far larger is not from our page
+MAX_BODY_BYTES = 16 * 1024  # a position is about 1 KB; anything far larger is not from our page
+# A save or submit also carries the moves made since the last write, some 30 bytes each, and a
+# board back online may send playlog.MOVES_PER_WRITE of them at once.
+WRITE_BODY_BYTES = 64 * 1024
 JSON_TYPE = "application/json"  # what every write must say it is (parameters such as charset aside)
 
 Endpoint = Callable[[HttpRequest, DailyPuzzle, dict[str, Any]], JsonResponse]
@@ -52,18 +57,20 @@ SiteEndpoint = Callable[[HttpRequest, dict[str, Any]], JsonResponse]
 Resolve = Callable[..., SiteEndpoint | None]
 
 
-def _json_api(methods: tuple[str, ...], resolve: Resolve, makes_guest: bool = True) -> Callable[..., JsonResponse]:
+def _json_api(
+    methods: tuple[str, ...], resolve: Resolve, makes_guest: bool = True, max_body: int = MAX_BODY_BYTES
+) -> Callable[..., JsonResponse]:
     """What every endpoint shares: its methods, a player (a visitor's first write makes them a
     guest, unless `makes_guest` is off: the view then answers the visitor itself), a bounded JSON
     object body.
 
     Every failure is a JSON answer with a message and changes nothing: 405 for another method,
     404 when `resolve` finds nothing at the address (a puzzle that is not served), 415 for a body
-    that is not sent as JSON, 413 for an oversized body, 400 for bad JSON or a malformed payload,
-    429 for too many hints and checks or too many new guests from one address. Whatever a view
-    changes is only ever the requesting player's own: the user comes from the session. A
-    visitor's read (GET) reaches the view as a visitor. No answer may be kept by a cache
-    (Cache-Control).
+    that is not sent as JSON, 413 for a body over `max_body` bytes, 400 for bad JSON or a malformed
+    payload (moves too), 429 for too many hints and checks or too many new guests from one address.
+    Whatever a view changes is only ever the requesting player's own: the user comes from the
+    session. A visitor's read (GET) reaches the view as a visitor. No answer may be kept by a
+    cache (Cache-Control).
     """
 
     def answer(request: HttpRequest, **arguments: Any) -> JsonResponse:
@@ -84,7 +91,7 @@ def _json_api(methods: tuple[str, ...], resolve: Resolve, makes_guest: bool = Tr
                 response = json_error(f"Send the request as JSON (Content-Type: {JSON_TYPE}).", 415)
                 response["Accept"] = JSON_TYPE
                 return response
-            if len(request.body) > MAX_BODY_BYTES:
+            if len(request.body) > max_body:
                 return json_error("That request is too large.", 413)
             try:
                 payload = json.loads(request.body or b"{}")
@@ -103,7 +110,7 @@ def _json_api(methods: tuple[str, ...], resolve: Resolve, makes_guest: bool = Tr
             response = json_error(str(exc), 429, retry_after=exc.retry_after)
             response["Retry-After"] = str(exc.retry_after)
             return response
-        except (BadPosition, BadPreferences) as exc:
+        except (BadPosition, BadMoves, BadPreferences) as exc:
             return json_error(str(exc), 400)
 
     def wrapper(request: HttpRequest, **arguments: Any) -> JsonResponse:
@@ -114,10 +121,13 @@ def _json_api(methods: tuple[str, ...], resolve: Resolve, makes_guest: bool = Tr
     return wrapper
 
 
-def api_endpoint(method: str, makes_guest: bool = True) -> Callable[[Endpoint], Callable[..., JsonResponse]]:
+def api_endpoint(
+    method: str, makes_guest: bool = True, max_body: int = MAX_BODY_BYTES
+) -> Callable[[Endpoint], Callable[..., JsonResponse]]:
     """For the board's endpoints of one daily (its date and difficulty in the address): the checks
-    of _json_api, a 404 for a puzzle that is not served, and 409 for a stale save or a solved
-    puzzle, with the newest state. The attempt is only ever the requesting player's own."""
+    of _json_api, a 404 for a puzzle that is not served, 409 for a stale save or a solved
+    puzzle, with the newest state, and 413 for moves that would overfill the record of play. The
+    attempt is only ever the requesting player's own."""
 
     def decorate(view: Endpoint) -> Callable[..., JsonResponse]:
         def resolve(day: datetime.date, difficulty: str) -> SiteEndpoint | None:
@@ -133,10 +143,12 @@ def api_endpoint(method: str, makes_guest: bool = True) -> Callable[[Endpoint], 
                 except AlreadySolved:
                     state = attempt_state(attempt_open(request.user, daily), daily)
                     return json_error("This puzzle is already solved.", 409, state=state)
+                except RecordFull as exc:
+                    return json_error(str(exc), 413, record_full=True)
 
             return on_daily
 
-        return wraps(view)(_json_api((method,), resolve, makes_guest))
+        return wraps(view)(_json_api((method,), resolve, makes_guest, max_body))
 
     return decorate
 
@@ -217,9 +229,10 @@ def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
     return JsonResponse(body)
 
 
-@api_endpoint("POST")
+@api_endpoint("POST", max_body=WRITE_BODY_BYTES)
 def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
-    """POST {"version", "digits", "corner", "centre", "colours"}: store the position made on that version."""
+    """POST {"version", "digits", "corner", "centre", "colours", "moves"}: store the position made on
+    that version, and log the moves made since the last write (playlog.py; optional)."""
     saved = attempt_save(
         request.user,
         daily,
@@ -228,6 +241,7 @@ def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
         corner=payload.get("corner"),
         centre=payload.get("centre"),
         colours=payload.get("colours"),
+        moves=payload.get("moves"),
     )
     return JsonResponse({"version": saved.version, "elapsed": tenths(saved.active_seconds)})
 
@@ -247,10 +261,13 @@ def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
     return JsonResponse({"elapsed": tenths(beaten.active_seconds)})
 
 
-@api_endpoint("POST")
+@api_endpoint("POST", max_body=WRITE_BODY_BYTES)
 def submit(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
-    """POST {"version", "digits"}: check the full grid; record the solve once."""
-    result = attempt_submit(request.user, daily, version=_version(payload), digits=payload.get("digits"))
+    """POST {"version", "digits", "moves"}: check the full grid (logged with its moves, as a save's);
+    record the solve once."""
+    result = attempt_submit(
+        request.user, daily, version=_version(payload), digits=payload.get("digits"), moves=payload.get("moves")
+    )
     if result.solved:
         state = attempt_state(result.attempt, daily)
         return JsonResponse({"solved": True, "seconds": tenths(result.solve.seconds), "state": state})
