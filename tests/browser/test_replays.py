@@ -21,6 +21,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_d
 
 EMPTY = [i for i, g in enumerate(EASY_GIVENS) if g == "0"]
 LOST = EMPTY[20]  # the board placed it, but its move never reached the server
+# The animation of the ring on the cells the last step changed.
+LAST_RING = "() => getComputedStyle(document.querySelector('#sudoku-grid td.is-last'), '::before').animationName"
 
 
 def record_a_solve(solve: Solve) -> None:
@@ -120,6 +122,7 @@ def test_a_player_plays_a_replay_to_the_solved_grid_steps_back_and_scrubs(chromi
     assert page.locator("#replay-scrub").get_attribute("aria-valuetext") == "0:04, move 3 of 51"
     assert board_digits(page).count("0") == EASY_GIVENS.count("0") - 1
     assert "corner notes" in page.locator(f"#cell-{EMPTY[1]}").get_attribute("aria-label")
+    assert page.evaluate(LAST_RING) == "replay-last"
 
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("Space")
@@ -152,6 +155,7 @@ def test_the_lost_move_shows_when_its_write_is_passed(chromium, live_server, wat
 def test_the_replay_page_passes_axe_and_fits_in_every_look(chromium, live_server, watched, look):
     context, page = open_replay(chromium, live_server, look, *watched, reduced_motion="reduce")
     page.locator("#replay-scrub").fill("30")
+    assert page.evaluate(LAST_RING) == "none"  # the ring comes in without its pulse
     assert_accessible(page, f"replay, {look}")
     overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"replay, {look}: {overflow} px wider than the screen"
