@@ -9,7 +9,8 @@ The rules, in one place:
 - A client address makes at most CREATIONS_PER_HOUR leagues an hour (the guests' fixed window).
 - The standing over some days (a week, or today on the home page): the most clean solves first
   (ranked solves: made on the puzzle's day, without hints or checks, not held for review, as the
-  site's leaderboard counts them), then the smaller total time of those solves, to the second.
+  site's leaderboard counts them), then the smaller total of their ranked times (the times the
+  leaderboard ranks them by), to the second.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count
 
+from . import fairplay
 from .engine.clock import clock
 from .guests import is_guest
 from .models import TIER_ORDER, Attempt, DailyPuzzle, League, Membership, Solve
@@ -36,6 +38,15 @@ MAX_LEAGUES_PER_PLAYER = 20
 CREATIONS_PER_HOUR = 10
 CREATION_WINDOW_SECONDS = 3600
 HOME_TOP = 3  # members shown on a league's card on the home page
+
+# Why the record of play earns no rank (fairplay's codes), in a few words about someone else's solve.
+UNRANKED_WORDS = {
+    fairplay.NO_RECORD: "no record of the moves",
+    fairplay.NEW_ACCOUNT: "new account",
+    fairplay.IN_SUBMIT: "digits sent at the end",
+    fairplay.LARGE_WRITES: "digits sent in bulk",
+    fairplay.TOO_FAST: "faster than a person",
+}
 
 
 class LeagueRefused(Exception):
@@ -206,7 +217,7 @@ def solve_marks(solve: Solve) -> list[str]:
     elif solve.flagged and solve.review != Solve.Review.APPROVED:
         marks.append("held for review")
     if solve.unranked:
-        marks.append(f"not ranked: {solve.unranked}")
+        marks.append(f"not ranked: {UNRANKED_WORDS.get(solve.unranked, solve.unranked)}")
     return marks
 
 
@@ -214,7 +225,7 @@ def solve_marks(solve: Solve) -> list[str]:
 class BoardRow:
     username: str
     rank: int | None = None  # among the league's ranked solves of the daily; None when not ranked
-    seconds: float | None = None  # the solve's time; None when not solved
+    seconds: float | None = None  # a ranked solve's ranked time, another's clock; None when not solved
     marks: list[str] = field(default_factory=list)  # why not ranked, in words
     started: bool = False  # an attempt without a solve yet
     is_player: bool = False
@@ -256,7 +267,11 @@ def league_day(league: League, day: datetime.date, viewer_id: int | None = None)
     rank, the others marked in words), who started and who has not played."""
     members = {m.user_id: m.user.get_username() for m in members_of(league)}
     dailies = {d.difficulty: d for d in DailyPuzzle.objects.filter(date=day)}
-    solves = list(Solve.objects.filter(daily__in=dailies.values(), user_id__in=members).order_by("seconds", "pk"))
+    solves = list(
+        Solve.objects.filter(daily__in=dailies.values(), user_id__in=members)
+        .annotate(rank_time=fairplay.RANK_TIME)
+        .order_by("seconds", "pk")
+    )
     ranked = _ranked_ids(solves)
     started = set(
         Attempt.objects.filter(daily__in=dailies.values(), user_id__in=members, solve__isnull=True).values_list(
@@ -270,9 +285,10 @@ def league_day(league: League, day: datetime.date, viewer_id: int | None = None)
             boards.append(DifficultyBoard(tier, None, [], []))
             continue
         mine = [s for s in solves if s.daily_id == daily.pk]
+        # Ranked solves by the time the leaderboard ranks them by (leaderboard.py), as it shows them.
         clean = [
-            BoardRow(members[s.user_id], seconds=s.seconds, is_player=s.user_id == viewer_id)
-            for s in sorted((s for s in mine if s.pk in ranked), key=lambda s: (s.seconds, s.solved_at, s.pk))
+            BoardRow(members[s.user_id], seconds=s.rank_time, is_player=s.user_id == viewer_id)
+            for s in sorted((s for s in mine if s.pk in ranked), key=lambda s: (s.rank_time, s.solved_at, s.pk))
         ]
         _with_ranks(clean)
         others = [
@@ -332,7 +348,7 @@ def _standing(names: dict[int, str], totals: dict[int, list[float]], viewer_id: 
 def _clean_times(user_ids, first: datetime.date, last: datetime.date) -> dict[int, list[float]]:
     times: dict[int, list[float]] = defaultdict(list)
     clean = Solve.objects.ranked().filter(user_id__in=user_ids, daily__date__gte=first, daily__date__lte=last)
-    for uid, seconds in clean.values_list("user_id", "seconds"):
+    for uid, seconds in clean.annotate(rank_time=fairplay.RANK_TIME).values_list("user_id", "rank_time"):
         times[uid].append(seconds)
     return times
 

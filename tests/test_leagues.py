@@ -12,7 +12,7 @@ import time_machine
 from django.contrib.auth.models import User
 from django.test import Client
 
-from puzzles import leagues
+from puzzles import fairplay, leagues
 from puzzles.guests import guest_create
 from puzzles.models import Attempt, League, Membership, Solve
 
@@ -304,7 +304,7 @@ def test_the_board_marks_hinted_late_held_and_unranked_solves_in_words(client, f
     make_solve(easy, "bob", 250, hinted=True)
     make_solve(easy, "cy", 200, late=True)
     make_solve(easy, "dee", 10, flagged=True)
-    Solve.objects.filter(pk=make_solve(easy, "eve", 280).pk).update(unranked="few large saves")
+    Solve.objects.filter(pk=make_solve(easy, "eve", 280).pk).update(unranked=fairplay.LARGE_WRITES)
     Attempt.objects.create(user=make_player("fay"), daily=easy, active_seconds=60)
     make_solve(medium, "bob", 600)
     log_in(client, "ada")
@@ -314,7 +314,7 @@ def test_the_board_marks_hinted_late_held_and_unranked_solves_in_words(client, f
     assert rows["bob"].rank is None and rows["bob"].marks == ["with hints or checks"]
     assert rows["cy"].marks == ["late"]
     assert rows["dee"].marks == ["held for review"]
-    assert rows["eve"].marks == ["not ranked: few large saves"]
+    assert rows["eve"].marks == ["not ranked: digits sent in bulk"]
     assert rows["fay"].started and rows["fay"].marks == ["started, not finished"]
     assert boards["easy"].rows[0].username == "ada"  # the ranked first
     assert boards["easy"].not_played == []
@@ -326,7 +326,7 @@ def test_the_board_marks_hinted_late_held_and_unranked_solves_in_words(client, f
         "with hints or checks",
         "late",
         "held for review",
-        "not ranked: few large saves",
+        "not ranked: digits sent in bulk",
         "started, not finished",
     ):
         assert words in page
@@ -343,6 +343,17 @@ def test_equal_times_to_the_second_share_a_rank(frozen):
     make_solve(daily, "cy", 201)
     rows = leagues.league_day(league, TODAY)[0].rows
     assert [(r.username, r.rank) for r in rows] == [("ada", 1), ("bob", 1), ("cy", 3)]
+
+
+def test_a_ranked_solve_shows_and_counts_the_time_the_leaderboard_ranks_it_by(frozen):
+    daily = make_daily(TODAY, "easy")
+    league = make_league("ada", "Friends", "bob")
+    Solve.objects.filter(pk=make_solve(daily, "ada", 200).pk).update(ranked_seconds=260)  # the page open longer
+    make_solve(daily, "bob", 230)  # judged before the record of play: its clock
+    rows = leagues.league_day(league, TODAY)[0].rows
+    assert [(r.username, r.rank, r.time) for r in rows] == [("bob", 1, "3:50"), ("ada", 2, "4:20")]
+    week = leagues.league_standing(league, MONDAY, TODAY)
+    assert [(r.username, r.time) for r in week] == [("bob", "3:50"), ("ada", "4:20")]
 
 
 # --- the week's standing ------------------------------------------------------------------------------
