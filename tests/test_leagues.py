@@ -10,7 +10,9 @@ import re
 import pytest
 import time_machine
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from puzzles import fairplay, leagues
 from puzzles.guests import guest_create
@@ -423,3 +425,17 @@ def test_the_home_page_and_the_header_offer_leagues_to_players_with_an_account_o
     client.force_login(guest_create())
     assert 'href="/leagues/"' not in client.get("/").content.decode()
     assert 'href="/leagues/"' not in Client().get("/").content.decode()
+
+
+def test_the_home_pages_league_cards_cost_the_same_queries_for_one_league_or_many(frozen):
+    daily = make_daily(TODAY, "easy")
+    make_solve(daily, "bob", 200)
+    ada = make_player("ada")
+    make_league("ada", "First", "bob")
+    with CaptureQueriesContext(connection) as one:
+        leagues.home_cards(ada, TODAY)
+    for n in range(5):
+        make_league("ada", f"More {n}", "bob", f"friend{n}")
+    with CaptureQueriesContext(connection) as many:
+        cards = leagues.home_cards(ada, TODAY)
+    assert len(cards) == 6 and len(many) == len(one) <= 3
