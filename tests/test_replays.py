@@ -326,3 +326,13 @@ def test_the_player_s_results_link_their_replay(client, solves):
     daily = solves["dan"].daily
     page = client.get(reverse("puzzles:results", args=(daily.date, daily.difficulty))).content.decode()
     assert f'<a href="{replay_page(daily, solves["dan"].pk)}">Watch your replay</a>' in page
+
+
+def test_the_page_gives_the_time_ranked_by_when_it_is_not_the_clock_s(client, solves):
+    Solve.objects.filter(pk=solves["bob"].pk).update(ranked_seconds=212)
+    as_user(client, "bob")
+    page = client.get(replay_page(solves["bob"].daily, solves["bob"].pk)).content.decode()
+    assert "Solved in <strong>3:20</strong>, ranked by <strong>3:32</strong>" in page
+    Solve.objects.filter(pk=solves["bob"].pk).update(ranked_seconds=200.4)
+    page = client.get(replay_page(solves["bob"].daily, solves["bob"].pk)).content.decode()
+    assert "Solved in <strong>3:20</strong></p>" in page
