@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import datetime
 import re
+import threading
 
 import pytest
 import time_machine
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -439,3 +440,57 @@ def test_the_home_pages_league_cards_cost_the_same_queries_for_one_league_or_man
     with CaptureQueriesContext(connection) as many:
         cards = leagues.home_cards(ada, TODAY)
     assert len(cards) == 6 and len(many) == len(one) <= 3
+
+
+# --- limits under races (PostgreSQL) ---------------------------------------------------------------
+
+
+def at_once(*jobs) -> tuple[list[str], list[BaseException]]:
+    """Run the jobs in threads started together; what each returned ("ok" or "refused"), and errors."""
+    barrier = threading.Barrier(len(jobs))
+    outcomes: list[str] = []
+    errors: list[BaseException] = []
+
+    def run(job):
+        try:
+            barrier.wait()
+            job()
+            outcomes.append("ok")
+        except leagues.LeagueRefused:
+            outcomes.append("refused")
+        except BaseException as exc:  # reported by the caller
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return sorted(outcomes), errors
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_players_joining_at_once_never_overfill_a_league(postgres, monkeypatch):
+    monkeypatch.setattr(leagues, "MAX_MEMBERS", 3)
+    league = make_league("ada", "Small", "bob")
+    joiners = [make_player(name) for name in ("cy", "dee", "eve")]
+    outcomes, errors = at_once(*(lambda p=p: leagues.league_join(league, p) for p in joiners))
+    assert not errors and outcomes == ["ok", "refused", "refused"]
+    assert league.memberships.count() == 3
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_one_player_joining_and_making_leagues_at_once_stays_within_their_limit(postgres, monkeypatch):
+    monkeypatch.setattr(leagues, "MAX_LEAGUES_PER_PLAYER", 2)
+    ada = make_player("ada")
+    make_league("ada", "Mine")
+    others = [make_league(owner, f"{owner}'s") for owner in ("bob", "cy")]
+    outcomes, errors = at_once(
+        lambda: leagues.league_create(ada, "Another"), *(lambda lg=lg: leagues.league_join(lg, ada) for lg in others)
+    )
+    assert not errors and outcomes == ["ok", "refused", "refused"]
+    assert Membership.objects.filter(user=ada).count() == 2
