@@ -100,6 +100,10 @@ def assert_fits(page, label: str) -> None:
     """Nothing on the page reaches past the screen's width (no sideways scrolling)."""
     overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{label}: {overflow} px wider than the screen"
+    header = page.evaluate(
+        "(() => { const h = document.querySelector('.site-header'); return h ? h.scrollWidth - h.clientWidth : 0; })()"
+    )
+    assert header <= 0, f"{label}: the header's links reach {header} px past the screen"
 
 
 def shoot(page, name: str, look: str, down_to: str | None = None) -> None:
