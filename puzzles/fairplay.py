@@ -37,9 +37,11 @@ import statistics
 from itertools import pairwise
 
 from allauth.account.models import EmailAddress
+from allauth.account.signals import email_confirmed
 from django.conf import settings
 from django.db.models import F
 from django.db.models.functions import Coalesce
+from django.dispatch import receiver
 
 from .engine.clock import format_duration as clock
 from .models import DailyPuzzle, PlayEvent, Solve, SolveQuerySet
@@ -69,8 +71,8 @@ def reason(code: str) -> str:
     return {
         NO_RECORD: "the server has no record of your moves (an old page or a script), so the time cannot be checked",
         NEW_ACCOUNT: (
-            f"your account was under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old, without a verified email, "
-            "when you solved it"
+            f"your account was under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old when you solved it: "
+            "verify your email address and it is ranked"
         ),
         IN_SUBMIT: "most of the digits arrived with the final submit, not as they were placed",
         LARGE_WRITES: (
@@ -243,6 +245,22 @@ def solve_judge(solve: Solve) -> None:
     solve.save(update_fields=["ranked_seconds", "unranked", "flagged"])
 
 
+def account_verified(user_id: int) -> None:
+    """A player's email address was just verified: judge again their solves that were not ranked
+    as a new account's (the record's own rules come after that one, so they are checked now)."""
+    for solve in Solve.objects.select_related("daily__puzzle", "attempt", "user").filter(
+        user_id=user_id, unranked=NEW_ACCOUNT
+    ):
+        solve_judge(solve)
+
+
+# Connected when this module is imported, as the site starts: the admin (autodiscovered) and
+# attempts.py import it.
+@receiver(email_confirmed, dispatch_uid="fairplay_account_verified")
+def _email_confirmed(sender: object, email_address: EmailAddress, **kwargs: object) -> None:
+    account_verified(email_address.user_id)
+
+
 # --- what the pages say -------------------------------------------------------------------------
 
 
@@ -265,7 +283,7 @@ def rules(difficulty: str) -> list[str]:
         "The record of play must show the grid filled over time: a solve is not ranked when most of its "
         f"digits arrive in the final submit, or in saves of over {LARGE_WRITE_DIGITS} digits at once, or when "
         f"its digits go in under {MIN_MEDIAN_GAP_SECONDS:g} s apart for most of the solve.",
-        f"A solve by an account under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old is ranked only if the "
+        f"A solve by an account under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old is ranked once the "
         "account's email address is verified.",
         f"A solve under {clock(floor)} on this puzzle, or, once the day has {settings.DAY_FLOOR_MIN_SOLVES} ranked "
         f"solves, under {settings.DAY_FLOOR_FRACTION:.0%} of their median time, is held until an admin has "

@@ -45,6 +45,7 @@ class Standing:
     today: bool = True  # the daily is today's (else the wording says "that day's")
     guest: bool = False  # a guest's solve, ranked otherwise: rank and solvers say where it would be
     ranked_seconds: float | None = None  # the time it is ranked by, when that reads otherwise than the clock
+    new_account: bool = False  # a guest's solve, held back only as a new account's: a verified email ranks it
 
     @property
     def time(self) -> str:
@@ -59,7 +60,8 @@ class Standing:
         """One line for the page: 'Faster than 62% of today's solvers.' or why not ranked."""
         if self.guest and not self.reasons:
             day = "today" if self.today else "that day"
-            return f"Your time would be {ordinal(self.rank)} of {self.solvers} {day} — sign up to be ranked."
+            how = "sign up and verify your email" if self.new_account else "sign up"
+            return f"Your time would be {ordinal(self.rank)} of {self.solvers} {day} — {how} to be ranked."
         if not self.ranked:
             return "Not on the leaderboard: " + "; ".join(self.reasons) + "."
         if self.solvers == 1:
@@ -138,13 +140,23 @@ def standing_of(solve: Solve) -> Standing:
     # Said only when the two read differently: the page shows the clock's time as the solve's.
     shown = mine if int(mine) != int(solve.seconds) else None
     if Guest.objects.filter(user_id=solve.user_id).exists():
-        if reasons:
+        # A guest is new by nature: signing up with an email and verifying it ranks the solve
+        # (fairplay.account_verified), so the sign-up invitation still says where it would place.
+        new_account = reasons == [fairplay.reason(fairplay.NEW_ACCOUNT)]
+        if reasons and not new_account:
             reasons.append("you play as a guest")
             return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
         # Where the time would place them among the day's ranked solves, counting itself.
         rank, solvers = _rank_of(ranked, mine), ranked.count() + 1
         return Standing(
-            solve.seconds, ranked=False, rank=rank, solvers=solvers, today=today, guest=True, ranked_seconds=shown
+            solve.seconds,
+            ranked=False,
+            rank=rank,
+            solvers=solvers,
+            today=today,
+            guest=True,
+            ranked_seconds=shown,
+            new_account=new_account,
         )
     if reasons:
         return Standing(solve.seconds, ranked=False, reasons=reasons, today=today)

@@ -5,10 +5,12 @@ import datetime
 
 import pytest
 from allauth.account.models import EmailAddress
+from allauth.account.signals import email_confirmed
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from puzzles import fairplay
+from puzzles.guests import guest_create
 from puzzles.leaderboard import leaderboard_for, standing_of
 from puzzles.models import Attempt, Solve
 
@@ -260,6 +262,31 @@ def test_the_accounts_age_is_judged_when_the_solve_is_made(daily, settings):
     solve = person(daily, "fresh", hours_old=1)
     User.objects.filter(pk=solve.user_id).update(date_joined=timezone.now() - datetime.timedelta(days=2))
     assert standing_of(Solve.objects.get(pk=solve.pk)).ranked is False
+
+
+def test_verifying_the_email_ranks_a_new_accounts_solve_judged_again_by_its_record(daily):
+    fair, hasty = person(daily, "fair", hours_old=0), person(daily, "hasty", gap=0.3, hours_old=0)
+    assert fair.unranked == hasty.unranked == fairplay.NEW_ACCOUNT
+    for solve in (fair, hasty):
+        address = EmailAddress.objects.create(user=solve.user, email=f"{solve.user}@example.com", primary=True)
+        address.verified = True
+        address.save()
+        email_confirmed.send(sender=EmailAddress, request=None, email_address=address)
+    assert Solve.objects.get(pk=fair.pk).unranked == ""
+    assert Solve.objects.get(pk=hasty.pk).unranked == fairplay.TOO_FAST
+    assert [r.username for r in leaderboard_for(daily).rows] == ["fair"]
+
+
+def test_a_new_guest_is_told_where_the_time_would_place_and_to_verify_an_email(daily):
+    make_solve(daily, "ada", 60)
+    guest = guest_create()
+    attempt = Attempt.objects.create(user=guest, daily=daily, started_at=T0)
+    end = make_paced_record(attempt, T0, 2.0)
+    solve = solve_of(attempt, (end - T0).total_seconds())
+    assert solve.unranked == fairplay.NEW_ACCOUNT
+    assert (
+        standing_of(solve).sentence == "Your time would be 2nd of 2 today — sign up and verify your email to be ranked."
+    )
 
 
 # --- held for review ----------------------------------------------------------------------------
