@@ -1,11 +1,11 @@
 """Whether a solve earns a place on the day's leaderboard, and the time it is ranked by: the rules,
 in one place, read from the attempt's record of play (models/play.py).
 
-A solve is judged once, as it is recorded (attempts.attempt_submit, after the submit's own event
-is written), and the verdict is stored on it: `ranked_seconds`, `unranked` (a code of REASONS, ""
-when the record earns a rank) and `flagged` (held for an admin's review). Judging once matters
-for the account rule: an account judged again later would be old by then, and five accounts made
-at midnight would rank by six in the morning.
+A solve is judged as it is recorded (attempts.attempt_submit, after the submit's own event is
+written), and the verdict is stored on it: `ranked_seconds`, `unranked` (a code of REASON_CODES,
+"" when the record earns a rank) and `flagged` (held for an admin's review). It is judged again
+only when its player's email address is verified (account_verified). The account's age is taken
+when the solve is made: judged later, five accounts made at midnight would rank by six.
 
 The thresholds come from how the board writes (static/js/sync.js): a save goes 600 ms after the
 last change and at most 3 s after the first unsaved one, and a fast person places about one digit
@@ -111,11 +111,13 @@ def open_seconds(events: list[PlayEvent], started_at: datetime.datetime) -> floa
     is open, and an open after an open (its close never arrived) keeps the span running. A write,
     hint or check while the page is not open (a record that starts with a save, or a close that
     was not the page's last word) means it was open after all: the span starts at the event's
-    earliest move (see move_times), or at its arrival if it has none. The record ends at the
-    submit; a record without one ends at its last event.
+    earliest move (see move_times), or at its arrival if it has none. The record ends at its last
+    submit, the one that solved it (a wrong submit before it ends nothing); a record without a
+    submit ends at its last event.
     """
+    submits = [n for n, event in enumerate(events) if event.kind == PlayEvent.Kind.SUBMIT]
     total, since, previous = 0.0, None, started_at
-    for event in events:
+    for event in events[: submits[-1] + 1] if submits else events:
         if event.kind == PlayEvent.Kind.OPEN:
             since = since or event.arrived_at
         elif event.kind == PlayEvent.Kind.CLOSE:
@@ -125,8 +127,6 @@ def open_seconds(events: list[PlayEvent], started_at: datetime.datetime) -> floa
         elif since is None:
             since = min([at for at, _ in move_times(event, previous)], default=event.arrived_at)
         previous = event.arrived_at
-        if event.kind == PlayEvent.Kind.SUBMIT:
-            break
     if since is not None:
         total += (previous - since).total_seconds()
     return max(total, 0.0)

@@ -121,6 +121,15 @@ def test_a_write_after_a_close_reopens_the_span_from_its_first_move(daily):
     assert solve_of(attempt, seconds=20).ranked_seconds == 10 + 25
 
 
+def test_a_wrong_submit_on_the_way_ends_nothing(daily):
+    attempt = attempt_of(daily)
+    make_event(attempt, "open", at(0))
+    make_event(attempt, "submit", at(5), [(0, [(2, 4)])])  # wrong: "Not quite"
+    make_event(attempt, "save", at(200), [(0, [(3, 5)])])
+    make_event(attempt, "submit", at(300), [(0, [(4, 6)])])
+    assert solve_of(attempt, seconds=30).ranked_seconds == 300
+
+
 def test_the_ranked_time_is_never_less_than_the_clock(daily):
     attempt = attempt_of(daily)
     make_event(attempt, "open", at(0))
