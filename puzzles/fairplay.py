@@ -111,21 +111,26 @@ def open_seconds(events: list[PlayEvent], started_at: datetime.datetime) -> floa
     is open, and an open after an open (its close never arrived) keeps the span running. A write,
     hint or check while the page is not open (a record that starts with a save, or a close that
     was not the page's last word) means it was open after all: the span starts at the event's
-    earliest move (see move_times), or at its arrival if it has none. The record ends at its last
-    submit, the one that solved it (a wrong submit before it ends nothing); a record without a
-    submit ends at its last event.
+    earliest move (see move_times), or at its arrival if it has none; but a write whose moves were
+    all made before the page last closed (the closing page's last save, arriving just after its
+    close) opens nothing, or the time away would count. The replay's clock follows the same rule
+    (replays.py). The record ends at its last submit, the one that solved it (a wrong submit
+    before it ends nothing); a record without a submit ends at its last event.
     """
     submits = [n for n, event in enumerate(events) if event.kind == PlayEvent.Kind.SUBMIT]
-    total, since, previous = 0.0, None, started_at
+    total, since, previous, stopped = 0.0, None, started_at, None
     for event in events[: submits[-1] + 1] if submits else events:
         if event.kind == PlayEvent.Kind.OPEN:
             since = since or event.arrived_at
         elif event.kind == PlayEvent.Kind.CLOSE:
             if since is not None:
                 total += (event.arrived_at - since).total_seconds()
+                stopped = event.arrived_at
             since = None
         elif since is None:
-            since = min([at for at, _ in move_times(event, previous)], default=event.arrived_at)
+            earliest = min([at for at, _ in move_times(event, previous)], default=event.arrived_at)
+            if stopped is None or earliest > stopped:
+                since = earliest
         previous = event.arrived_at
     if since is not None:
         total += (previous - since).total_seconds()

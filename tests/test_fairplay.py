@@ -121,6 +121,33 @@ def test_a_write_after_a_close_reopens_the_span_from_its_first_move(daily):
     assert solve_of(attempt, seconds=20).ranked_seconds == 10 + 25
 
 
+def test_the_closing_pages_last_save_arriving_after_its_close_opens_nothing(daily):
+    # Closing a tab sends its last save and the close together; the save may land second. Its
+    # moves were made before the close, so the time away until the player comes back is not play.
+    attempt = attempt_of(daily)
+    make_event(attempt, "open", at(0))
+    make_event(attempt, "close", at(60))
+    make_event(attempt, "save", at(60.2), [(700, [(2, 4)])])
+    make_event(attempt, "open", at(3600))
+    make_event(attempt, "submit", at(3640), [(0, [(3, 5)])])
+    assert solve_of(attempt, seconds=100).ranked_seconds == 100
+
+
+def test_the_replays_clock_ends_where_the_ranked_time_does(daily):
+    from puzzles.replays import timeline_of
+
+    attempt = attempt_of(daily)
+    make_event(attempt, "open", at(0))
+    make_event(attempt, "save", at(30), [(0, [(2, 4)])])
+    make_event(attempt, "close", at(60))
+    make_event(attempt, "save", at(60.2), [(700, [(3, 5)])])
+    make_event(attempt, "save", at(500), [(5_000, [(4, 6)])])
+    make_event(attempt, "submit", at(520), [(0, [(5, 7)])])
+    solve = solve_of(attempt, seconds=80)
+    assert solve.ranked_seconds == 60 + 25
+    assert timeline_of(solve).end_ms == 85_000
+
+
 def test_a_wrong_submit_on_the_way_ends_nothing(daily):
     attempt = attempt_of(daily)
     make_event(attempt, "open", at(0))

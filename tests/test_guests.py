@@ -13,12 +13,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles import attempts, record
+from puzzles import attempts, fairplay, record
 from puzzles.guests import GUEST_PREFIX, guest_create, guest_merge, guests_delete_idle, is_guest
 from puzzles.leaderboard import leaderboard_for, median_time, ordinal, standing_of
 from puzzles.models import Attempt, Guest, Hint, PlayEvent, Solve
 
-from .factories import make_daily, make_solve, player_digits, post, solve_through_api, url
+from .factories import make_daily, make_paced_record, make_solve, player_digits, post, solve_through_api, url
 
 pytestmark = pytest.mark.django_db
 
@@ -269,8 +269,16 @@ def test_a_merge_that_fails_changes_nothing(daily, monkeypatch):
 def test_guests_are_never_ranked_but_are_told_where_their_time_would_place_them(client, daily):
     for name, seconds in (("ada", 60), ("bob", 80), ("cy", 300)):
         make_solve(daily, name, seconds)
-    solve_through_api(client, daily, seconds=100)
-    (guest,) = guests()
+    # A guest of two days with a person's record of play (a digit every 1.5 s): only being a guest
+    # keeps this solve off the board.
+    guest = guest_create()
+    User.objects.filter(pk=guest.pk).update(date_joined=timezone.now() - datetime.timedelta(days=2))
+    guest.refresh_from_db()
+    start = timezone.now() - datetime.timedelta(minutes=10)
+    attempt = Attempt.objects.create(user=guest, daily=daily, started_at=start)
+    make_paced_record(attempt, start, gap=1.5)
+    fairplay.solve_judge(Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=100))
+    client.force_login(guest)
     board = leaderboard_for(daily, user_id=guest.pk)
     assert [row.username for row in board.rows] == ["ada", "bob", "cy"] and board.player_row is None
     assert board.solvers == 3 and median_time(daily) == (80, 3)
