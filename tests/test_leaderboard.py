@@ -180,7 +180,7 @@ def test_the_admin_keeps_times_and_verdicts_read_only_and_records_a_review(admin
     change = reverse("admin:puzzles_solve_change", args=[solve.pk])
     page = admin_client.get(change).content.decode()
     assert 'name="seconds"' not in page and 'name="solved_at_0"' not in page and 'name="flagged"' not in page
-    assert 'name="review"' in page and "No record of play." in page and "No replay yet." in page
+    assert 'name="review"' in page and "No record of play." in page and "Watch the replay" in page
     admin_client.post(change, {"review": "approved", "seconds": "1", "flagged": ""})
     solve.refresh_from_db()
     assert solve.seconds == 5 and solve.flagged and solve.review == "approved"
