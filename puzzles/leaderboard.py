@@ -26,6 +26,7 @@ class Row:
     username: str
     seconds: float
     is_player: bool = False
+    solve_id: int | None = None  # for the link to its replay
 
     @property
     def time(self) -> str:
@@ -102,12 +103,12 @@ def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = T
     for position, solve in enumerate(solves, start=1):
         tied = rows and int(rows[-1].seconds) == int(solve.rank_time)
         rank = rows[-1].rank if tied else position
-        rows.append(Row(rank, solve.user.get_username(), solve.rank_time, solve.user_id == user_id))
+        rows.append(Row(rank, solve.user.get_username(), solve.rank_time, solve.user_id == user_id, solve.pk))
     player_row = None
     if user_id is not None and not any(r.is_player for r in rows):
         own = ranked.select_related("user").filter(user_id=user_id).first()
         if own is not None:
-            player_row = Row(_rank_of(ranked, own.rank_time), own.user.get_username(), own.rank_time, True)
+            player_row = Row(_rank_of(ranked, own.rank_time), own.user.get_username(), own.rank_time, True, own.pk)
     return Leaderboard(daily, rows, player_row, ranked.count(), fairplay.rules(daily.difficulty))
 
 

@@ -53,3 +53,13 @@ def test_unsolved_results_opened_in_the_browser_are_a_404_page_that_offers_the_p
     page = response.content.decode()
     assert "<!doctype html>" in page and "Solve the puzzle first" in page and ">Play the puzzle<" in page
     assert "Hardest" not in page and EASY_SOLUTION not in page and "grid-drawing" not in page
+
+
+def test_each_ranked_row_links_its_replay_and_the_solver_may_watch_it(client, daily):
+    bob = make_solve(daily, "bob", 250)
+    make_solve(daily, "ada", 312)
+    log_in(client, "ada")
+    page = client.get(results_url(daily), **NAVIGATION).content.decode()
+    replay = reverse("puzzles:replay", args=[daily.date, daily.difficulty, bob.pk])
+    assert f'href="{replay}"' in page and "of bob's solve" in page
+    assert client.get(replay).status_code == 200
