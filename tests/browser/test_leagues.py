@@ -15,6 +15,7 @@ from puzzles import leagues
 from puzzles.models import TIER_ORDER, League, site_today
 from tests.browser.axe import assert_accessible
 from tests.browser.test_accessibility import LOOKS, PHONE, SHOTS, log_in
+from tests.browser.test_share import clipboard_text
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -55,6 +56,7 @@ def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_se
     bob = User.objects.create_user("bob", password="correct horse battery staple")
 
     mine = chromium.new_context(**SHOT_LOOKS["league.png"])
+    mine.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     log_in(mine, base, ada)
     page = mine.new_page()
     page.goto(f"{base}/leagues/")
@@ -65,6 +67,10 @@ def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_se
     assert page.get_by_role("heading", level=1).inner_text().startswith("Lunch club")
     invite = page.get_by_label("Invite link").input_value()
     assert invite.startswith(f"{base}/leagues/join/")
+    # Copy puts the link on the clipboard and says so.
+    page.get_by_role("button", name="Copy").click()
+    page.wait_for_function("() => document.querySelector('#invite-status').textContent.startsWith('Copied')")
+    assert clipboard_text(mine, base) == invite  # read on a page of its own: the site's policy allows no reading
 
     theirs = chromium.new_context(**SHOT_LOOKS["league-dark-phone.png"])
     log_in(theirs, base, bob)
