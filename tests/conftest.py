@@ -4,8 +4,11 @@ under CI a missing service fails the test; elsewhere it is skipped with the reas
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 import pytest
+from django.core.handlers.wsgi import WSGIHandler
 
 # The known puzzle lives with the other helpers; tests/browser and bench/ import it from here too.
 from .factories import EASY_GIVENS, EASY_SOLUTION
@@ -29,6 +32,55 @@ def empty_cache():
     yield
     for alias in ("default", "local"):
         caches[alias].clear()
+
+
+class _InFlight:
+    """Requests the live server is answering now, counted around Django's WSGI handler."""
+
+    def __init__(self) -> None:
+        self.count, self.last_start = 0, 0.0
+        self.changed = threading.Condition()
+
+    def wrap(self, call):
+        def counted(handler, environ, start_response):
+            with self.changed:
+                self.count += 1
+                self.last_start = time.monotonic()
+            try:
+                return call(handler, environ, start_response)
+            finally:
+                with self.changed:
+                    self.count -= 1
+                    self.changed.notify_all()
+
+        return counted
+
+    def settle(self, quiet: float = 0.2, limit: float = 5.0) -> None:
+        """Wait until no request is being answered and none has started for `quiet` seconds."""
+        deadline = time.monotonic() + limit
+        with self.changed:
+            while time.monotonic() < deadline:
+                idle = time.monotonic() - self.last_start
+                if self.count == 0 and idle >= quiet:
+                    return
+                self.changed.wait(max(0.01, quiet - idle) if self.count == 0 else 0.05)
+
+
+IN_FLIGHT = _InFlight()
+WSGIHandler.__call__ = IN_FLIGHT.wrap(WSGIHandler.__call__)
+
+
+@pytest.fixture(autouse=True)
+def live_server_settles(request):
+    """A test with the live server ends only once the server has answered what the browser sent
+    last (a closing page's heartbeat, say): the database is emptied after each such test, and a
+    write still running then would deadlock with the emptying on PostgreSQL."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # set up first, so emptied after this settles
+    yield
+    IN_FLIGHT.settle()
 
 
 @pytest.fixture(autouse=True)
