@@ -7,11 +7,14 @@ Each player is a thread with its own keep-alive connection (http.client). It log
 real login form (GET for the CSRF cookie, POST username and password: a full PBKDF2 check),
 opens the home page and a daily's page, fetches its state, saves a few more cells every few
 seconds (naming the version it started from; on a 409 it adopts the returned version, as
-board.js does), sends a heartbeat every 10 s and finally submits the solved grid, then moves on
-to the next difficulty until the time is up. Players start evenly over `--ramp` seconds.
+board.js does), sends a heartbeat every 10 s (an "open" first) and finally submits the solved
+grid, then moves on to the next difficulty until the time is up. Each save and the submit carry
+the moves that put their digits in, as the board's record of play does (puzzles/playlog.py), so
+every write also adds its event. Players start evenly over `--ramp` seconds.
 
 At the end the database is checked against what each player was told: every acknowledged save is
-there (no lost save) and every acknowledged solve is recorded. It uses (and empties) its own
+there (no lost save) with its event in the record of play, and every acknowledged solve is
+recorded. It uses (and empties) its own
 database `sudoku_bench_load` (BENCH_LOAD_DATABASE_URL) and Redis databases 8 (broker) and 9
 (cache).
 """
@@ -217,6 +220,7 @@ class Outcome:
     saved: dict[str, tuple[int, str]] = field(default_factory=dict)  # difficulty -> (version, digits)
     solved: set[str] = field(default_factory=set)
     conflicts: int = 0
+    saves: int = 0  # saves answered 200, each an event in the record of play
     failures: list[str] = field(default_factory=list)
 
 
@@ -278,6 +282,11 @@ class Player(threading.Thread):
             return False
         return True
 
+    def moves_for(self, cells: list[int], solution: str) -> list:
+        """The board's moves for `cells` filled one by one since the last save, oldest first."""
+        ages = sorted((int(self.rng.uniform(0, self.save_every * 1000)) for _ in cells), reverse=True)
+        return [[age, "d", [[cell, int(solution[cell])]]] for age, cell in zip(ages, cells)]
+
     def play(self, browser: Browser, daily: Daily) -> bool:
         """One daily from the home page to the solve; False when the player has to stop."""
         api = "/api" + daily.path
@@ -298,6 +307,9 @@ class Player(threading.Thread):
         # Real players do not move in step: the first save comes at a random point of the interval.
         next_save = time.monotonic() + self.rng.uniform(0.5, self.save_every)
         next_beat = time.monotonic() + self.rng.uniform(0.5, self.beat_every)
+        status, _, _ = browser.request("beat", "POST", api + "beat/", b'{"phase": "open"}')
+        if status != 200:
+            self.fail(f"beat: {status}")
         while todo:
             wake = min(next_save, next_beat)
             if wake >= self.until:
@@ -309,8 +321,10 @@ class Player(threading.Thread):
                     self.fail(f"beat: {status}")
                 next_beat += self.beat_every
                 continue
-            for cell in todo[:per_save]:
+            placed = todo[:per_save]
+            for cell in placed:
                 board[cell] = daily.solution[cell]
+            moves = self.moves_for(placed, daily.solution)
             corner = [""] * 81
             centre = [
                 "" if board[i] != "0" or daily.givens[i] != "0" else daily.solution[i]
@@ -318,7 +332,9 @@ class Player(threading.Thread):
             ]
             centre += [""] * (81 - len(centre))
             for _ in range(2):  # a 409 is answered once: adopt the stored version and save again
-                body = json.dumps({"version": version, "digits": "".join(board), "corner": corner, "centre": centre})
+                body = json.dumps(
+                    {"version": version, "digits": "".join(board), "corner": corner, "centre": centre, "moves": moves}
+                )
                 status, data, _ = browser.request("save", "POST", api + "save/", body.encode())
                 if status == 409:
                     self.outcome.conflicts += 1
@@ -330,13 +346,14 @@ class Player(threading.Thread):
                 return False
             version = json.loads(data)["version"]
             self.outcome.saved[daily.difficulty] = (version, "".join(board))
+            self.outcome.saves += 1
             todo = todo[per_save:]
             # People do not save on a metronome: without jitter, players released together by
             # the login queue stay in step and arrive in bursts for the rest of the run.
             next_save += self.save_every * self.rng.uniform(0.5, 1.5)
         digits = "".join("0" if g != "0" else s for g, s in zip(daily.givens, daily.solution))
         status, data, _ = browser.request(
-            "submit", "POST", api + "submit/", json.dumps({"version": version, "digits": digits}).encode()
+            "submit", "POST", api + "submit/", json.dumps({"version": version, "digits": digits, "moves": []}).encode()
         )
         if status != 200 or not json.loads(data).get("solved"):
             self.fail(f"submit: {status} {data[:100]!r}")
@@ -371,9 +388,13 @@ def summarise(samples: list, since: float, until: float) -> dict[str, dict]:
 
 def verify(players: list[Player], dailies: dict[str, Daily]) -> list[str]:
     """Every acknowledged save and solve is in the database (nothing lost, nothing extra)."""
-    from puzzles.models import Attempt, Solve
+    from puzzles.models import Attempt, PlayEvent, Solve
 
     problems = []
+    saves = PlayEvent.objects.filter(kind=PlayEvent.Kind.SAVE).count()
+    acknowledged = sum(p.outcome.saves for p in players)
+    if saves != acknowledged:
+        problems.append(f"the record of play holds {saves} saves, {acknowledged} were acknowledged")
     for player in players:
         user = f"player{player.index}"
         attempts = {a.daily.difficulty: a for a in Attempt.objects.filter(user__username=user).select_related("daily")}
