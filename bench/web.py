@@ -135,6 +135,8 @@ class Player(threading.Thread):
                     "corner": [""] * 81,
                     "centre": [""] * 81,
                     "colours": [""] * 81,  # the board sends its colours with every save (issue 13)
+                    # and the move that made the change, which the record of play keeps (issue 15)
+                    "moves": [[0, "d", [[cell, int(digits[cell])]]]],
                 }
             )
             conn.request("POST", "/api" + self.path + "save/", body=body, headers=self.headers)
