@@ -12,25 +12,23 @@ from __future__ import annotations
 import datetime
 import logging
 import secrets
-import time
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from .models import Attempt, Guest, Hint, Solve
 from .preferences import preferences_move
+from .ratelimits import hourly_allow
 
 log = logging.getLogger(__name__)
 
 User = get_user_model()
 
 GUEST_PREFIX = "guest-"
-CREATION_WINDOW_SECONDS = 3600
 
 
 class GuestsTooFast(Exception):
@@ -50,22 +48,9 @@ def is_guest(user) -> bool:
 
 
 def guest_allow_creation(address: str, now: float | None = None) -> None:
-    """Count one guest creation for the address in the current hour; raise GuestsTooFast past the limit.
-
-    A fixed hourly window in the shared cache (the accounts' rate limits live there too): a
-    restart of the cache forgets the counts, which only lets a few more guests in.
-    """
-    now = time.time() if now is None else now
-    window = int(now // CREATION_WINDOW_SECONDS)
-    key = f"guest-creations:{address}:{window}"
-    cache.add(key, 0, CREATION_WINDOW_SECONDS + 60)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the key expired between add and incr
-        cache.set(key, 1, CREATION_WINDOW_SECONDS + 60)
-        count = 1
-    if count > settings.GUEST_CREATIONS_PER_HOUR:
-        raise GuestsTooFast(max(1, int((window + 1) * CREATION_WINDOW_SECONDS - now)))
+    """Count one guest creation for the address this hour; raise GuestsTooFast past the limit."""
+    if (wait := hourly_allow("guest-creations", address, settings.GUEST_CREATIONS_PER_HOUR, now)) is not None:
+        raise GuestsTooFast(wait)
 
 
 def guest_create():

@@ -16,12 +16,10 @@ The rules, in one place:
 from __future__ import annotations
 
 import datetime
-import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count
 
@@ -30,13 +28,13 @@ from .engine.clock import clock
 from .guests import is_guest
 from .models import TIER_ORDER, Attempt, DailyPuzzle, League, Membership, Solve
 from .models.leagues import new_invite_code
+from .ratelimits import hourly_allow
 
 User = get_user_model()
 
 MAX_MEMBERS = 100
 MAX_LEAGUES_PER_PLAYER = 20
 CREATIONS_PER_HOUR = 10
-CREATION_WINDOW_SECONDS = 3600
 HOME_TOP = 3  # members shown on a league's card on the home page
 
 # Why the record of play earns no rank (fairplay's codes), in a few words about someone else's solve.
@@ -89,22 +87,9 @@ def league_by_code(code: str) -> League | None:
 
 
 def creation_allow(address: str, now: float | None = None) -> None:
-    """Count one league made from `address` in the current hour; raise LeaguesTooFast past the limit.
-
-    The guests' fixed hourly window in the shared cache (guests.guest_allow_creation): a restart
-    of the cache forgets the counts, which only lets a few more leagues in.
-    """
-    now = time.time() if now is None else now
-    window = int(now // CREATION_WINDOW_SECONDS)
-    key = f"league-creations:{address}:{window}"
-    cache.add(key, 0, CREATION_WINDOW_SECONDS + 60)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the key expired between add and incr
-        cache.set(key, 1, CREATION_WINDOW_SECONDS + 60)
-        count = 1
-    if count > CREATIONS_PER_HOUR:
-        raise LeaguesTooFast(max(1, int((window + 1) * CREATION_WINDOW_SECONDS - now)))
+    """Count one league made from `address` this hour; raise LeaguesTooFast past the limit."""
+    if (wait := hourly_allow("league-creations", address, CREATIONS_PER_HOUR, now)) is not None:
+        raise LeaguesTooFast(wait)
 
 
 def _lock_player(user) -> None:

@@ -51,7 +51,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
     if not leagues.can_play_in_leagues(request.user):
         return _for_guests(request, status=403 if request.method == "POST" else 200)
     form = LeagueForm(request.POST or None)
-    status = 200
+    status, retry_after = 200, 0
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -59,7 +59,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
                 league = leagues.league_create(request.user, form.cleaned_data["name"])
             except leagues.LeaguesTooFast as exc:
                 form.add_error(None, str(exc))
-                status = 429
+                status, retry_after = 429, exc.retry_after
             except leagues.LeagueRefused as exc:
                 form.add_error(None, str(exc))
                 status = 409
@@ -78,7 +78,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
     }
     response = render(request, "puzzles/leagues.html", context, status=status)
     if status == 429:
-        response["Retry-After"] = str(leagues.CREATION_WINDOW_SECONDS)
+        response["Retry-After"] = str(retry_after)  # until the hour's window turns
     return response
 
 
