@@ -1,19 +1,19 @@
-"""Human solving techniques: each one finds a single step in a pencil-marked position, or None.
+"""The catalogue of human solving techniques, and the finders for the classic ones.
 
-A position is two lists of 81 ints: the digits placed (0 for an empty cell) and each cell's
-candidate mask (bit d - 1 for digit d, 0 for a filled cell), as a player with full pencil marks
-would keep them. A finder only reads a position; apply() carries a step out. TECHNIQUES lists
-them easiest first, each with the tier it belongs to, the weight it adds to a puzzle's score,
-and the title and one-line description a player reads.
+Each finder takes a pencil-marked position (see steps.py) and returns one Step, or None.
+TECHNIQUES lists every technique easiest first, each with the tier it belongs to, its difficulty
+on the Sudoku Explainer scale (the rater's score is built from these; docs/algorithms.md), and
+the title and one-line description a player reads. The newer finders live beside this module:
+uniqueness.py, patterns.py, als.py and forcing.py.
 
-Every finder is sound for every solution of the position: it never removes a digit that some
-solution puts in that cell. None of them rely on the puzzle having a single solution, which is
-what lets the rater treat "logic filled the grid" as a proof of uniqueness.
+Every finder here is sound for every solution of the position: it never removes a digit that
+some solution puts in that cell. Only the uniqueness techniques rely on the puzzle having a
+single solution, and the rater checks that before it trusts them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .grid import (
@@ -27,7 +27,6 @@ from .grid import (
     PEERS,
     POPCOUNT,
     ROW_OF,
-    UNIT_BITS,
     UNITS,
     UNITS_OF,
     Cell,
@@ -37,16 +36,51 @@ from .grid import (
     cell_name,
     unit_name,
 )
+from .steps import (
+    HOUSE_ORDER,
+    TIER_OF,
+    TIER_RANK,
+    TIERS,
+    Candidates,
+    Finder,
+    Pair,
+    Step,
+    apply,
+    bits,
+    cell_houses,
+    cells_text,
+    common_houses,
+    digit_boards,
+    digits_text,
+    group_text,
+    houses_text,
+    join_words,
+    pencil,
+    place,
+    removals_text,
+    seen_by_all,
+    strong_links,
+    unions,
+)
 
-Candidates = list[Mask]  # 81 masks, 0 for a filled cell
-Pair = tuple[Cell, Digit]  # a placement or an elimination
-Finder = Callable[[Grid, Candidates], "Step | None"]
-
-TIERS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
-TIER_RANK: dict[str, int] = {tier: rank for rank, tier in enumerate(TIERS)}
-
-# People scan boxes before lines, so every search visits boxes first, then rows, then columns.
-HOUSE_ORDER: tuple[int, ...] = tuple(range(18, 27)) + tuple(range(18))
+__all__ = [
+    "LOGICAL",
+    "TECHNIQUES",
+    "TECHNIQUE_BY_NAME",
+    "TIERS",
+    "TIER_RANK",
+    "Candidates",
+    "Pair",
+    "Step",
+    "Technique",
+    "apply",
+    "find_step",
+    "place",
+    "technique_about",
+    "technique_title",
+    "tier_of",
+    "trial_and_error",
+]
 
 # The masks holding exactly one digit: a set lookup is the cheapest naked-single test.
 _ONE_DIGIT: frozenset[Mask] = frozenset(BIT[1:])
@@ -74,174 +108,6 @@ def _intersections() -> list[tuple[int, int, tuple[Cell, ...], tuple[int, int], 
 _CROSSINGS = _intersections()
 
 
-# --- steps ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One move of a solver: what it used, what it placed or removed, and why, in one sentence.
-
-    houses[0] is where to look first, for a staged hint; placements and eliminations are
-    (cell, digit) pairs.
-    """
-
-    technique: str
-    houses: tuple[int, ...]
-    cells: tuple[Cell, ...]
-    digits: tuple[Digit, ...]
-    placements: tuple[Pair, ...] = ()
-    eliminations: tuple[Pair, ...] = ()
-    explanation: str = ""
-
-    @property
-    def tier(self) -> str | None:
-        """The technique's tier, or None for a check such as 'wrong-digit'."""
-        technique = TECHNIQUE_BY_NAME.get(self.technique)
-        return technique.tier if technique else None
-
-    def to_dict(self) -> dict:
-        """A JSON-ready form: houses and cells carry both their index and their name."""
-        return {
-            "technique": self.technique,
-            "tier": self.tier,
-            "houses": [{"index": u, "name": unit_name(u)} for u in self.houses],
-            "cells": [{"index": c, "name": cell_name(c)} for c in self.cells],
-            "digits": list(self.digits),
-            "placements": [_pair_dict(c, d) for c, d in self.placements],
-            "eliminations": [_pair_dict(c, d) for c, d in self.eliminations],
-            "explanation": self.explanation,
-        }
-
-
-def _pair_dict(cell: Cell, digit: Digit) -> dict:
-    """{'cell': index, 'name': 'r1c1', 'digit': d} for one placement or elimination."""
-    return {"cell": cell, "name": cell_name(cell), "digit": digit}
-
-
-def place(digits: Grid, cands: Candidates, cell: Cell, digit: Digit) -> None:
-    """Write a digit and strike it from the candidates of the cell's peers."""
-    digits[cell] = digit
-    cands[cell] = 0
-    keep = ~BIT[digit]
-    for p in PEERS[cell]:
-        cands[p] &= keep
-
-
-def apply(step: Step, digits: Grid, cands: Candidates) -> None:
-    """Carry out a step's placements and eliminations on a position, in place."""
-    for cell, digit in step.placements:
-        place(digits, cands, cell, digit)
-    for cell, digit in step.eliminations:
-        cands[cell] &= ~BIT[digit]
-
-
-# --- wording ----------------------------------------------------------------------------------
-
-
-def _join(words: Sequence[str], last: str = "and") -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    if len(words) < 2:
-        return "".join(words)
-    return ", ".join(words[:-1]) + f" {last} " + words[-1]
-
-
-def _cells_text(cells: Sequence[Cell], last: str = "and") -> str:
-    """Cell names joined for a sentence."""
-    return _join([cell_name(c) for c in cells], last)
-
-
-def _digits_text(digits: Sequence[Digit], last: str = "and") -> str:
-    """Digits joined for a sentence."""
-    return _join([str(d) for d in digits], last)
-
-
-def _houses_text(houses: Sequence[int], last: str = "or") -> str:
-    """House names joined for a sentence."""
-    return _join([unit_name(u) for u in houses], last)
-
-
-def _removals_text(eliminations: Sequence[Pair]) -> str:
-    """'remove 4 and 9 from r2c1 and r2c5; 9 from r2c8': cells that lose the same digits go together."""
-    by_cell: dict[Cell, list[Digit]] = {}
-    for cell, digit in eliminations:
-        by_cell.setdefault(cell, []).append(digit)
-    groups: dict[tuple[Digit, ...], list[Cell]] = {}
-    for cell, lost in by_cell.items():
-        groups.setdefault(tuple(lost), []).append(cell)
-    parts = [f"{_digits_text(lost)} from {_cells_text(cells)}" for lost, cells in groups.items()]
-    # Semicolons keep the groups apart when a group's own digits or cells already use commas.
-    return "remove " + "; ".join(parts)
-
-
-def _group_text(cells: Sequence[Cell], digit: Digit) -> str:
-    """'r1c1 is 4', 'r1c1 and r2c2 are both 4', 'r1c1, r2c2 and r3c3 are all 4'."""
-    verb = {1: "is", 2: "are both"}.get(len(cells), "are all")
-    return f"{_cells_text(cells)} {verb} {digit}"
-
-
-def _pencil(mask: Mask) -> str:
-    """A cell's candidates for a sentence: '3 or 6'."""
-    return _digits_text(DIGITS_OF[mask], "or")
-
-
-# --- small helpers ----------------------------------------------------------------------------
-
-
-def _bits(board: int) -> Iterator[Cell]:
-    """The cells of an 81-bit set, lowest first."""
-    while board:
-        low = board & -board
-        yield low.bit_length() - 1
-        board ^= low
-
-
-def _digit_boards(cands: Candidates) -> list[int]:
-    """For each digit (index d), the 81-bit set of cells where it is still a candidate."""
-    boards = [0] * 10
-    for cell, mask in enumerate(cands):
-        if mask:
-            bit = CELL_BIT[cell]
-            for d in DIGITS_OF[mask]:
-                boards[d] |= bit
-    return boards
-
-
-def _unions(masks: Sequence[Mask], size: int) -> Iterator[tuple[tuple[int, ...], Mask]]:
-    """Each choice of `size` indexes whose 9-bit masks join to exactly `size` bits, in order.
-
-    Pruning on the union's size as it grows keeps quads cheap: most branches die at the
-    second or third mask.
-    """
-    last = len(masks)
-
-    def extend(start: int, chosen: tuple[int, ...], union: Mask) -> Iterator[tuple[tuple[int, ...], Mask]]:
-        need = size - len(chosen)
-        for i in range(start, last - need + 1):
-            joined = union | masks[i]
-            if POPCOUNT[joined] > size:
-                continue
-            if need == 1:
-                yield chosen + (i,), joined
-            else:
-                yield from extend(i + 1, chosen + (i,), joined)
-
-    return extend(0, (), 0)
-
-
-def _common_houses(cells: Sequence[Cell], first: int) -> tuple[int, ...]:
-    """The houses holding every one of `cells`, starting with `first`."""
-    shared = set(UNITS_OF[cells[0]])
-    for c in cells[1:]:
-        shared &= set(UNITS_OF[c])
-    return (first,) + tuple(u for u in HOUSE_ORDER if u in shared and u != first)
-
-
-def _cell_houses(cell: Cell) -> tuple[int, ...]:
-    """A cell's box, row and column, box first."""
-    row, col, box = UNITS_OF[cell]
-    return (box, row, col)
-
-
 # --- singles ----------------------------------------------------------------------------------
 
 
@@ -257,7 +123,7 @@ def naked_single(digits: Grid, cands: Candidates) -> Step | None:
                 why = f"The only candidate left in {cell_name(cell)} is {digit}"
             return Step(
                 "naked-single",
-                _cell_houses(cell),
+                cell_houses(cell),
                 (cell,),
                 (digit,),
                 placements=((cell, digit),),
@@ -319,12 +185,12 @@ def _locked(cands: Candidates, pointing: bool) -> Step | None:
         if pointing:
             text = (
                 f"In {unit_name(box)}, {digit} can only go in {unit_name(line)} "
-                f"({_cells_text(used, 'or')}), so no other cell in {unit_name(line)} can hold {digit}: "
+                f"({cells_text(used, 'or')}), so no other cell in {unit_name(line)} can hold {digit}: "
             )
         else:
             text = (
                 f"In {unit_name(line)}, {digit} can only go in {unit_name(box)} "
-                f"({_cells_text(used, 'or')}), so no other cell in {unit_name(box)} can hold {digit}: "
+                f"({cells_text(used, 'or')}), so no other cell in {unit_name(box)} can hold {digit}: "
             )
         return Step(
             "pointing" if pointing else "claiming",
@@ -332,7 +198,7 @@ def _locked(cands: Candidates, pointing: bool) -> Step | None:
             used,
             (digit,),
             eliminations=elims,
-            explanation=text + _removals_text(elims) + ".",
+            explanation=text + removals_text(elims) + ".",
         )
     return None
 
@@ -361,9 +227,9 @@ def _naked_subset(cands: Candidates, size: int) -> Step | None:
         pool = [c for c in open_cells if 2 <= POPCOUNT[cands[c]] <= size]
         if len(pool) < size:
             continue
-        for chosen, union in _unions([cands[c] for c in pool], size):
+        for chosen, union in unions([cands[c] for c in pool], size):
             subset = tuple(pool[i] for i in chosen)
-            houses = _common_houses(subset, unit)
+            houses = common_houses(subset, unit)
             touched = sorted({c for h in houses for c in UNITS[h] if c not in subset and cands[c] & union})
             if not touched:
                 continue
@@ -377,9 +243,9 @@ def _naked_subset(cands: Candidates, size: int) -> Step | None:
                 held,
                 eliminations=elims,
                 explanation=(
-                    f"{_cells_text(subset)} can only hold {_digits_text(held)}{between}, so no other "
-                    f"cell in {_houses_text(houses)} can hold {_digits_text(held, 'or')}: "
-                    f"{_removals_text(elims)}."
+                    f"{cells_text(subset)} can only hold {digits_text(held)}{between}, so no other "
+                    f"cell in {houses_text(houses)} can hold {digits_text(held, 'or')}: "
+                    f"{removals_text(elims)}."
                 ),
             )
     return None
@@ -402,7 +268,7 @@ def _hidden_subset(cands: Candidates, size: int) -> Step | None:
         pool = [d for d in range(1, 10) if 2 <= POPCOUNT[places[d]] <= size]
         if len(pool) < size:
             continue
-        for chosen, spots in _unions([places[d] for d in pool], size):
+        for chosen, spots in unions([places[d] for d in pool], size):
             held = tuple(pool[i] for i in chosen)
             keep = 0
             for d in held:
@@ -418,8 +284,8 @@ def _hidden_subset(cands: Candidates, size: int) -> Step | None:
                 held,
                 eliminations=elims,
                 explanation=(
-                    f"In {unit_name(unit)}, {_digits_text(held)} can only go in {_cells_text(subset)}, "
-                    f"so those cells hold nothing else: {_removals_text(elims)}."
+                    f"In {unit_name(unit)}, {digits_text(held)} can only go in {cells_text(subset)}, "
+                    f"so those cells hold nothing else: {removals_text(elims)}."
                 ),
             )
     return None
@@ -483,7 +349,7 @@ def _fish(cands: Candidates, size: int) -> Step | None:
             pool = [line for line in range(9) if 2 <= POPCOUNT[base[line]] <= size]
             if len(pool) < size:
                 continue
-            for chosen, spots in _unions([base[line] for line in pool], size):
+            for chosen, spots in unions([base[line] for line in pool], size):
                 lines = tuple(pool[i] for i in chosen)
                 inside = 0
                 for line in lines:
@@ -515,9 +381,9 @@ def _fish(cands: Candidates, size: int) -> Step | None:
                     (digit,),
                     eliminations=tuple(elims),
                     explanation=(
-                        f"In {kind} {_join([str(ln + 1) for ln in lines])}, {digit} can only go in "
-                        f"{other} {_join([str(x + 1) for x in covers])}, so those {other} get their "
-                        f"{digit}s from these {kind}: {_removals_text(elims)}."
+                        f"In {kind} {join_words([str(ln + 1) for ln in lines])}, {digit} can only go in "
+                        f"{other} {join_words([str(x + 1) for x in covers])}, so those {other} get their "
+                        f"{digit}s from these {kind}: {removals_text(elims)}."
                     ),
                 )
     return None
@@ -541,13 +407,6 @@ def jellyfish(digits: Grid, cands: Candidates) -> Step | None:
 # --- wings ------------------------------------------------------------------------------------
 
 
-def _seen_by_all(cells: Sequence[Cell], board: int) -> tuple[Cell, ...]:
-    """The cells of `board` that see every one of `cells` (never those cells themselves)."""
-    for c in cells:
-        board &= PEER_BITS[c]
-    return tuple(_bits(board))
-
-
 def xy_wing(digits: Grid, cands: Candidates) -> Step | None:
     """A two-candidate pivot {x,y} seeing pincers {x,z} and {y,z}: one pincer is z, so cells
     seeing both pincers can't be."""
@@ -564,9 +423,9 @@ def xy_wing(digits: Grid, cands: Candidates) -> Step | None:
                 if not z or ma & held == mb & held:
                     continue
                 if boards is None:
-                    boards = _digit_boards(cands)
+                    boards = digit_boards(cands)
                 digit = DIGIT_OF_BIT[z]
-                targets = _seen_by_all((a, b), boards[digit])
+                targets = seen_by_all((a, b), boards[digit])
                 if not targets:
                     continue
                 elims = tuple((c, digit) for c in targets)
@@ -574,14 +433,14 @@ def xy_wing(digits: Grid, cands: Candidates) -> Step | None:
                 y = DIGIT_OF_BIT[mb & held]
                 return Step(
                     "xy-wing",
-                    _cell_houses(pivot),
+                    cell_houses(pivot),
                     (pivot, a, b),
                     tuple(sorted((x, y, digit))),
                     eliminations=elims,
                     explanation=(
-                        f"{cell_name(pivot)} is {x} or {y}: if {x}, {cell_name(a)} ({_pencil(ma)}) is "
-                        f"{digit}, and if {y}, {cell_name(b)} ({_pencil(mb)}) is {digit}, so a cell "
-                        f"that sees both of them can't be {digit}: {_removals_text(elims)}."
+                        f"{cell_name(pivot)} is {x} or {y}: if {x}, {cell_name(a)} ({pencil(ma)}) is "
+                        f"{digit}, and if {y}, {cell_name(b)} ({pencil(mb)}) is {digit}, so a cell "
+                        f"that sees both of them can't be {digit}: {removals_text(elims)}."
                     ),
                 )
     return None
@@ -605,9 +464,9 @@ def xyz_wing(digits: Grid, cands: Candidates) -> Step | None:
                     continue
                 z = ma & mb
                 if boards is None:
-                    boards = _digit_boards(cands)
+                    boards = digit_boards(cands)
                 digit = DIGIT_OF_BIT[z]
-                targets = _seen_by_all((pivot, a, b), boards[digit])
+                targets = seen_by_all((pivot, a, b), boards[digit])
                 if not targets:
                     continue
                 elims = tuple((c, digit) for c in targets)
@@ -615,15 +474,15 @@ def xyz_wing(digits: Grid, cands: Candidates) -> Step | None:
                 y = DIGIT_OF_BIT[mb & ~z]
                 return Step(
                     "xyz-wing",
-                    _cell_houses(pivot),
+                    cell_houses(pivot),
                     (pivot, a, b),
                     DIGITS_OF[held],
                     eliminations=elims,
                     explanation=(
-                        f"{cell_name(pivot)} is {_pencil(held)}: if {x}, {cell_name(a)} ({_pencil(ma)}) "
-                        f"is {digit}; if {y}, {cell_name(b)} ({_pencil(mb)}) is {digit}; otherwise it is "
+                        f"{cell_name(pivot)} is {pencil(held)}: if {x}, {cell_name(a)} ({pencil(ma)}) "
+                        f"is {digit}; if {y}, {cell_name(b)} ({pencil(mb)}) is {digit}; otherwise it is "
                         f"{digit} itself, so a cell that sees all three can't be {digit}: "
-                        f"{_removals_text(elims)}."
+                        f"{removals_text(elims)}."
                     ),
                 )
     return None
@@ -632,26 +491,13 @@ def xyz_wing(digits: Grid, cands: Candidates) -> Step | None:
 # --- single-digit chains ----------------------------------------------------------------------
 
 
-def _strong_links(board: int) -> dict[Cell, list[tuple[Cell, int]]]:
-    """For one digit's cells, each cell's conjugate partners: the other place in a house that
-    has exactly two places for the digit, with that house."""
-    links: dict[Cell, list[tuple[Cell, int]]] = {}
-    for unit in HOUSE_ORDER:
-        both = board & UNIT_BITS[unit]
-        if both.bit_count() == 2:
-            a, b = _bits(both)
-            links.setdefault(a, []).append((b, unit))
-            links.setdefault(b, []).append((a, unit))
-    return links
-
-
 def simple_colouring(digits: Grid, cands: Candidates) -> Step | None:
     """Two-colour a digit's chain of conjugate pairs: a colour seen twice in a house is false,
     and a cell seeing both colours can't hold the digit."""
-    boards = _digit_boards(cands)
+    boards = digit_boards(cands)
     for digit in range(1, 10):
         board = boards[digit]
-        links = _strong_links(board)
+        links = strong_links(board)
         coloured: set[Cell] = set()
         for start in sorted(links):
             if start in coloured:
@@ -699,9 +545,9 @@ def _colour_wrap(
                     eliminations=elims,
                     explanation=(
                         f"Linking the only two places for {digit} in houses, either "
-                        f"{_group_text(groups[side], digit)} or {_group_text(groups[1 - side], digit)}, "
+                        f"{group_text(groups[side], digit)} or {group_text(groups[1 - side], digit)}, "
                         f"but {cell_name(a)} and {cell_name(b)} share {unit_name(unit)}, so the first "
-                        f"group can't be: {_removals_text(elims)}."
+                        f"group can't be: {removals_text(elims)}."
                     ),
                 )
     return None
@@ -715,7 +561,7 @@ def _colour_trap(
     for side in (0, 1):
         for c in groups[side]:
             seen[side] |= PEER_BITS[c]
-    targets = tuple(_bits(board & seen[0] & seen[1] & ~(sides[0] | sides[1])))
+    targets = tuple(bits(board & seen[0] & seen[1] & ~(sides[0] | sides[1])))
     if not targets:
         return None
     elims = tuple((c, digit) for c in targets)
@@ -729,9 +575,9 @@ def _colour_trap(
         (digit,),
         eliminations=elims,
         explanation=(
-            f"Linking the only two places for {digit} in houses, either {_group_text(groups[0], digit)} "
-            f"or {_group_text(groups[1], digit)}; {cell_name(first)} sees {cell_name(a)} and "
-            f"{cell_name(b)}, one from each group, so it can't be {digit}: {_removals_text(elims)}."
+            f"Linking the only two places for {digit} in houses, either {group_text(groups[0], digit)} "
+            f"or {group_text(groups[1], digit)}; {cell_name(first)} sees {cell_name(a)} and "
+            f"{cell_name(b)}, one from each group, so it can't be {digit}: {removals_text(elims)}."
         ),
     )
 
@@ -740,11 +586,11 @@ def x_chain(digits: Grid, cands: Candidates) -> Step | None:
     """The shortest chain on one digit that alternates conjugate pairs (=) and cells that see
     each other (-), from a strong link to a strong link: one end holds the digit, so cells
     seeing both ends can't."""
-    boards = _digit_boards(cands)
+    boards = digit_boards(cands)
     best: tuple[int, Digit, list[Cell], tuple[Cell, ...]] | None = None
     for digit in range(1, 10):
         board = boards[digit]
-        links = _strong_links(board)
+        links = strong_links(board)
         if len(links) < 4:
             continue
         linked = 0
@@ -773,7 +619,7 @@ def x_chain(digits: Grid, cands: Candidates) -> Step | None:
             f"Along {' '.join(words)}, where = joins the only two places for {digit} in a house and - "
             f"joins cells that see each other, if {cell_name(path[0])} isn't {digit} then "
             f"{cell_name(path[-1])} is, so a cell that sees both ends can't be {digit}: "
-            f"{_removals_text(elims)}."
+            f"{removals_text(elims)}."
         ),
     )
 
@@ -795,13 +641,13 @@ def _x_chain_from(
         for end in layer:
             targets = board & PEER_BITS[start] & PEER_BITS[end]
             if targets and end != start:
-                return _x_path(start, end, parent), tuple(_bits(targets))
+                return _x_path(start, end, parent), tuple(bits(targets))
         if length + 2 >= limit:
             return None
         length += 2
         nxt = []
         for on in layer:
-            for off in _bits(PEER_BITS[on] & linked):
+            for off in bits(PEER_BITS[on] & linked):
                 for other, _ in links[off]:
                     if other not in parent and other != start:
                         parent[other] = (on, off)
@@ -831,7 +677,7 @@ def xy_chain(digits: Grid, cands: Candidates) -> Step | None:
     bivalue_bits = 0
     for c in bivalue:
         bivalue_bits |= CELL_BIT[c]
-    boards = _digit_boards(cands)
+    boards = digit_boards(cands)
     best: list[tuple[Cell, Digit]] | None = None
     for start in bivalue:
         for x in DIGITS_OF[cands[start]]:
@@ -843,10 +689,10 @@ def xy_chain(digits: Grid, cands: Candidates) -> Step | None:
         return None
     start, end = best[0][0], best[-1][0]
     x = DIGIT_OF_BIT[cands[start] & ~BIT[best[0][1]]]
-    targets = _seen_by_all((start, end), boards[x])
+    targets = seen_by_all((start, end), boards[x])
     elims = tuple((c, x) for c in targets)
     cells = tuple(c for c, _ in best)
-    chain = " - ".join(f"{cell_name(c)} ({_pencil(cands[c])})" for c in cells)
+    chain = " - ".join(f"{cell_name(c)} ({pencil(cands[c])})" for c in cells)
     houses = tuple(next(u for u in UNITS_OF[cells[i]] if u in UNITS_OF[cells[i + 1]]) for i in range(len(cells) - 1))
     return Step(
         "xy-chain",
@@ -857,7 +703,7 @@ def xy_chain(digits: Grid, cands: Candidates) -> Step | None:
         explanation=(
             f"In the chain {chain}, each cell sees the next, so if {cell_name(start)} isn't {x}, "
             f"each following cell is forced and {cell_name(end)} is {x}; a cell that sees both ends "
-            f"can't be {x}: {_removals_text(elims)}."
+            f"can't be {x}: {removals_text(elims)}."
         ),
     )
 
@@ -876,7 +722,7 @@ def _xy_chain_from(
         for state in layer:
             cell, value = state
             bit = BIT[value]
-            for other in _bits(PEER_BITS[cell] & bivalue_bits):
+            for other in bits(PEER_BITS[cell] & bivalue_bits):
                 mask = cands[other]
                 if not mask & bit or other == start:
                     continue
@@ -1065,6 +911,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     ),
 )
 TECHNIQUE_BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}
+TIER_OF.update({t.name: t.tier for t in TECHNIQUES})
 LOGICAL: tuple[Technique, ...] = tuple(t for t in TECHNIQUES if t.find is not None)
 
 
@@ -1110,13 +957,13 @@ def trial_and_error(digits: Grid, cands: Candidates, solution: Grid) -> Step | N
     options = DIGITS_OF[cands[best_cell]]
     return Step(
         "trial-and-error",
-        _cell_houses(best_cell),
+        cell_houses(best_cell),
         (best_cell,),
         options,
         placements=((best_cell, digit),),
         explanation=(
             f"No technique here applies; {cell_name(best_cell)} has the fewest candidates "
-            f"({_pencil(cands[best_cell])}), and trying them shows only {digit} leads to a solution, "
+            f"({pencil(cands[best_cell])}), and trying them shows only {digit} leads to a solution, "
             f"so it goes there."
         ),
     )
