@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,11 +71,15 @@ def generate(
     filler: str = DEFAULT_FILLER,
     symmetry: str = "none",
     max_tries: int | None = None,
+    band: tuple[int, int] | None = None,
+    aim: Collection[str] | None = None,
 ) -> Generated:
     """generate(difficulty, rng, filler=..., symmetry=...) -> a minimal unique puzzle of that tier.
 
     Each try fills a new grid and clears it; the rater stops early once a puzzle needs more
-    than the wanted tier, so a try that misses high costs little. Raises GenerationGaveUp after
+    than the wanted tier, so a try that misses high costs little. With `band` (lowest, highest
+    score, both included) only a puzzle whose score falls inside it will do; with `aim` (names
+    of techniques) only one whose hardest technique is among them. Raises GenerationGaveUp after
     `max_tries` misses (no limit by default).
     """
     check_options(difficulty, filler, symmetry)
@@ -87,7 +92,7 @@ def generate(
         stats.append(fill_stats)
         givens = clear(solution, rng, symmetry=symmetry)
         rating = rate(givens, max_tier=difficulty)
-        if rating.tier == difficulty:
+        if rating.tier == difficulty and _wanted(rating, band, aim):
             return Generated(
                 givens=givens,
                 solution=solution,
@@ -99,3 +104,10 @@ def generate(
                 fill_stats=stats,
             )
     raise GenerationGaveUp(f"no {difficulty} puzzle in {tries} tries")
+
+
+def _wanted(rating: Rating, band: tuple[int, int] | None, aim: Collection[str] | None) -> bool:
+    """Whether a puzzle of the right tier also meets the score band and the aimed techniques."""
+    if band is not None and not band[0] <= rating.score <= band[1]:
+        return False
+    return aim is None or rating.hardest in aim
