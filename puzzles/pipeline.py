@@ -7,9 +7,7 @@ conditional updates where two workers could race.
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import json
 import logging
 import random
 import time
@@ -20,11 +18,14 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, connection, connections, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from . import engine
-from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, nearest_tiers, site_today
+from .batchstore import store_for_batch_in_one_statement as _store_for_batch_in_one_statement
+from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, nearest_tiers, score_band, site_today
+from .scores import band_text, score_text
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,8 @@ def _puzzle_row(made: engine.Generated) -> Puzzle:
 def puzzle_store(made: engine.Generated, *, batch_id: int | None = None, fill_pool: bool = False) -> Puzzle | None:
     """Store one generated puzzle in its own transaction; None when it was not wanted.
 
-    With `fill_pool`, the tier's pool row is locked and the puzzle stored only while the pool is
-    under target, so concurrent refills cannot overfill it. With `batch_id`, the batch's count
+    With `fill_pool`, the tier's pool row is locked and the puzzle stored only while the pool
+    wants it (_pool_wants), so concurrent refills cannot overfill it. With `batch_id`, the batch's count
     is claimed by a conditional update, so a batch never gets more than it asked for. A puzzle
     already in the database (same givens) is skipped.
     """
@@ -84,7 +85,7 @@ def _store_with_orm(row: Puzzle, *, batch_id: int | None, fill_pool: bool) -> Pu
         with transaction.atomic():
             if pool_pk is not None:
                 pool = Pool.objects.select_for_update().get(pk=pool_pk)
-                if Puzzle.objects.available(row.tier).count() >= pool.target:
+                if not _pool_wants(row, pool.target):
                     return None
             if batch_id is not None:
                 claimed = SeedBatch.objects.filter(pk=batch_id, made__lt=F("requested")).update(made=F("made") + 1)
@@ -97,68 +98,15 @@ def _store_with_orm(row: Puzzle, *, batch_id: int | None, fill_pool: bool) -> Pu
         return None
 
 
-_PUZZLE_COLUMNS = (
-    "givens",
-    "solution",
-    "tier",
-    "score",
-    "hardest",
-    "techniques",
-    "clues",
-    "filler",
-    "symmetry",
-    "generation_ms",
-    "created",
-    "used",
-)
-
-
-def _store_for_batch_in_one_statement(row: Puzzle, batch_id: int) -> Puzzle | None:
-    """PostgreSQL: claim a unit of the batch and insert the puzzle in a single statement.
-
-    The same rule as the ORM path, _store_with_orm (no claim, no row; a duplicate undoes the
-    claim), which a test holds it to, but one
-    round trip instead of four: storing was the largest part of a worker's time per puzzle
-    beyond the engine's own. A single statement is its own transaction.
-    """
-    columns = ", ".join(_PUZZLE_COLUMNS)
-    values = ", ".join(["%s"] * len(_PUZZLE_COLUMNS))
-    sql = (
-        f"WITH claim AS (UPDATE {SeedBatch._meta.db_table} SET made = made + 1 "
-        f"WHERE id = %s AND made < requested RETURNING id) "
-        f"INSERT INTO {Puzzle._meta.db_table} ({columns}) SELECT {values} FROM claim RETURNING id"
-    )
-    params = [
-        batch_id,
-        row.givens,
-        row.solution,
-        row.tier,
-        row.score,
-        row.hardest,
-        json.dumps(row.techniques),
-        row.clues,
-        row.filler,
-        row.symmetry,
-        row.generation_ms,
-        row.created,
-        row.used,
-    ]
-    # Inside a caller's transaction a savepoint keeps a duplicate from breaking it; on its own
-    # the statement needs none.
-    guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
-    try:
-        with guard, connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            inserted = cursor.fetchone()
-    except IntegrityError:
-        log.info("puzzle %s is already stored; skipped", row.givens)
-        return None
-    if inserted is None:
-        return None  # the batch is already complete
-    row.pk = inserted[0]
-    row._state.adding = False
-    row._state.db = connection.alias
-    return row
+def _pool_wants(row: Puzzle, target: int) -> bool:
+    """Whether a refill keeps this puzzle: inside its tier's score band while the pool holds fewer
+    than `target` there; outside it, as a spare for publishing, while there are fewer than
+    `target` spares. Called under the pool's row lock."""
+    band = score_band(row.tier)
+    available = Puzzle.objects.available(row.tier)
+    if band[0] <= row.score <= band[1]:
+        return available.in_band(band).count() < target
+    return available.outside_band(band).count() < target
 
 
 @dataclass
@@ -166,31 +114,36 @@ class FillReport:
     tier: str
     stored: int = 0
     discarded: int = 0
-    level: int = 0
+    level: int = 0  # available puzzles inside the band
+    spares: int = 0  # available puzzles outside it
     target: int = 0
     seconds: float = 0.0
 
 
 def pool_fill(tier: str, *, budget_seconds: float, rng: random.Random | None = None) -> FillReport:
-    """Make puzzles of one tier until its pool reaches target or the time budget is spent.
+    """Make puzzles of one tier until its pool holds `target` inside the tier's score band, or the
+    time budget is spent.
 
-    A slow tier (extreme puzzles are rare) only ever uses its own budget, so it cannot hold
-    the other pools back.
+    Puzzles of the tier outside the band are kept as spares (up to `target` of them) for a day
+    when none inside is left; past that they are discarded. A slow tier (extreme puzzles are
+    rare) only ever uses its own budget, so it cannot hold the other pools back.
     """
     rng = rng or random.Random()
     pool = pool_get(tier)
+    band = score_band(tier)
     report = FillReport(tier=tier, target=pool.target)
     started = time.monotonic()
     while time.monotonic() - started < budget_seconds:
         pool.refresh_from_db()
-        if Puzzle.objects.available(tier).count() >= pool.target:
+        if Puzzle.objects.available(tier).in_band(band).count() >= pool.target:
             break
         made = puzzle_make(tier, rng=rng)
         if puzzle_store(made, fill_pool=True):
             report.stored += 1
         else:
             report.discarded += 1
-    report.level = Puzzle.objects.available(tier).count()
+    report.level = Puzzle.objects.available(tier).in_band(band).count()
+    report.spares = Puzzle.objects.available(tier).outside_band(band).count()
     report.target = pool.target
     report.seconds = time.monotonic() - started
     return report
@@ -213,8 +166,8 @@ def pool_release_fill(tier: str) -> None:
 
 
 def pools_needing_puzzles() -> list[str]:
-    """The tiers whose pools are below target, easiest first."""
-    return [t for t in TIER_ORDER if Puzzle.objects.available(t).count() < pool_get(t).target]
+    """The tiers whose pools hold fewer than their target inside the score band, easiest first."""
+    return [t for t in TIER_ORDER if (pool := pool_get(t)).available_in_band < pool.target]
 
 
 def seed_batch_create(tier: str, count: int, *, filler: str, symmetry: str) -> SeedBatch:
@@ -311,17 +264,22 @@ class PublishReport:
     existing: list[str] = field(default_factory=list)
     substitutes: dict[str, str] = field(default_factory=dict)  # difficulty -> tier used
     missing: list[str] = field(default_factory=list)
+    outside_band: dict[str, int] = field(default_factory=dict)  # difficulty -> score, outside its band
 
 
 def _claim_puzzle(tier: str) -> Puzzle | None:
-    """Take the oldest unpublished puzzle of a tier, skipping rows another publisher holds."""
-    candidate = (
-        Puzzle.objects.available(tier)
-        .select_for_update(skip_locked=True, of=("self",))
-        .order_by("created", "pk")
-        .first()
-    )
-    if candidate is None:
+    """Take the oldest unpublished puzzle of a tier inside its score band or, when none is, the
+    one nearest the band; rows another publisher holds are skipped."""
+    low, high = score_band(tier)
+    available = Puzzle.objects.available(tier)
+    inside = available.in_band((low, high)).order_by("created", "pk")
+    distance = Greatest(Value(low) - F("score"), F("score") - Value(high))
+    nearest = available.outside_band((low, high)).alias(distance=distance).order_by("distance", "created", "pk")
+    for choices in (inside, nearest):
+        candidate = choices.select_for_update(skip_locked=True, of=("self",)).first()
+        if candidate is not None:
+            break
+    else:
         return None
     # The conditional update is the claim on databases that cannot lock rows (SQLite).
     if not Puzzle.objects.filter(pk=candidate.pk, used=False).update(used=True):
@@ -375,6 +333,7 @@ def daily_publish(day: datetime.date | None = None, *, substitutes: bool = True)
                 continue
             waiting.remove(difficulty)
             report.published[difficulty] = puzzle.pk
+            _note_outside_band(report, difficulty, puzzle, substitute=tier != difficulty)
             if tier != difficulty:
                 report.substitutes[difficulty] = tier
                 log.error(
@@ -389,6 +348,23 @@ def daily_publish(day: datetime.date | None = None, *, substitutes: bool = True)
         for difficulty in [d for d in waiting if d not in first_filling]:
             log.critical("no puzzle at all to publish as the %s daily of %s", difficulty, day)
     return report
+
+
+def _note_outside_band(report: PublishReport, difficulty: str, puzzle: Puzzle, *, substitute: bool) -> None:
+    """Record (and, for a puzzle of the slot's own tier, log) a daily scored outside its slot's band."""
+    low, high = score_band(difficulty)
+    if low <= puzzle.score <= high:
+        return
+    report.outside_band[difficulty] = puzzle.score
+    if not substitute:  # a substitute is logged as an error already
+        log.warning(
+            "no %s puzzle inside the band %s was left: the %s daily of %s scores %s, outside it",
+            difficulty,
+            band_text((low, high)),
+            difficulty,
+            report.day,
+            score_text(puzzle.score),
+        )
 
 
 def daily_publish_if_missing(day: datetime.date) -> bool:

@@ -37,6 +37,17 @@ def env_per_tier(prefix: str, defaults: tuple[float, ...]) -> dict[str, str]:
     return {tier: env(f"{prefix}_{tier.upper()}", str(default)) for tier, default in zip(TIERS, defaults, strict=True)}
 
 
+def env_band(name: str, default: tuple[int, int]) -> tuple[int, int]:
+    """A score band from NAME=low-high (whole hundredths, low <= high), or the default."""
+    text = env(name).strip()
+    if not text:
+        return default
+    low, _, high = text.partition("-")
+    if not (low.strip().isdecimal() and high.strip().isdecimal() and int(low) <= int(high)):
+        raise ImproperlyConfigured(f"{name} must be low-high in hundredths of a score, e.g. 320-480, not {text!r}")
+    return int(low), int(high)
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env(name, default).split(",") if item.strip()]
 
@@ -413,6 +424,14 @@ CELERY_BEAT_SCHEDULE = {
 # The puzzle pipeline: how many unpublished puzzles each tier keeps ready, how far ahead the
 # dailies are published.
 PUZZLE_POOL_TARGETS = {tier: int(value) for tier, value in env_per_tier("POOL_TARGET", (20, 20, 20, 10, 5)).items()}
+# Each tier's score band, in hundredths of the Sudoku Explainer scale (427 is 4.27), both ends
+# included: dailies are taken from inside it and refills keep `target` puzzles inside it.
+# SCORE_BAND_<TIER>=low-high overrides one. The defaults come from the distribution of generated
+# puzzles (docs/algorithms.md), to be re-measured.
+SCORE_BAND_DEFAULTS = ((120, 230), (170, 340), (320, 470), (500, 720), (750, 1000))
+PUZZLE_SCORE_BANDS = {
+    t: env_band(f"SCORE_BAND_{t.upper()}", b) for t, b in zip(TIERS, SCORE_BAND_DEFAULTS, strict=True)
+}
 PUBLISH_DAYS_AHEAD = int(env("PUBLISH_DAYS_AHEAD", "2"))
 # How many generation workers may share one admin seed batch (one task each, handed on).
 SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))

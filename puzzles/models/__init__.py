@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db import models
 from django.db.models import Q
@@ -31,6 +32,11 @@ def nearest_tiers(tier: str) -> list[str]:
     return sorted(others, key=lambda t: (abs(TIER_ORDER.index(t) - here), TIER_ORDER.index(t)))
 
 
+def score_band(tier: str) -> tuple[int, int]:
+    """The tier's score band (lowest, highest, both included), from settings.PUZZLE_SCORE_BANDS."""
+    return settings.PUZZLE_SCORE_BANDS[tier]
+
+
 def site_today() -> datetime.date:
     """Today's date in the site's time zone (settings.TIME_ZONE): the same day for every player."""
     return timezone.localdate()
@@ -41,6 +47,13 @@ class PuzzleQuerySet(models.QuerySet["Puzzle"]):
         """Puzzles never published, optionally of one tier."""
         qs = self.filter(used=False)
         return qs.filter(tier=tier) if tier else qs
+
+    def in_band(self, band: tuple[int, int]) -> PuzzleQuerySet:
+        """Puzzles whose score is inside a band (lowest, highest, both included)."""
+        return self.filter(score__range=band)
+
+    def outside_band(self, band: tuple[int, int]) -> PuzzleQuerySet:
+        return self.exclude(score__range=band)
 
 
 class Puzzle(models.Model):
@@ -108,12 +121,13 @@ class PoolQuerySet(models.QuerySet["Pool"]):
     def first_filling(self) -> set[str]:
         """The tiers whose pools have never reached their target (or have no row yet): their first
         puzzles are still being made. A pool found at its target now (filled by a seed batch or an
-        import, say) is marked as filled on the way."""
+        import, say) is marked as filled on the way. A pool's target counts puzzles inside the
+        tier's score band, as refills do."""
         pools = {pool.tier: pool for pool in self.all()}
         waiting = set()
         for tier in TIER_ORDER:
             pool = pools.get(tier)
-            if pool and pool.filled_at is None and Puzzle.objects.available(tier).count() >= pool.target:
+            if pool and pool.filled_at is None and pool.available_in_band >= pool.target:
                 pool.mark_filled()
             if pool is None or pool.filled_at is None:
                 waiting.add(tier)
@@ -154,6 +168,10 @@ class Pool(models.Model):
     @property
     def available(self) -> int:
         return Puzzle.objects.available(self.tier).count()
+
+    @property
+    def available_in_band(self) -> int:
+        return Puzzle.objects.available(self.tier).in_band(score_band(self.tier)).count()
 
 
 class SeedBatch(models.Model):

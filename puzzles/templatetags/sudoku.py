@@ -3,6 +3,7 @@
 from django import template
 
 from ..engine.clock import clock
+from ..scores import score_text
 
 register = template.Library()
 
@@ -12,3 +13,9 @@ def duration(seconds: float | None) -> str:
     """Seconds as every clock of the site shows them, m:ss, h:mm:ss past an hour (a dash for
     none): {{ solve.seconds|duration }} -> 4:05, 1:02:03."""
     return clock(seconds)
+
+
+@register.filter
+def score(value: int | None) -> str:
+    """A puzzle's score in hundredths as people read it: {{ puzzle.score|score }} -> 4.27."""
+    return score_text(value)
