@@ -16,6 +16,7 @@ from .grid import (
     BIT,
     CELLS,
     PEERS,
+    UNITS,
     UNITS_OF,
     Grid,
     InvalidGrid,
@@ -25,6 +26,7 @@ from .grid import (
     cell_name,
     unit_name,
 )
+from .steps import chain_difficulty
 from .techniques import (
     LOGICAL,
     TECHNIQUE_BY_NAME,
@@ -34,6 +36,7 @@ from .techniques import (
     Step,
     apply,
     find_step,
+    naked_single,
     tier_of,
     trial_and_error,
 )
@@ -89,56 +92,105 @@ def _unique_solution(grid: Grid) -> Grid:
 def rate(givens: str | Sequence[int], max_tier: str | None = None) -> Rating:
     """rate(givens, max_tier=None) -> Rating; InvalidGrid unless the puzzle has exactly one solution.
 
-    score = weight of the hardest technique + the sum of the weights of every step that is not
-    a single (weights are in techniques.TECHNIQUES: pointing 4 ... trial-and-error 50). Within
-    a tier, a puzzle needing more or harder advanced steps scores higher; across tiers compare
-    the tier first. With max_tier, rating stops at the first step that needs a harder tier and
-    returns that step's tier with complete=False.
+    The score is in hundredths of the Sudoku Explainer scale: 100 times the difficulty of the
+    hardest step (step_difficulty), plus less than 10 for how much of the solve is hard
+    (_extra). docs/algorithms.md gives the formula and the evidence for it. With max_tier,
+    rating stops at the first point that needs a harder tier and returns that tier with
+    complete=False; tier and score are then lower bounds.
 
-    A grid that logic fills needs no solver call: every technique here is sound for every
-    solution, so reaching a full grid proves it is the one solution. Only when logic is stuck,
-    or stops early, is the solver asked to confirm uniqueness.
+    A grid that logic fills needs no solver call when no uniqueness technique was used: every
+    other technique is sound for every solution, so reaching a full grid proves it is the one
+    solution. The solver confirms uniqueness before a uniqueness step is trusted, and when
+    logic is stuck.
     """
     if max_tier is not None and max_tier not in TIER_RANK:
         raise ValueError(f"max_tier must be one of {', '.join(TIERS)}")
     grid = as_grid(givens)
     limit = TIER_RANK[max_tier] if max_tier else len(TIERS) - 1
     usable = tuple(t for t in LOGICAL if TIER_RANK[t.tier] <= limit)
-    beyond = tuple(t for t in LOGICAL if TIER_RANK[t.tier] > limit)
     digits = grid[:]
     cands = candidates(grid)
     steps: list[Step] = []
+    difficulties: list[float] = []
     solution: Grid | None = None
-    complete = True
     while 0 in digits:
         step = find_step(digits, cands, usable)
+        if step is not None and solution is None and TECHNIQUE_BY_NAME[step.technique].unique:
+            solution = _unique_solution(grid)
         if step is None:
             if solution is None:
                 solution = _unique_solution(grid)
-            step = find_step(digits, cands, beyond) or trial_and_error(digits, cands, solution)
+            if limit < len(TIERS) - 1:
+                # Stuck within the allowed tiers: the puzzle needs a harder one. Which step it
+                # would take is not worth searching for; the next tier up is a true lower bound.
+                return _summarise(steps, difficulties, complete=False, floor=TIERS[limit + 1])
+            step = trial_and_error(digits, cands, solution)
             assert step is not None
-            if TIER_RANK[tier_of(step.technique)] > limit:
-                steps.append(step)
-                complete = False
-                break
+        difficulties.append(step_difficulty(step, cands))
         steps.append(step)
         apply(step, digits, cands)
-    return _summarise(steps, complete)
+    return _summarise(steps, difficulties, complete=True)
 
 
-def _summarise(steps: list[Step], complete: bool) -> Rating:
-    """A Rating from a list of steps (see rate() for the score)."""
+def step_difficulty(step: Step, cands: Sequence[int]) -> float:
+    """A step's difficulty on the Sudoku Explainer scale, from the position before it.
+
+    A hidden single in a box is easier to see (1.2) than one in a row or column (1.5); a
+    locking or hidden-subset step that at once leaves a hidden single of its digit is rated
+    lower ('direct'); a chain's difficulty grows with its length; a finder may set its own.
+    """
+    technique = TECHNIQUE_BY_NAME[step.technique]
+    if step.difficulty:
+        return step.difficulty
+    if technique.name == "hidden-single":
+        return 1.2 if step.houses[0] >= 18 else 1.5
+    if technique.chain:
+        return chain_difficulty(technique.difficulty, len(step.cells))
+    if technique.direct is not None and _leaves_hidden_single(step, cands):
+        return technique.direct
+    return technique.difficulty
+
+
+def _leaves_hidden_single(step: Step, cands: Sequence[int]) -> bool:
+    """Whether a step's eliminations leave one of their digits a single place in a house."""
+    after = list(cands)
+    for cell, digit in step.eliminations:
+        after[cell] &= ~BIT[digit]
+    for cell, digit in step.eliminations:
+        bit = BIT[digit]
+        for unit in UNITS_OF[cell]:
+            places = [c for c in UNITS[unit] if after[c] & bit]
+            if len(places) == 1:
+                return True
+    return False
+
+
+def _extra(steps: list[Step], difficulties: list[float], hardest: float) -> int:
+    """0-9 hundredths for how much of the solve is hard, counting only steps beyond singles
+    (each one a point where no cell or house offered a placement): 2 for each such step after
+    the first within 0.5 of the hardest, and 1 for every third of them."""
+    beyond = [d for s, d in zip(steps, difficulties) if tier_of(s.technique) != "easy"]
+    if not beyond:
+        return 0
+    near_top = sum(1 for d in beyond if d >= hardest - 0.5) - 1
+    return min(9, 2 * near_top + len(beyond) // 3)
+
+
+def _summarise(steps: list[Step], difficulties: list[float], complete: bool, floor: str | None = None) -> Rating:
+    """A Rating from the steps taken and their difficulties (see rate() for the score)."""
     counts: dict[str, int] = {}
     for step in steps:
         counts[step.technique] = counts.get(step.technique, 0) + 1
     ordered = {t.name: counts[t.name] for t in TECHNIQUES if t.name in counts}
-    if not ordered:
-        return Rating("easy", 0, None, {}, steps, complete)
-    hardest = TECHNIQUE_BY_NAME[list(ordered)[-1]]
-    score = hardest.weight + sum(
-        TECHNIQUE_BY_NAME[name].weight * n for name, n in ordered.items() if TECHNIQUE_BY_NAME[name].tier != "easy"
-    )
-    return Rating(hardest.tier, score, hardest.name, ordered, steps, complete)
+    if not steps:
+        return Rating(floor or "easy", 0, None, {}, steps, complete)
+    top = max(range(len(steps)), key=lambda i: (TIER_RANK[tier_of(steps[i].technique)], difficulties[i]))
+    hardest = max(difficulties)
+    score = round(hardest * 100) + _extra(steps, difficulties, hardest)
+    tier = tier_of(steps[top].technique)
+    if floor is not None and TIER_RANK[floor] > TIER_RANK[tier]:
+        tier = floor
+    return Rating(tier, score, steps[top].technique, ordered, steps, complete)
 
 
 # --- hints ------------------------------------------------------------------------------------
@@ -171,6 +223,10 @@ def next_step(
                 cands[cell] = narrowed
     if 0 not in board:
         return None
+    # A cell the player's own notes have narrowed to one digit is the plainest next step,
+    # though the rater looks for hidden singles first.
+    if notes is not None and (single := naked_single(board, cands)) is not None:
+        return single
     return find_step(board, cands) or trial_and_error(board, cands, solution)
 
 

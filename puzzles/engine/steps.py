@@ -233,3 +233,15 @@ def strong_links(board: int) -> dict[Cell, list[tuple[Cell, int]]]:
             links.setdefault(a, []).append((b, unit))
             links.setdefault(b, []).append((a, unit))
     return links
+
+
+def chain_difficulty(base: float, length: int) -> float:
+    """A chain's difficulty: its base plus 0.1 each time its length passes 4, 6, 8, 12, 16, 24,
+    32, 48 ... (each threshold alternately half and a third more than the last), the way the
+    Sudoku Explainer rating makes a longer chain harder."""
+    added, ceiling, half = 0.0, 4, True
+    while length > ceiling:
+        added += 0.1
+        ceiling = ceiling * 3 // 2 if half else ceiling * 4 // 3
+        half = not half
+    return round(base + added, 1)

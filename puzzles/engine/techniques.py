@@ -745,54 +745,65 @@ def _xy_chain_from(
 
 @dataclass(frozen=True, slots=True)
 class Technique:
-    """A technique's name, tier, score weight and finder (None for trial-and-error, which needs
-    the solution and lives in the rater's loop), with a title and one line about it for people."""
+    """A technique: its name, tier, difficulty and finder (None for trial-and-error, which needs
+    the solution and lives in the rater's loop), with a title and one line about it for people.
+
+    difficulty is on the Sudoku Explainer scale (docs/algorithms.md gives the sources); `direct`
+    is the lower figure for a step that at once leaves a hidden single of its digit, as that
+    scale rates it. A chain adds to its difficulty with its length (steps.chain_difficulty).
+    `unique` marks the techniques that are sound only for a puzzle with one solution.
+    """
 
     name: str  # for machines: 'x-wing'
     tier: str
-    weight: int
+    difficulty: float
     find: Finder | None
     title: str  # for the page: 'X-wing'
     about: str
+    direct: float | None = None
+    chain: bool = False
+    unique: bool = False
 
 
 TECHNIQUES: tuple[Technique, ...] = (
     Technique(
-        "naked-single",
-        "easy",
-        1,
-        naked_single,
-        "Naked single",
-        "A cell whose row, column and box leave it one possible digit.",
-    ),
-    Technique(
         "hidden-single",
         "easy",
-        1,
+        1.5,
         hidden_single,
         "Hidden single",
         "A digit that has only one possible cell left in a row, column or box.",
     ),
     Technique(
+        "naked-single",
+        "easy",
+        2.3,
+        naked_single,
+        "Naked single",
+        "A cell whose row, column and box leave it one possible digit.",
+    ),
+    Technique(
         "pointing",
         "medium",
-        4,
+        2.6,
         pointing,
         "Pointing",
         "A digit confined to one line inside a box can't go elsewhere on that line.",
+        direct=1.7,
     ),
     Technique(
         "claiming",
         "medium",
-        5,
+        2.8,
         claiming,
         "Claiming",
         "A digit confined to one box inside a line can't go elsewhere in that box.",
+        direct=1.9,
     ),
     Technique(
         "naked-pair",
         "medium",
-        6,
+        3.0,
         naked_pair,
         "Naked pair",
         "Two cells of a house holding the same two digits: no other cell there can.",
@@ -800,79 +811,89 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique(
         "hidden-pair",
         "medium",
-        7,
+        3.4,
         hidden_pair,
         "Hidden pair",
         "Two digits that fit only in the same two cells of a house: those cells hold nothing else.",
-    ),
-    Technique(
-        "naked-triple",
-        "hard",
-        10,
-        naked_triple,
-        "Naked triple",
-        "Three cells of a house sharing three digits between them: no other cell there can hold them.",
-    ),
-    Technique(
-        "hidden-triple",
-        "hard",
-        11,
-        hidden_triple,
-        "Hidden triple",
-        "Three digits that fit only in the same three cells of a house: those cells hold nothing else.",
+        direct=2.0,
     ),
     Technique(
         "x-wing",
         "hard",
-        12,
+        3.2,
         x_wing,
         "X-wing",
         "A digit with two places in each of two lines, lined up: it leaves the crossing lines.",
     ),
     Technique(
-        "xy-wing",
+        "naked-triple",
         "hard",
-        13,
-        xy_wing,
-        "XY-wing",
-        "Three two-digit cells that force a digit out of any cell seeing both wings.",
-    ),
-    Technique(
-        "naked-quad",
-        "hard",
-        15,
-        naked_quad,
-        "Naked quad",
-        "Four cells of a house sharing four digits between them: no other cell there can hold them.",
-    ),
-    Technique(
-        "hidden-quad",
-        "hard",
-        16,
-        hidden_quad,
-        "Hidden quad",
-        "Four digits that fit only in the same four cells of a house: those cells hold nothing else.",
+        3.6,
+        naked_triple,
+        "Naked triple",
+        "Three cells of a house sharing three digits between them: no other cell there can hold them.",
     ),
     Technique(
         "swordfish",
-        "expert",
-        20,
+        "hard",
+        3.8,
         swordfish,
         "Swordfish",
         "An x-wing across three lines: a digit's places in three lines cover only three crossing lines.",
     ),
     Technique(
+        "hidden-triple",
+        "hard",
+        4.0,
+        hidden_triple,
+        "Hidden triple",
+        "Three digits that fit only in the same three cells of a house: those cells hold nothing else.",
+        direct=2.5,
+    ),
+    Technique(
+        "xy-wing",
+        "hard",
+        4.2,
+        xy_wing,
+        "XY-wing",
+        "Three two-digit cells that force a digit out of any cell seeing both wings.",
+    ),
+    Technique(
         "xyz-wing",
-        "expert",
-        21,
+        "hard",
+        4.4,
         xyz_wing,
         "XYZ-wing",
         "An xy-wing whose pivot holds three digits: cells seeing all three can't hold the shared one.",
     ),
     Technique(
+        "naked-quad",
+        "expert",
+        5.0,
+        naked_quad,
+        "Naked quad",
+        "Four cells of a house sharing four digits between them: no other cell there can hold them.",
+    ),
+    Technique(
+        "jellyfish",
+        "expert",
+        5.2,
+        jellyfish,
+        "Jellyfish",
+        "An x-wing across four lines: a digit's places in four lines cover only four crossing lines.",
+    ),
+    Technique(
+        "hidden-quad",
+        "expert",
+        5.4,
+        hidden_quad,
+        "Hidden quad",
+        "Four digits that fit only in the same four cells of a house: those cells hold nothing else.",
+    ),
+    Technique(
         "simple-colouring",
         "expert",
-        23,
+        6.5,
         simple_colouring,
         "Simple colouring",
         "Colouring a digit's chain of only-two-places links to find cells that can't hold it.",
@@ -880,31 +901,25 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique(
         "x-chain",
         "expert",
-        26,
+        6.6,
         x_chain,
         "X-chain",
         "A chain of one digit's strong and weak links: a cell seeing both ends can't hold it.",
+        chain=True,
     ),
     Technique(
         "xy-chain",
         "expert",
-        28,
+        7.0,
         xy_chain,
         "XY-chain",
         "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit.",
-    ),
-    Technique(
-        "jellyfish",
-        "expert",
-        30,
-        jellyfish,
-        "Jellyfish",
-        "An x-wing across four lines: a digit's places in four lines cover only four crossing lines.",
+        chain=True,
     ),
     Technique(
         "trial-and-error",
         "extreme",
-        50,
+        10.0,
         None,
         "Trial and error",
         "No technique applies: try a candidate and see which one leads to a solution.",

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzles.engine.grid import BIT, CELLS, DIGITS_OF, InvalidGrid, as_grid, candidates, format_grid
-from puzzles.engine.rater import TIERS, Rating, next_step, rate, tier_of
+from puzzles.engine.rater import TIERS, Rating, next_step, rate, step_difficulty, tier_of
 from puzzles.engine.solver import count_solutions, solve
 from puzzles.engine.techniques import TECHNIQUE_BY_NAME, apply
 
@@ -67,7 +67,8 @@ def test_it_rates_a_singles_only_puzzle_easy():
     rating = rate(EASY)
     assert rating.tier == "easy" and rating.complete
     assert set(rating.techniques) <= {"naked-single", "hidden-single"}
-    assert rating.score == 1
+    # A singles-only puzzle scores its hardest single and nothing for how much of it is hard.
+    assert rating.score in (120, 150, 230)
     assert sum(rating.techniques.values()) == len(rating.steps) == EASY.count("0")
 
 
@@ -86,11 +87,15 @@ def test_its_tier_is_the_tier_of_the_hardest_step():
         assert rating.tier == tier_of(hardest.technique)
 
 
-def test_its_score_is_the_hardest_weight_plus_the_weights_of_the_steps_beyond_singles():
+def test_its_score_is_the_hardest_step_in_hundredths_plus_under_a_tenth_for_how_much_is_hard():
     rating = rate(GUESSER)
-    weight = {name: t.weight for name, t in TECHNIQUE_BY_NAME.items()}
-    beyond_singles = sum(weight[s.technique] for s in rating.steps if s.tier != "easy")
-    assert rating.score == weight[rating.hardest] + beyond_singles
+    digits, cands = as_grid(GUESSER), candidates(as_grid(GUESSER))
+    figures = []
+    for step in rating.steps:
+        figures.append(step_difficulty(step, cands))
+        apply(step, digits, cands)
+    assert 0 <= rating.score - round(100 * max(figures)) <= 9
+    assert rating.hardest == max(rating.steps, key=lambda s: TIERS.index(s.tier)).technique
 
 
 def test_it_counts_techniques_easiest_first():
@@ -116,14 +121,12 @@ def test_a_full_grid_rates_easy_with_no_steps():
     assert rating.tier == "easy" and rating.steps == [] and rating.hardest is None
 
 
-def test_with_max_tier_it_stops_at_the_first_harder_step():
+def test_with_max_tier_it_stops_where_a_harder_tier_is_needed():
     rating = rate(GUESSER, max_tier="medium")
     assert not rating.complete
     assert TIERS.index(rating.tier) > TIERS.index("medium")
-    last = rating.steps[-1]
-    assert rating.tier == tier_of(last.technique)
-    assert all(TIERS.index(s.tier) <= TIERS.index("medium") for s in rating.steps[:-1])
-    assert rating.steps[:-1] == rate(GUESSER).steps[: len(rating.steps) - 1]
+    assert all(TIERS.index(s.tier) <= TIERS.index("medium") for s in rating.steps)
+    assert rating.steps == rate(GUESSER).steps[: len(rating.steps)]
 
 
 def test_with_max_tier_it_finishes_a_puzzle_within_that_tier():
