@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString
 from . import broker, dashboard, importing, pipeline, solve_admin, tasks  # noqa: F401
 from .forms import DailyScheduleForm, ImportForm, RequeueForm, SeedForm
 from .models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, site_today
+from .scores import score_text
 
 SUBSTITUTES_SHOWN_DAYS = 14
 RECENT_BATCHES = 10
@@ -84,6 +85,7 @@ class PoolAdmin(admin.ModelAdmin):
         batches = list(SeedBatch.objects.all()[:RECENT_BATCHES])
         return {
             "rows": dashboard.pool_rows(),
+            "band_rows": dashboard.band_rows(),
             "batches": batches,
             "unfinished": sum(1 for b in batches if not b.done),
             "requeue_form": RequeueForm(),
@@ -122,6 +124,7 @@ class PoolAdmin(admin.ModelAdmin):
             "days_ahead": settings.PUBLISH_DAYS_AHEAD,
             "horizon": today + datetime.timedelta(days=settings.PUBLISH_DAYS_AHEAD),
             "empty_slots": dashboard.empty_slots(today, settings.PUBLISH_DAYS_AHEAD),
+            "scheduled": dashboard.scheduled_scores(today),
             "substitute_days": SUBSTITUTES_SHOWN_DAYS,
             "substitutes": dashboard.recent_substitutes(today, SUBSTITUTES_SHOWN_DAYS),
         }
@@ -174,7 +177,7 @@ class PoolAdmin(admin.ModelAdmin):
 
 @admin.register(Puzzle)
 class PuzzleAdmin(admin.ModelAdmin):
-    list_display = ("id", "tier", "score", "clues", "hardest", "filler", "symmetry", "used", "created")
+    list_display = ("id", "tier", "score_shown", "clues", "hardest", "filler", "symmetry", "used", "created")
     list_filter = ("tier", "filler", "symmetry", "used")
     search_fields = ("givens",)
     date_hierarchy = "created"
@@ -186,7 +189,7 @@ class PuzzleAdmin(admin.ModelAdmin):
         "givens",
         "solution",
         "published_as",
-        "score",
+        "score_shown",
         "hardest",
         "techniques",
         "clues",
@@ -198,7 +201,7 @@ class PuzzleAdmin(admin.ModelAdmin):
     )
     fieldsets = (
         (None, {"fields": (("givens_grid", "solution_grid"), "tier", "published_as")}),
-        ("Rating", {"fields": ("score", "hardest", "techniques", "clues")}),
+        ("Rating", {"fields": ("score_shown", "hardest", "techniques", "clues")}),
         ("How it was made", {"fields": ("filler", "symmetry", "generation_ms", "created", "used")}),
         ("As text", {"fields": ("givens", "solution"), "classes": ("collapse",)}),
     )
@@ -220,6 +223,10 @@ class PuzzleAdmin(admin.ModelAdmin):
     @admin.display(description="Solution")
     def solution_grid(self, puzzle: Puzzle) -> SafeString:
         return grid_table(puzzle.solution, f"Solution of puzzle {puzzle.pk}")
+
+    @admin.display(description="score", ordering="score")
+    def score_shown(self, puzzle: Puzzle) -> str:
+        return score_text(puzzle.score)
 
     @admin.display(description="Published as")
     def published_as(self, puzzle: Puzzle) -> str:

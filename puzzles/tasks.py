@@ -60,7 +60,15 @@ def work_seed_batch(batch_id: int) -> int:
 def publish_dailies() -> dict:
     """Publish today's and the next days' puzzles where a slot is still empty."""
     reports = pipeline.dailies_publish_ahead()
-    return {str(r.day): {"published": r.published, "substitutes": r.substitutes, "missing": r.missing} for r in reports}
+    return {
+        str(r.day): {
+            "published": r.published,
+            "substitutes": r.substitutes,
+            "missing": r.missing,
+            "outside_band": r.outside_band,
+        }
+        for r in reports
+    }
 
 
 @shared_task

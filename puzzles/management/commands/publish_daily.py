@@ -5,6 +5,7 @@ import datetime
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from puzzles import pipeline
+from puzzles.scores import score_text
 
 
 class Command(BaseCommand):
@@ -23,6 +24,8 @@ class Command(BaseCommand):
         report = pipeline.daily_publish(day)
         for difficulty, pk in report.published.items():
             note = f" (substitute from {report.substitutes[difficulty]})" if difficulty in report.substitutes else ""
+            if difficulty in report.outside_band:
+                note += f" (score {score_text(report.outside_band[difficulty])}, outside the band)"
             self.stdout.write(f"{report.day} {difficulty}: puzzle #{pk}{note}")
         for difficulty in report.existing:
             self.stdout.write(f"{report.day} {difficulty}: already published")
