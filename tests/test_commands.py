@@ -49,3 +49,33 @@ def test_pool_status_prints_a_row_per_tier():
     rows = {line.split()[0]: line.split() for line in lines[1:]}
     assert set(rows) == {"easy", "medium", "hard", "expert", "extreme"}
     assert rows["medium"][1] == "2" and rows["medium"][3] == "2"
+
+
+def test_rerate_puzzles_rates_every_puzzle_again_and_moves_only_pool_puzzles_between_tiers():
+    from puzzles import engine
+    from puzzles.models import site_today
+
+    from .factories import make_puzzle
+
+    pool = make_puzzle("hard", seed=1)
+    published = make_puzzle("hard", seed=2)
+    DailyPuzzle.objects.create(date=site_today(), difficulty="hard", puzzle=published)
+    # As rated by an older engine: another scale and, for both, another tier.
+    Puzzle.objects.filter(pk=pool.pk).update(score=32, tier="expert", hardest="x-wing", techniques={})
+    Puzzle.objects.filter(pk=published.pk).update(score=32, tier="expert", hardest="x-wing", used=True)
+
+    dry = run("rerate_puzzles", "--dry-run")
+    assert "2 puzzles checked: 2 would change score or techniques, 1 pool puzzles would move" in dry
+    assert "nothing was written" in dry and Puzzle.objects.filter(score=32).count() == 2
+
+    out = run("rerate_puzzles", "--batch-size", "1")
+    assert "2 puzzles checked: 2 changed score or techniques, 1 pool puzzles moved to another tier" in out
+    for puzzle in (pool, published):
+        rating = engine.rate(puzzle.givens)
+        puzzle.refresh_from_db()
+        assert (puzzle.score, puzzle.hardest, puzzle.techniques) == (rating.score, rating.hardest, rating.techniques)
+    assert pool.tier == "hard"
+    assert published.tier == "expert"  # a published daily keeps its slot, and its puzzle its tier
+
+    again = run("rerate_puzzles")  # idempotent
+    assert "2 puzzles checked: 0 changed score or techniques, 0 pool puzzles moved" in again
