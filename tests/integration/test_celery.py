@@ -15,8 +15,11 @@ from .conftest import pool_children, wait_for
 pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def test_an_embedded_worker_refills_the_pools_and_publishes_through_redis(postgres, redis_broker):
+def test_an_embedded_worker_refills_the_pools_and_publishes_through_redis(postgres, redis_broker, settings):
     from sudokusite.celery import app
+
+    # Every score inside its band, so a pool is full at its target and no spare is kept beside it.
+    settings.PUZZLE_SCORE_BANDS = dict.fromkeys(settings.PUZZLE_SCORE_BANDS, (0, 10**6))
 
     for tier, target in (("easy", 3), ("medium", 2), ("hard", 1), ("expert", 1), ("extreme", 1)):
         Pool.objects.create(tier=tier, target=target)
