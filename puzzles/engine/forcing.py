@@ -1,0 +1,431 @@
+"""Forcing chains: assume a digit, follow the singles it forces, and see where they lead.
+
+Each assumption (digit d in cell c) is followed on a copy of the position by placing naked and
+hidden singles, breadth first, until none is left or the position breaks: a cell with no
+candidate, or a house with no place for a digit (two equal digits in a house show up as one of
+these, since placing the first strikes the digit from the second). Every placement remembers
+which single it was and which earlier placements struck the candidates it needed gone, so a
+conclusion can be traced back to the assumption and told as a chain.
+
+- nishio: an assumption that breaks the position is false.
+- cell forcing chain: every candidate of a two- or three-candidate cell leads to the same placement
+  or elimination, which must hold.
+- unit forcing chain: every place of a digit with two or three places in a house leads to the same
+  placement or elimination.
+
+The three finders share their work: every assumption's consequences are worked out at most once
+per position and kept in a small cache keyed on the position, since the rater calls them one
+after the other on the same stuck position. Each finder gives its shortest chain, the length
+being the number of implications along all its branches.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from .grid import (
+    BIT,
+    CELL_BIT,
+    CELLS,
+    DIGIT_OF_BIT,
+    DIGITS_OF,
+    PEER_BITS,
+    POPCOUNT,
+    UNIT_BITS,
+    UNITS,
+    UNITS_OF,
+    Cell,
+    Digit,
+    Grid,
+    cell_name,
+    unit_name,
+)
+from .steps import (
+    HOUSE_ORDER,
+    Candidates,
+    Step,
+    bits,
+    cell_houses,
+    cells_text,
+    chain_difficulty,
+    digit_boards,
+    pencil,
+    removals_text,
+)
+
+NISHIO_BASE = 7.5
+CELL_FORCING_BASE = 8.0
+UNIT_FORCING_BASE = 8.0
+
+# A long chain is told by its first few links and its last, with the count of those left out.
+SHOWN_LINKS = 3
+
+NAKED, HIDDEN = "naked", "hidden"
+
+
+@dataclass(slots=True)
+class Branch:
+    """What one assumption forces by singles.
+
+    `placed` lists the placements in order, the assumption first, each as (cell, digit, kind,
+    house); `where` maps a placed cell to its index there; `struck` maps (cell, digit) to the
+    index of the placement that ruled it out. `broken` is the contradiction, if any: ('cell',
+    cell) for a cell left with no candidate, ('house', unit, digit) for a house with no place for
+    a digit. `start` is the position's candidates, which say what each single needed struck.
+    """
+
+    start: Candidates
+    placed: list[tuple[Cell, Digit, str, int]]
+    where: dict[Cell, int]
+    struck: dict[tuple[Cell, Digit], int]
+    broken: tuple[int, ...] | None
+    _reach: list[int] = field(default_factory=list)
+
+    def needs(self, index: int) -> list[int]:
+        """The placements that struck what placement `index` (or, at len(placed), the
+        contradiction) needed gone."""
+        if index == len(self.placed):
+            if self.broken[0] == "cell":  # type: ignore[index]
+                return [self.struck[self.broken[1], d] for d in DIGITS_OF[self.start[self.broken[1]]]]  # type: ignore[index]
+            _, unit, digit = self.broken  # type: ignore[misc]
+            return [self.struck[r, digit] for r in UNITS[unit] if self.start[r] & BIT[digit]]
+        cell, digit, kind, unit = self.placed[index]
+        if kind == NAKED:
+            return [self.struck[cell, d] for d in DIGITS_OF[self.start[cell] & ~BIT[digit]]]
+        if kind == HIDDEN:
+            return [self.struck[r, digit] for r in UNITS[unit] if r != cell and self.start[r] & BIT[digit]]
+        return []
+
+    def reach(self, index: int) -> int:
+        """The placements (a bit set of indexes) that placement `index`, or the contradiction at
+        len(placed), rests on, back to the assumption; `index` itself included."""
+        reach = self._reach
+        if len(reach) <= index:
+            # Built on a copy and swapped in whole, so two threads reading one branch can't mix.
+            reach = list(reach)
+            for i in range(len(reach), index + 1):
+                found = 1 << i
+                for j in self.needs(i):
+                    found |= reach[j]
+                reach.append(found)
+            self._reach = reach
+        return reach[index]
+
+    def length(self, index: int, elimination: bool = False) -> int:
+        """Implications from the assumption to placement `index` (or the contradiction at
+        len(placed)), and one more for an elimination that placement makes."""
+        return self.reach(index).bit_count() - 1 + elimination
+
+
+# --- propagation ------------------------------------------------------------------------------
+
+
+def _follow(cands: Candidates, boards: list[int], done: list[int], cell: Cell, digit: Digit) -> Branch:
+    """Place `digit` in `cell` on a copy of the position and then every single that follows,
+    stopping at the first contradiction."""
+    start = cands
+    cands = list(cands)
+    boards = list(boards)
+    done = list(done)
+    placed: list[tuple[Cell, Digit, str, int]] = []
+    where: dict[Cell, int] = {}
+    struck: dict[tuple[Cell, Digit], int] = {}
+    queue: deque[tuple[Cell, Digit, str, int]] = deque([(cell, digit, "assumed", -1)])
+    while queue:
+        cell, digit, kind, house = queue.popleft()
+        bit = BIT[digit]
+        mask = cands[cell]
+        if not mask & bit:
+            # Queued twice (as a naked and a hidden single) and placed already. It can't have been
+            # struck since it was queued: that strike would have emptied its cell or its house.
+            continue
+        index = len(placed)
+        placed.append((cell, digit, kind, house))
+        where[cell] = index
+        cands[cell] = 0
+        here = CELL_BIT[cell]
+        for u in UNITS_OF[cell]:
+            done[u] |= bit
+        boards[digit] &= ~here
+        for other in DIGITS_OF[mask & ~bit]:
+            struck[cell, other] = index
+            boards[other] &= ~here
+            for u in UNITS_OF[cell]:
+                left = boards[other] & UNIT_BITS[u]
+                if not left:
+                    return Branch(start, placed, where, struck, ("house", u, other))
+                if not left & (left - 1):
+                    queue.append((left.bit_length() - 1, other, HIDDEN, u))
+        hits = boards[digit] & PEER_BITS[cell]
+        if not hits:
+            continue
+        boards[digit] &= ~hits
+        houses: set[int] = set()
+        for p in bits(hits):
+            struck[p, digit] = index
+            left = cands[p] & ~bit
+            cands[p] = left
+            if not left:
+                return Branch(start, placed, where, struck, ("cell", p))
+            if not left & (left - 1):
+                queue.append((p, DIGIT_OF_BIT[left], NAKED, -1))
+            houses.update(UNITS_OF[p])
+        for u in sorted(houses):
+            if done[u] & bit:
+                continue
+            left = boards[digit] & UNIT_BITS[u]
+            if not left:
+                return Branch(start, placed, where, struck, ("house", u, digit))
+            if not left & (left - 1):
+                queue.append((left.bit_length() - 1, digit, HIDDEN, u))
+    return Branch(start, placed, where, struck, None)
+
+
+# --- the shared work --------------------------------------------------------------------------
+
+
+class _Position:
+    """One position's assumptions, each followed once, on demand."""
+
+    def __init__(self, digits: Grid, cands: Candidates) -> None:
+        self.cands = list(cands)
+        self.boards = digit_boards(cands)
+        self.done = [0] * 27
+        for unit, cells in enumerate(UNITS):
+            for c in cells:
+                self.done[unit] |= BIT[digits[c]]
+        self.branches: dict[tuple[Cell, Digit], Branch] = {}
+
+    def branch(self, cell: Cell, digit: Digit) -> Branch:
+        """What placing `digit` in `cell` forces."""
+        found = self.branches.get((cell, digit))
+        if found is None:
+            found = _follow(self.cands, self.boards, self.done, cell, digit)
+            self.branches[cell, digit] = found
+        return found
+
+
+# The last position seen, with its followed assumptions: the rater asks nishio, then the cell and
+# then the unit forcing chain about the same position, and each would otherwise follow the same
+# assumptions again. One entry is enough, since a step changes the position. It is one tuple,
+# read and replaced whole, so threads sharing it never pair one position with another's work.
+_last: tuple[tuple[int, ...], _Position] | None = None
+
+
+def _position(digits: Grid, cands: Candidates) -> _Position:
+    """The shared work for a position, from the cache when it is the last one seen."""
+    global _last
+    key = (*digits, *cands)
+    last = _last
+    if last is not None and last[0] == key:
+        return last[1]
+    position = _Position(digits, cands)
+    _last = (key, position)
+    return position
+
+
+# --- finders ----------------------------------------------------------------------------------
+
+
+def nishio(digits: Grid, cands: Candidates) -> Step | None:
+    """The shortest chain of singles from a candidate to a contradiction: the candidate goes."""
+    position = _position(digits, cands)
+    best: tuple[int, Cell, Digit, Branch] | None = None
+    for cell in CELLS:
+        for digit in DIGITS_OF[cands[cell]]:
+            branch = position.branch(cell, digit)
+            if branch.broken is not None:
+                length = branch.length(len(branch.placed))
+                if best is None or length < best[0]:
+                    best = (length, cell, digit, branch)
+    if best is None:
+        return None
+    length, cell, digit, branch = best
+    end = len(branch.placed)
+    chain = _chain_text(branch, end, _broken_text(branch.broken))  # type: ignore[arg-type]
+    elims = ((cell, digit),)
+    return Step(
+        "nishio",
+        cell_houses(cell),
+        (cell,) + _chain_cells(branch, end),
+        (digit,),
+        eliminations=elims,
+        explanation=(
+            f"If {cell_name(cell)} is {digit}, {chain}. So {cell_name(cell)} can't be {digit}: {removals_text(elims)}."
+        ),
+        difficulty=chain_difficulty(NISHIO_BASE, length),
+    )
+
+
+def cell_forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
+    """A cell with two or three candidates, each leading by singles to the same placement or
+    elimination elsewhere: the shortest such conclusion holds."""
+    position = _position(digits, cands)
+    best = None
+    for cell in CELLS:
+        if 2 <= POPCOUNT[cands[cell]] <= 3:
+            found = _common(position, [(cell, d) for d in DIGITS_OF[cands[cell]]])
+            if found and (best is None or found[0] < best[0]):
+                best = found + (cell,)
+    if best is None:
+        return None
+    length, target, placement, branches, cell = best
+    opening = f"{cell_name(cell)} is {pencil(cands[cell])}."
+    cases = [f"If it is {d}, {_conclusion_text(b, target, placement)}." for (_, d), b in branches]
+    return _forcing_step(
+        "cell-forcing-chain",
+        cell_houses(cell),
+        (cell,),
+        DIGITS_OF[cands[cell]],
+        target,
+        placement,
+        " ".join([opening, *cases]),
+        chain_difficulty(CELL_FORCING_BASE, length),
+    )
+
+
+def unit_forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
+    """A digit with two or three places in a house, each leading by singles to the same placement
+    or elimination: the shortest such conclusion holds."""
+    position = _position(digits, cands)
+    best = None
+    for unit in HOUSE_ORDER:
+        for digit in range(1, 10):
+            places = position.boards[digit] & UNIT_BITS[unit]
+            if 2 <= places.bit_count() <= 3:
+                found = _common(position, [(c, digit) for c in bits(places)])
+                if found and (best is None or found[0] < best[0]):
+                    best = found + (unit,)
+    if best is None:
+        return None
+    length, target, placement, branches, unit = best
+    digit = branches[0][0][1]
+    places = tuple(c for (c, _), _ in branches)
+    opening = f"In {unit_name(unit)}, {digit} can only go in {cells_text(places, 'or')}."
+    cases = [f"If {cell_name(c)} is {digit}, {_conclusion_text(b, target, placement)}." for (c, _), b in branches]
+    return _forcing_step(
+        "unit-forcing-chain",
+        (unit,) + tuple(u for u in cell_houses(target[0]) if u != unit),
+        places,
+        (digit,),
+        target,
+        placement,
+        " ".join([opening, *cases]),
+        chain_difficulty(UNIT_FORCING_BASE, length),
+    )
+
+
+Found = tuple[int, tuple[Cell, Digit], bool, list[tuple[tuple[Cell, Digit], Branch]]]
+
+
+def _common(position: _Position, assumptions: list[tuple[Cell, Digit]]) -> Found | None:
+    """The shortest conclusion all the assumptions lead to (one of them must hold): (length,
+    (cell, digit), True for a placement or False for an elimination, the branches). Placements
+    win ties. None when there is none, or when an assumption breaks the position (nishio's case)."""
+    branches = [(a, position.branch(*a)) for a in assumptions]
+    if any(b.broken is not None for _, b in branches):
+        return None
+    first = branches[0][1]
+    best: Found | None = None
+    for cell, digit, _, _ in first.placed[1:]:
+        indexes = [b.where.get(cell) for _, b in branches]
+        if None in indexes or any(b.placed[i][1] != digit for (_, b), i in zip(branches, indexes)):  # type: ignore[index]
+            continue
+        length = sum(b.length(i) for (_, b), i in zip(branches, indexes))  # type: ignore[arg-type]
+        if best is None or length < best[0]:
+            best = (length, (cell, digit), True, branches)
+    for pair in first.struck:
+        indexes = [b.struck.get(pair) for _, b in branches]
+        if None in indexes:
+            continue
+        length = sum(b.length(i, elimination=True) for (_, b), i in zip(branches, indexes))  # type: ignore[arg-type]
+        if best is None or length < best[0]:
+            best = (length, pair, False, branches)
+    return best
+
+
+def _forcing_step(
+    technique: str,
+    houses: tuple[int, ...],
+    cells: tuple[Cell, ...],
+    digits: tuple[Digit, ...],
+    target: tuple[Cell, Digit],
+    placement: bool,
+    cases: str,
+    difficulty: float,
+) -> Step:
+    """A forcing chain's step: the cases, then what holds either way."""
+    cell, digit = target
+    if cell not in cells:
+        cells += (cell,)
+    if placement:
+        return Step(
+            technique,
+            houses,
+            cells,
+            digits,
+            placements=(target,),
+            explanation=f"{cases} Either way {cell_name(cell)} is {digit}, so it goes there.",
+            difficulty=difficulty,
+        )
+    elims = (target,)
+    return Step(
+        technique,
+        houses,
+        cells,
+        digits,
+        eliminations=elims,
+        explanation=f"{cases} Either way {cell_name(cell)} can't be {digit}: {removals_text(elims)}.",
+        difficulty=difficulty,
+    )
+
+
+# --- wording ----------------------------------------------------------------------------------
+
+
+def _link_text(link: tuple[Cell, Digit, str, int]) -> str:
+    """'r1c5 is 7 (the only place for 7 in row 1)'."""
+    cell, digit, kind, unit = link
+    if kind == HIDDEN:
+        return f"{cell_name(cell)} is {digit} (the only place for {digit} in {unit_name(unit)})"
+    return f"{cell_name(cell)} is {digit} (its only candidate left)"
+
+
+def _broken_text(broken: tuple[int, ...]) -> str:
+    """'r4c4 has no candidate left' or 'row 2 has no place left for 5'."""
+    if broken[0] == "cell":
+        return f"{cell_name(broken[1])} has no candidate left"
+    return f"{unit_name(broken[1])} has no place left for {broken[2]}"
+
+
+def _chain_indexes(branch: Branch, index: int) -> list[int]:
+    """The placements after the assumption that `index` rests on, in the order they were made."""
+    return [i for i in bits(branch.reach(index) & ~1) if i < len(branch.placed)]
+
+
+def _chain_cells(branch: Branch, index: int) -> tuple[Cell, ...]:
+    """The cells placed along the chain to `index`."""
+    return tuple(branch.placed[i][0] for i in _chain_indexes(branch, index))
+
+
+def _chain_text(branch: Branch, index: int, ending: str = "", joint: str = "then") -> str:
+    """'then r1c5 is 7 (...), then ..., then <ending>': the links to `index`, a long chain cut to
+    its first links and its last, with how many were left out; `joint` leads into the ending."""
+    links = [_link_text(branch.placed[i]) for i in _chain_indexes(branch, index)]
+    if len(links) > SHOWN_LINKS + 3:  # leave out three links or more, never just one or two
+        left_out = len(links) - SHOWN_LINKS - 1
+        links = links[:SHOWN_LINKS] + [f"{left_out} more steps like these", links[-1]]
+    text = "then " + ", then ".join(links) if links else ""
+    if ending:
+        text = f"{text}, {joint} {ending}" if links else f"then {ending}"
+    return text
+
+
+def _conclusion_text(branch: Branch, target: tuple[Cell, Digit], placement: bool) -> str:
+    """One case of a forcing chain: the chain to the placement, or to the placement that rules
+    the candidate out, and then the candidate ruled out."""
+    if placement:
+        return _chain_text(branch, branch.where[target[0]])
+    cell, digit = target
+    return _chain_text(branch, branch.struck[target], f"{cell_name(cell)} can't be {digit}", "so")
