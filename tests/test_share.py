@@ -37,7 +37,7 @@ def shared_text(body: str) -> str:
 
 def test_the_emoji_line_has_one_square_per_technique_easiest_first_coloured_by_tier():
     assert share.technique_emoji(["x-wing", "naked-single", "pointing", "hidden-single"]) == "🟩🟩🟨🟧"
-    assert share.technique_emoji(["trial-and-error", "swordfish"]) == "🟥🟪"
+    assert share.technique_emoji(["trial-and-error", "jellyfish"]) == "🟥🟪"
     assert share.technique_emoji([]) == ""
 
 
