@@ -4,11 +4,12 @@ Each empty cell keeps a Python set of candidate digits. Every technique is a swe
 that removes candidates or places digits and says whether it changed anything; the sweeps of the
 allowed families run until none of them changes anything. Sound deductions only ever shrink the
 candidate sets, so the end state (their closure) does not depend on the order of the sweeps.
+The unique rectangles are sound only for a puzzle with one solution, as every puzzle here has.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
 ROWS = [[r * 9 + c for c in range(9)] for r in range(9)]
@@ -142,25 +143,33 @@ def hidden_subsets(size: int) -> Callable[[Board], bool]:
 # --- hard ---------------------------------------------------------------------------------------
 
 
-def x_wings(board: Board) -> bool:
-    """Two rows whose places for a digit lie in the same two columns clear those columns (and
-    the same with rows and columns swapped)."""
-    changed = False
-    for bases, covers, cover_of in ((ROWS, COLS, lambda c: c % 9), (COLS, ROWS, lambda c: c // 9)):
-        for digit in DIGITS:
-            # For each base line still missing the digit: which cover lines it may go in.
-            spots = {
-                b: {cover_of(c) for c in board.places(line, digit)}
-                for b, line in enumerate(bases)
-                if digit in board.missing(line)
-            }
-            for b1, b2 in combinations(spots, 2):
-                cover_ids = spots[b1] | spots[b2]
-                if len(cover_ids) == 2:
-                    base_cells = set(bases[b1]) | set(bases[b2])
-                    for k in cover_ids:
-                        changed |= board.remove(set(covers[k]) - base_cells, [digit])
-    return changed
+def fish(size: int) -> Callable[[Board], bool]:
+    """`size` rows whose places for a digit lie in `size` columns between them clear those columns
+    (and the same with rows and columns swapped): an x-wing on two lines, a swordfish on three."""
+
+    def sweep(board: Board) -> bool:
+        changed = False
+        for bases, covers, cover_of in ((ROWS, COLS, lambda c: c % 9), (COLS, ROWS, lambda c: c // 9)):
+            for digit in DIGITS:
+                # For each base line still missing the digit: which cover lines it may go in.
+                spots = {
+                    b: {cover_of(c) for c in board.places(line, digit)}
+                    for b, line in enumerate(bases)
+                    if digit in board.missing(line)
+                }
+                for chosen in combinations(spots, size):
+                    cover_ids = set().union(*(spots[b] for b in chosen))
+                    if len(cover_ids) == size:
+                        base_cells = {c for b in chosen for c in bases[b]}
+                        for k in cover_ids:
+                            changed |= board.remove(set(covers[k]) - base_cells, [digit])
+        return changed
+
+    sweep.__name__ = {2: "x_wings", 3: "swordfish", 4: "jellyfish"}[size]
+    return sweep
+
+
+x_wings = fish(2)
 
 
 def xy_wings(board: Board) -> bool:
@@ -181,17 +190,164 @@ def xy_wings(board: Board) -> bool:
     return changed
 
 
+def xyz_wings(board: Board) -> bool:
+    """A pivot {x, y, z} seeing pincers {x, z} and {y, z}: z goes from every cell seeing all three."""
+    changed = False
+    for pivot in range(81):
+        if len(board.cands[pivot]) != 3:
+            continue
+        for a, b in combinations(sorted(PEERS[pivot]), 2):
+            pincers = (board.cands[a], board.cands[b])
+            if all(len(p) == 2 and p <= board.cands[pivot] for p in pincers) and pincers[0] != pincers[1]:
+                changed |= board.remove(PEERS[pivot] & PEERS[a] & PEERS[b], pincers[0] & pincers[1])
+    return changed
+
+
+def strong_links(board: Board, digit: int) -> list[tuple[int, int]]:
+    """Every (a, b), both ways round, where a and b are a house's only two places for `digit`."""
+    links = []
+    for unit in UNITS:
+        spots = board.places(unit, digit)
+        if len(spots) == 2:
+            a, b = spots
+            links += [(a, b), (b, a)]
+    return links
+
+
+def two_link_chains(board: Board) -> bool:
+    """Skyscraper, two-string kite, turbot fish: strong links a = b and c = d on a digit, b seeing
+    c, four different cells: a or d holds the digit, so no cell seeing both can."""
+    changed = False
+    for digit in DIGITS:
+        links = strong_links(board, digit)
+        for a, b in links:
+            for c, d in links:
+                if c in PEERS[b] and len({a, b, c, d}) == 4:
+                    changed |= board.remove(PEERS[a] & PEERS[d], [digit])
+    return changed
+
+
+def empty_rectangles(board: Board) -> bool:
+    """A box whose places for a digit lie on one of its rows and one of its columns, not on one
+    alone, and a line outside the box with two places, one on that column (row): where the other
+    place's column (row) crosses the box's row (column), outside the box, the digit can't go."""
+    changed = False
+    for digit in DIGITS:
+        for box in BOXES:
+            inside = set(board.places(box, digit))
+            if len(inside) < 2:
+                continue
+            for r, c in {divmod(cell, 9) for cell in box}:
+                on_row = {x for x in inside if x // 9 == r}
+                on_col = {x for x in inside if x % 9 == c}
+                if inside != on_row | on_col or inside in (on_row, on_col):
+                    continue
+                # A row link with one end on column c, and a column link with one end on row r.
+                for lines, on_arm, target_of in (
+                    (ROWS, lambda x: x % 9 == c, lambda far: r * 9 + far % 9),
+                    (COLS, lambda x: x // 9 == r, lambda far: far // 9 * 9 + c),
+                ):
+                    for line in lines:
+                        spots = board.places(line, digit)
+                        if len(spots) != 2 or set(line) & set(box):
+                            continue
+                        for near, far in (spots, spots[::-1]):
+                            if on_arm(near) and target_of(far) not in box:
+                                changed |= board.remove([target_of(far)], [digit])
+    return changed
+
+
+# Rectangles whose corners lie in two boxes: the ones that could swap two digits in a solution.
+RECTANGLES = [
+    (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+    for r1, r2 in combinations(range(9), 2)
+    for c1, c2 in combinations(range(9), 2)
+    if len({(r // 3, c // 3) for r in (r1, r2) for c in (c1, c2)}) == 2
+]
+
+
+def rectangles(board: Board, floor_size: int) -> Iterator[tuple[set[int], list[int], list[int]]]:
+    """Each (pair, floor, roof) of a rectangle in two boxes whose four corners all hold the pair,
+    `floor_size` of them (the floor) nothing else; a floor of two shares a row or a column."""
+    for corners in RECTANGLES:
+        pairs = {frozenset(board.cands[c]) for c in corners if len(board.cands[c]) == 2}
+        for pair in pairs:
+            floor = [c for c in corners if board.cands[c] == pair]
+            roof = [c for c in corners if c not in floor]
+            if len(floor) != floor_size or not all(pair <= board.cands[c] for c in roof):
+                continue
+            if floor_size == 2 and floor[0] // 9 != floor[1] // 9 and floor[0] % 9 != floor[1] % 9:
+                continue
+            yield set(pair), floor, roof
+
+
+def houses_of(*cells: int) -> list[list[int]]:
+    """The houses holding every one of `cells`."""
+    return [unit for unit in UNITS if all(c in unit for c in cells)]
+
+
+def unique_rectangles_1(board: Board) -> bool:
+    """Three corners hold only {a, b}: the fourth can't be a or b."""
+    changed = False
+    for pair, _, roof in rectangles(board, 3):
+        changed |= board.remove(roof, pair)
+    return changed
+
+
+def unique_rectangles_2(board: Board) -> bool:
+    """The roof's two corners both hold only {a, b, c}: one of them is c, so no cell seeing both is."""
+    changed = False
+    for pair, _, (p, q) in rectangles(board, 2):
+        extra = board.cands[p] - pair
+        if board.cands[p] == board.cands[q] and len(extra) == 1:
+            changed |= board.remove(PEERS[p] & PEERS[q], extra)
+    return changed
+
+
+def unique_rectangles_3(board: Board) -> bool:
+    """The roof's extra digits act as one cell of a house holding both roof corners: with 1-3 more
+    cells of that house they make a naked subset, whose digits leave the rest of the house."""
+    changed = False
+    for pair, _, (p, q) in rectangles(board, 2):
+        extras = (board.cands[p] | board.cands[q]) - pair
+        for house in houses_of(p, q):
+            others = [c for c in board.empty(house) if c not in (p, q)]
+            for size in (1, 2, 3):
+                for group in combinations(others, size):
+                    digits = extras.union(*(board.cands[c] for c in group))
+                    if len(digits) == size + 1:
+                        changed |= board.remove(set(others) - set(group), digits)
+    return changed
+
+
+def unique_rectangles_4(board: Board) -> bool:
+    """In a house holding both roof corners, a has no other place: one of them is a, so neither is b."""
+    changed = False
+    for pair, _, (p, q) in rectangles(board, 2):
+        for house in houses_of(p, q):
+            for a in pair:
+                if set(board.places(house, a)) == {p, q}:
+                    changed |= board.remove([p, q], pair - {a})
+    return changed
+
+
 FAMILIES: dict[str, list[Callable[[Board], bool]]] = {
     "easy": [naked_singles, hidden_singles],
 }
 FAMILIES["medium"] = FAMILIES["easy"] + [locked_candidates, naked_subsets(2), hidden_subsets(2)]
 FAMILIES["hard"] = FAMILIES["medium"] + [
-    naked_subsets(3),
-    hidden_subsets(3),
-    naked_subsets(4),
-    hidden_subsets(4),
     x_wings,
+    naked_subsets(3),
+    fish(3),
+    hidden_subsets(3),
     xy_wings,
+    xyz_wings,
+    two_link_chains,
+    empty_rectangles,
+    unique_rectangles_1,
+    unique_rectangles_2,
+    unique_rectangles_3,
+    unique_rectangles_4,
 ]
 
 
