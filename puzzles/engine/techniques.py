@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import patterns, uniqueness
+from . import als, forcing, patterns, uniqueness
 from .grid import (
     BIT,
     CELL_BIT,
@@ -954,7 +954,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique(
         "x-chain",
         "expert",
-        5.2,
+        5.3,
         x_chain,
         "X-chain",
         "A chain of one digit's strong and weak links: a cell seeing both ends can't hold it.",
@@ -977,14 +977,6 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Colouring a digit's chain of only-two-places links to find cells that can't hold it.",
     ),
     Technique(
-        "w-wing",
-        "expert",
-        5.5,
-        patterns.w_wing,
-        "W-wing",
-        "Two cells with the same two digits joined by a link on one of them: the other digit leaves cells seeing both.",
-    ),
-    Technique(
         "bug-plus-one",
         "expert",
         5.6,
@@ -994,13 +986,53 @@ TECHNIQUES: tuple[Technique, ...] = (
         unique=True,
     ),
     Technique(
+        "w-wing",
+        "expert",
+        5.7,
+        patterns.w_wing,
+        "W-wing",
+        "Two cells with the same two digits joined by a link on one of them: the other digit leaves cells seeing both.",
+    ),
+    Technique(
         "xy-chain",
         "expert",
-        6.0,
+        6.2,
         xy_chain,
         "XY-chain",
         "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit.",
         chain=True,
+    ),
+    Technique(
+        "als-xz",
+        "expert",
+        6.6,
+        als.als_xz,
+        "ALS-XZ",
+        "Two almost locked sets that can't both hold a shared digit: one of them holds another digit they share, so cells seeing all of its places can't.",
+    ),
+    Technique(
+        "nishio",
+        "extreme",
+        7.5,
+        forcing.nishio,
+        "Nishio forcing chain",
+        "Assume a candidate and follow the singles it forces: if they run into a contradiction, the candidate is false.",
+    ),
+    Technique(
+        "cell-forcing-chain",
+        "extreme",
+        8.0,
+        forcing.cell_forcing_chain,
+        "Cell forcing chain",
+        "Each candidate of one cell, followed through the singles it forces, leads to the same conclusion: that conclusion holds.",
+    ),
+    Technique(
+        "unit-forcing-chain",
+        "extreme",
+        8.0,
+        forcing.unit_forcing_chain,
+        "Unit forcing chain",
+        "Each place a digit can go in a house, followed through the singles it forces, leads to the same conclusion: that conclusion holds.",
     ),
     Technique(
         "trial-and-error",
@@ -1008,7 +1040,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         10.0,
         None,
         "Trial and error",
-        "No technique applies: try a candidate and see which one leads to a solution.",
+        "Not even a forcing chain applies: try a candidate and see which one leads to a solution.",
     ),
 )
 TECHNIQUE_BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}

@@ -24,7 +24,7 @@ def top1465(n: int) -> list[str]:
     return [line for line in TOP1465.read_text().split() if line][:n]
 
 
-GUESSER = top1465(1)[0]  # the first of top-1465 needs trial and error here
+GUESSER = top1465(2)[1]  # the second of top-1465 needs trial and error even after forcing chains
 
 
 def dug_puzzle(rng: random.Random) -> list[int]:
@@ -95,7 +95,9 @@ def test_its_score_is_the_hardest_step_in_hundredths_plus_under_a_tenth_for_how_
         figures.append(step_difficulty(step, cands))
         apply(step, digits, cands)
     assert 0 <= rating.score - round(100 * max(figures)) <= 9
-    assert rating.hardest == max(rating.steps, key=lambda s: TIERS.index(s.tier)).technique
+    steps = rating.steps
+    top = max(range(len(steps)), key=lambda i: (TIERS.index(steps[i].tier), figures[i]))
+    assert rating.hardest == steps[top].technique
 
 
 def test_it_counts_techniques_easiest_first():

@@ -371,7 +371,8 @@ def _technique_of(case_name: str) -> str:
 
 # Positions where a technique is found by its own finder though an easier one also applies:
 # a hidden quad is almost never the easiest step of a real puzzle, and the short one-digit
-# patterns (skyscraper, kite, turbot fish) now come before simple colouring.
+# patterns (skyscraper, kite, turbot fish) now come before simple colouring. Trial and error
+# is pinned on a position where forcing chains would also do.
 FOUND_ALONE = {"hidden-quad", "simple-colouring", "simple-colouring-wrap"}
 
 
@@ -380,7 +381,10 @@ def _step_at(name: str) -> Step:
     case = CASES[name]
     technique = _technique_of(name)
     board, cands = case.board(), case.candidates()
-    if name in FOUND_ALONE:
+    if name == "trial-and-error":
+        step = trial_and_error(board, cands, solve(case.givens))
+        assert step is not None
+    elif name in FOUND_ALONE:
         step = TECHNIQUE_BY_NAME[technique].find(board, cands)
         assert step is not None and step.technique == technique
     else:
