@@ -26,7 +26,6 @@ from .grid import (
     cell_name,
     unit_name,
 )
-from .steps import chain_difficulty
 from .techniques import (
     LOGICAL,
     TECHNIQUE_BY_NAME,
@@ -34,6 +33,7 @@ from .techniques import (
     TIER_RANK,
     TIERS,
     Step,
+    Technique,
     apply,
     find_step,
     naked_single,
@@ -114,7 +114,7 @@ def rate(givens: str | Sequence[int], max_tier: str | None = None) -> Rating:
     difficulties: list[float] = []
     solution: Grid | None = None
     while 0 in digits:
-        step = find_step(digits, cands, usable)
+        step = easiest_step(digits, cands, usable)
         if step is not None and solution is None and TECHNIQUE_BY_NAME[step.technique].unique:
             solution = _unique_solution(grid)
         if step is None:
@@ -132,20 +132,42 @@ def rate(givens: str | Sequence[int], max_tier: str | None = None) -> Rating:
     return _summarise(steps, difficulties, complete=True)
 
 
+def easiest_step(digits: Grid, cands: list[int], usable: Sequence[Technique]) -> Step | None:
+    """The first technique that applies gives a step; a later one of the same tier whose
+    patterns can be easier replaces it when it finds an easier step, as a solver would take
+    the simplest move in sight (a short XY-chain before a large almost locked set)."""
+    step = find_step(digits, cands, usable)
+    if step is None:
+        return None
+    first = TECHNIQUE_BY_NAME[step.technique]
+    best = step_difficulty(step, cands)
+    rest = usable[usable.index(first) + 1 :]
+    for technique in rest:
+        if technique.tier != first.tier:
+            break
+        if technique.difficulty >= best:
+            continue
+        other = technique.find(digits, cands)  # type: ignore[misc]
+        if other is not None and (figure := step_difficulty(other, cands)) < best:
+            step, best = other, figure
+    return step
+
+
 def step_difficulty(step: Step, cands: Sequence[int]) -> float:
     """A step's difficulty on the Sudoku Explainer scale, from the position before it.
 
     A hidden single in a box is easier to see (1.2) than one in a row or column (1.5); a
     locking or hidden-subset step that at once leaves a hidden single of its digit is rated
-    lower ('direct'); a chain's difficulty grows with its length; a finder may set its own.
+    lower ('direct'); a chain or an almost locked set grows harder with its size; a finder
+    may set its own (forcing chains, by their length).
     """
     technique = TECHNIQUE_BY_NAME[step.technique]
     if step.difficulty:
         return step.difficulty
     if technique.name == "hidden-single":
         return 1.2 if step.houses[0] >= 18 else 1.5
-    if technique.chain:
-        return chain_difficulty(technique.difficulty, len(step.cells))
+    if technique.growth:
+        return technique.figure(len(step.cells))
     if technique.direct is not None and _leaves_hidden_single(step, cands):
         return technique.direct
     return technique.difficulty
@@ -172,7 +194,7 @@ def _extra(steps: list[Step], difficulties: list[float], hardest: float) -> int:
     beyond = [d for s, d in zip(steps, difficulties) if tier_of(s.technique) != "easy"]
     if not beyond:
         return 0
-    near_top = sum(1 for d in beyond if d >= hardest - 0.5) - 1
+    near_top = max(0, sum(1 for d in beyond if d >= hardest - 0.5) - 1)
     return min(9, 2 * near_top + len(beyond) // 3)
 
 

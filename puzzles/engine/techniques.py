@@ -751,7 +751,7 @@ class Technique:
 
     difficulty is on the Sudoku Explainer scale (docs/algorithms.md gives the sources); `direct`
     is the lower figure for a step that at once leaves a hidden single of its digit, as that
-    scale rates it. A chain adds to its difficulty with its length (steps.chain_difficulty).
+    scale rates it. `difficulty` is always the lowest figure any step of the technique gets.
     `unique` marks the techniques that are sound only for a puzzle with one solution.
     """
 
@@ -764,6 +764,17 @@ class Technique:
     direct: float | None = None
     chain: bool = False
     unique: bool = False
+    # A pattern that can be larger: `growth` more for each cell beyond `smallest`, never past
+    # `ceiling` (which keeps a large expert pattern below the extreme tier's figures).
+    growth: float = 0.0
+    smallest: int = 0
+    ceiling: float = 10.0
+
+    def figure(self, cells: int) -> float:
+        """The difficulty of one of this technique's patterns of `cells` cells."""
+        if not self.growth:
+            return self.difficulty
+        return round(min(self.ceiling, self.difficulty + self.growth * max(0, cells - self.smallest)), 1)
 
 
 TECHNIQUES: tuple[Technique, ...] = (
@@ -954,11 +965,13 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique(
         "x-chain",
         "expert",
-        5.3,
+        5.4,
         x_chain,
         "X-chain",
         "A chain of one digit's strong and weak links: a cell seeing both ends can't hold it.",
-        chain=True,
+        growth=0.3,
+        smallest=6,
+        ceiling=7.4,
     ),
     Technique(
         "hidden-quad",
@@ -986,9 +999,20 @@ TECHNIQUES: tuple[Technique, ...] = (
         unique=True,
     ),
     Technique(
+        "als-xz",
+        "expert",
+        5.6,
+        als.als_xz,
+        "ALS-XZ",
+        "Two almost locked sets that can't both hold a shared digit: one of them holds another digit they share, so cells seeing all of its places can't.",
+        growth=0.8,
+        smallest=4,
+        ceiling=7.4,
+    ),
+    Technique(
         "w-wing",
         "expert",
-        5.7,
+        5.8,
         patterns.w_wing,
         "W-wing",
         "Two cells with the same two digits joined by a link on one of them: the other digit leaves cells seeing both.",
@@ -996,19 +1020,13 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique(
         "xy-chain",
         "expert",
-        6.2,
+        5.9,
         xy_chain,
         "XY-chain",
         "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit.",
-        chain=True,
-    ),
-    Technique(
-        "als-xz",
-        "expert",
-        6.6,
-        als.als_xz,
-        "ALS-XZ",
-        "Two almost locked sets that can't both hold a shared digit: one of them holds another digit they share, so cells seeing all of its places can't.",
+        growth=0.4,
+        smallest=4,
+        ceiling=7.4,
     ),
     Technique(
         "nishio",
