@@ -43,9 +43,23 @@ def puzzle_make(
     filler: str = engine.DEFAULT_FILLER,
     symmetry: str = "none",
     rng: random.Random | None = None,
+    stock: dict[str, int] | None = None,
 ) -> engine.Generated:
-    """Run the engine until it produces a puzzle of the tier (no database work)."""
-    return engine.generate(tier, rng or random.Random(), filler=filler, symmetry=symmetry)
+    """Run the engine until it produces a puzzle of the tier (no database work). With `stock`
+    (puzzles held per family of hardest technique, _family_stock) the puzzle is aimed at the
+    family held least, within a bounded number of tries (engine.generate_varied)."""
+    rng = rng or random.Random()
+    if stock is not None:
+        return engine.generate_varied(tier, rng, stock, filler=filler, symmetry=symmetry)
+    return engine.generate(tier, rng, filler=filler, symmetry=symmetry)
+
+
+def _family_stock(tier: str) -> dict[str, int] | None:
+    """How many available puzzles of the tier the pool holds per family of hardest technique;
+    None for a tier without families (engine/families.py)."""
+    if tier not in engine.FAMILIES:
+        return None
+    return engine.family_stock(tier, Puzzle.objects.available(tier).values_list("hardest", flat=True))
 
 
 def _puzzle_row(made: engine.Generated) -> Puzzle:
@@ -125,7 +139,9 @@ def pool_fill(tier: str, *, budget_seconds: float, rng: random.Random | None = N
     time budget is spent.
 
     Puzzles of the tier outside the band are kept as spares (up to `target` of them) for a day
-    when none inside is left; past that they are discarded. A slow tier (extreme puzzles are
+    when none inside is left; past that they are discarded. In a tier with families of hardest
+    techniques (hard), each puzzle is aimed at the family the pool holds least of, so the
+    dailies vary. A slow tier (extreme puzzles are
     rare) only ever uses its own budget, so it cannot hold the other pools back.
     """
     rng = rng or random.Random()
@@ -137,7 +153,7 @@ def pool_fill(tier: str, *, budget_seconds: float, rng: random.Random | None = N
         pool.refresh_from_db()
         if Puzzle.objects.available(tier).in_band(band).count() >= pool.target:
             break
-        made = puzzle_make(tier, rng=rng)
+        made = puzzle_make(tier, rng=rng, stock=_family_stock(tier))
         if puzzle_store(made, fill_pool=True):
             report.stored += 1
         else:

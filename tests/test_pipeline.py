@@ -210,3 +210,43 @@ def test_the_one_statement_batch_store_keeps_the_rules_and_the_row_of_the_orm_pa
     assert pipeline._store_with_orm(pipeline._puzzle_row(made[4]), batch_id=orm_batch.pk, fill_pool=False) is None
     assert Puzzle.objects.count() == 4
     assert SeedBatch.objects.filter(made=2).count() == 2
+
+
+def _hold_hard(*hardest: str) -> None:
+    """Available hard puzzles in the pool whose hardest techniques are `hardest`."""
+    for seed, name in enumerate(hardest):
+        puzzle = make_puzzle("hard", seed=100 + seed)
+        Puzzle.objects.filter(pk=puzzle.pk).update(hardest=name)
+
+
+def test_a_hard_refill_aims_at_the_family_the_pool_holds_least_of(monkeypatch):
+    _hold_hard("skyscraper", "skyscraper", "xy-wing", "x-wing", "naked-triple", "unique-rectangle-1")
+    Puzzle.objects.filter(tier="hard", hardest="x-wing").update(used=True)  # published: no longer held
+    Pool.objects.create(tier="hard", target=Puzzle.objects.available("hard").count() + 1)
+    asked = []
+    generate_varied = pipeline.engine.generate_varied
+
+    def spy(tier, rng, stock, **options):
+        asked.append(dict(stock))
+        return generate_varied(tier, rng, stock, **options)
+
+    monkeypatch.setattr(pipeline.engine, "generate_varied", spy)
+    report = pipeline.pool_fill("hard", budget_seconds=60, rng=random.Random(5))
+    assert asked[0] == {"fish": 0, "subsets": 1, "wings": 1, "one-digit patterns": 2, "uniqueness": 1}
+    assert report.stored + report.discarded == len(asked)
+    made = Puzzle.objects.filter(tier="hard").order_by("-pk").first()
+    assert made.tier == "hard" and made.hardest  # fish is rare: the aim may fall back to any hard puzzle
+
+
+def test_a_hard_refill_gets_the_least_held_family_when_it_turns_up_within_the_tries():
+    _hold_hard("skyscraper", "x-wing", "naked-triple", "unique-rectangle-1")
+    Pool.objects.create(tier="hard", target=5)
+    pipeline.pool_fill("hard", budget_seconds=60, rng=random.Random(1))
+    made = Puzzle.objects.filter(tier="hard").order_by("-pk").first()
+    assert made.hardest in ("xy-wing", "xyz-wing")
+
+
+def test_other_tiers_refill_without_aiming(monkeypatch):
+    monkeypatch.setattr(pipeline.engine, "generate_varied", None)  # would fail if called
+    Pool.objects.create(tier="medium", target=1)
+    assert pipeline.pool_fill("medium", budget_seconds=30, rng=random.Random(2)).stored == 1

@@ -5,8 +5,9 @@ only these.
 """
 
 from .clearer import SYMMETRIES, clear, symmetry_of
+from .families import FAMILIES, family_stock
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
-from .generator import Generated, GenerationGaveUp, generate
+from .generator import Generated, GenerationGaveUp, generate, generate_varied
 from .grid import InvalidGrid, as_grid, format_grid, parse
 from .rater import TIERS, Rating, next_step, rate
 from .solver import count_solutions, solve
@@ -14,6 +15,7 @@ from .techniques import Step, technique_about, technique_title
 
 __all__ = [
     "DEFAULT_FILLER",
+    "FAMILIES",
     "FILLERS",
     "SYMMETRIES",
     "TIERS",
@@ -26,9 +28,11 @@ __all__ = [
     "as_grid",
     "clear",
     "count_solutions",
+    "family_stock",
     "fill",
     "format_grid",
     "generate",
+    "generate_varied",
     "next_step",
     "parse",
     "rate",

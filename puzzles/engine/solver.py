@@ -241,6 +241,12 @@ def solve(grid: Grid | str) -> Grid | None:
     return found[0] if found else None
 
 
+def solved_by_propagation(grid: Grid) -> bool:
+    """Whether singles and locked candidates (pointing, claiming) alone fill the grid, no guess."""
+    state = initial_state(grid)
+    return state is not None and _propagate(state) and not state[_UNSOLVED]
+
+
 def has_other_solution(placed: Boards, cell: int, digit: int) -> bool:
     """Whether the givens (as bitboards) allow a solution with something other than `digit` in `cell`.
 

@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 
 from puzzles.engine.clearer import clear
+from puzzles.engine.families import FAMILIES, FAMILY_OF, family_stock, least_stocked
 from puzzles.engine.fillers import FILLERS, fill
-from puzzles.engine.generator import Generated, GenerationGaveUp, generate
+from puzzles.engine.generator import Generated, GenerationGaveUp, generate, generate_varied
 from puzzles.engine.grid import format_grid
-from puzzles.engine.rater import rate, tier_of
+from puzzles.engine.rater import TIERS, rate, tier_of
 from puzzles.engine.solver import solve
+from puzzles.engine.techniques import TECHNIQUES
 
 from . import independent, independent_logic
 from .independent_logic import Board, closure, solves_with
@@ -308,3 +310,59 @@ def test_an_xy_wing_clears_the_shared_digit_where_both_pincers_see():
     assert independent_logic.xy_wings(board)
     assert 3 not in board.cands[50]  # r6c6 sees both pincers
     assert all(3 in board.cands[c] for c in (4, 46, 49, 51))
+
+
+# --- aiming at a hardest technique, and at the family held least ---------------------------------
+
+
+def test_the_families_split_the_hard_tier_of_the_catalogue_exactly():
+    hard = [t.name for t in TECHNIQUES if t.tier == "hard"]
+    named = [t for techniques in FAMILIES["hard"].values() for t in techniques]
+    assert sorted(named) == sorted(hard)  # every hard technique once, nothing else
+    assert set(FAMILIES) <= set(TIERS)
+
+
+def test_a_generated_puzzle_aimed_at_techniques_has_its_hardest_among_them():
+    aim = {"xy-wing", "xyz-wing"}
+    g = generate("hard", random.Random(3), aim=aim)
+    assert g.rating.hardest in aim and g.rating.tier == "hard"
+    assert independent.count(g.givens, 2) == 1 and independent.is_minimal(g.givens)
+
+
+def test_the_least_stocked_families_are_all_those_tied_at_the_fewest():
+    stock = family_stock("hard", ["x-wing", "xy-wing", "skyscraper", "naked-triple", "swordfish", None, "bogus"])
+    assert stock == {"fish": 2, "subsets": 1, "wings": 1, "one-digit patterns": 1, "uniqueness": 0}
+    assert least_stocked("hard", stock) == ("uniqueness",)
+    assert least_stocked("hard", family_stock("hard", [])) == tuple(FAMILIES["hard"])
+
+
+def test_a_varied_puzzle_comes_from_the_family_held_least():
+    stock = {"fish": 5, "subsets": 5, "wings": 0, "one-digit patterns": 5, "uniqueness": 5}
+    for seed in range(3):
+        g = generate_varied("hard", random.Random(seed), stock, aim_tries=200)
+        assert g.rating.tier == "hard"
+        assert FAMILY_OF[g.rating.hardest] == "wings"
+
+
+def test_aiming_at_a_rare_family_settles_for_the_first_hard_puzzle_once_its_tries_are_spent():
+    stock = {"fish": 0, "subsets": 9, "wings": 9, "one-digit patterns": 9, "uniqueness": 9}
+    for seed in range(3):
+        plain = generate("hard", random.Random(seed))
+        varied = generate_varied("hard", random.Random(seed), stock, aim_tries=1)
+        if FAMILY_OF[plain.rating.hardest] != "fish":  # the first hard puzzle met, taken as it is
+            assert (varied.givens, varied.tries) == (plain.givens, plain.tries)
+        assert varied.rating.tier == "hard"
+
+
+def test_the_fallback_prefers_the_least_stocked_family_among_the_puzzles_met():
+    stock = {"fish": 0, "subsets": 9, "wings": 9, "one-digit patterns": 1, "uniqueness": 9}
+    for seed in range(3):
+        g = generate_varied("hard", random.Random(seed), stock, aim_tries=60)
+        assert g.tries <= 60 or FAMILY_OF[g.rating.hardest] == "fish"
+        assert FAMILY_OF[g.rating.hardest] in {"fish", "one-digit patterns"}
+
+
+def test_a_tier_without_families_is_made_as_generate_makes_it():
+    plain = generate("medium", random.Random(4))
+    varied = generate_varied("medium", random.Random(4), {})
+    assert (varied.givens, varied.tries) == (plain.givens, plain.tries)
