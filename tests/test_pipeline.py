@@ -238,7 +238,8 @@ def test_a_hard_refill_aims_at_the_family_the_pool_holds_least_of(monkeypatch):
     assert made.tier == "hard" and made.hardest  # fish is rare: the aim may fall back to any hard puzzle
 
 
-def test_a_hard_refill_gets_the_least_held_family_when_it_turns_up_within_the_tries():
+def test_a_hard_refill_gets_the_least_held_family_when_it_turns_up_within_the_tries(settings):
+    settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}  # aiming alone
     _hold_hard("skyscraper", "x-wing", "naked-triple", "unique-rectangle-1")
     Pool.objects.create(tier="hard", target=5)
     pipeline.pool_fill("hard", budget_seconds=60, rng=random.Random(1))
@@ -246,7 +247,8 @@ def test_a_hard_refill_gets_the_least_held_family_when_it_turns_up_within_the_tr
     assert made.hardest in ("xy-wing", "xyz-wing")
 
 
-def test_other_tiers_refill_without_aiming(monkeypatch):
+def test_other_tiers_refill_without_aiming(monkeypatch, settings):
+    settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}  # one puzzle fills it
     monkeypatch.setattr(pipeline.engine, "generate_varied", None)  # would fail if called
     Pool.objects.create(tier="medium", target=1)
     assert pipeline.pool_fill("medium", budget_seconds=30, rng=random.Random(2)).stored == 1

@@ -157,7 +157,7 @@ def _attempts(
             # miss known for a twentieth of the cost of rating it (about 40% of tries).
             yield None
             continue
-        rating = rate(givens, max_tier=difficulty)
+        rating = rate(givens, max_tier=difficulty, solution=solution)
         yield (solution, givens, rating) if rating.tier == difficulty else None
 
 

@@ -89,7 +89,7 @@ def _unique_solution(grid: Grid) -> Grid:
     return solution
 
 
-def rate(givens: str | Sequence[int], max_tier: str | None = None) -> Rating:
+def rate(givens: str | Sequence[int], max_tier: str | None = None, solution: Grid | None = None) -> Rating:
     """rate(givens, max_tier=None) -> Rating; InvalidGrid unless the puzzle has exactly one solution.
 
     The score is in hundredths of the Sudoku Explainer scale: 100 times the difficulty of the
@@ -101,7 +101,8 @@ def rate(givens: str | Sequence[int], max_tier: str | None = None) -> Rating:
     A grid that logic fills needs no solver call when no uniqueness technique was used: every
     other technique is sound for every solution, so reaching a full grid proves it is the one
     solution. The solver confirms uniqueness before a uniqueness step is trusted, and when
-    logic is stuck.
+    logic is stuck. A caller that has already proved the puzzle has one solution (the
+    generator, whose clearer proves it) may pass that solution to save the check.
     """
     if max_tier is not None and max_tier not in TIER_RANK:
         raise ValueError(f"max_tier must be one of {', '.join(TIERS)}")
@@ -112,7 +113,6 @@ def rate(givens: str | Sequence[int], max_tier: str | None = None) -> Rating:
     cands = candidates(grid)
     steps: list[Step] = []
     difficulties: list[float] = []
-    solution: Grid | None = None
     while 0 in digits:
         step = easiest_step(digits, cands, usable)
         if step is not None and solution is None and TECHNIQUE_BY_NAME[step.technique].unique:

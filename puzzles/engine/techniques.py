@@ -1024,7 +1024,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         xy_chain,
         "XY-chain",
         "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit.",
-        growth=0.4,
+        growth=0.5,
         smallest=4,
         ceiling=7.4,
     ),
