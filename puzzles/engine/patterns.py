@@ -110,14 +110,33 @@ def _shape(chain: Chain, board: int) -> str:
     return "turbot-fish"
 
 
+_SHAPES = ("skyscraper", "two-string-kite", "turbot-fish")
+
+# The last position's first chain of each shape. The three finders run one after another on the
+# same position, so one search serves all three. The entry is one tuple, read and replaced whole,
+# so a thread never sees one position's key with another's chains.
+_last: tuple[tuple[int, ...], dict[str, Step | None]] | None = None
+
+
 def _first_chain(cands: Candidates, shape: str) -> Step | None:
     """The first four-cell chain of the given shape that removes something."""
+    global _last
+    key = tuple(cands)
+    cached = _last
+    if cached is not None and cached[0] == key:
+        return cached[1][shape]
+    found: dict[str, Step | None] = {}
     boards = digit_boards(cands)
     for digit in range(1, 10):
         for chain, targets in _chains(boards[digit]):
-            if _shape(chain, boards[digit]) == shape:
-                return _chain_step(shape, digit, chain, targets, boards[digit])
-    return None
+            kind = _shape(chain, boards[digit])
+            if kind in _SHAPES and kind not in found:
+                found[kind] = _chain_step(kind, digit, chain, targets, boards[digit])
+        if len(found) == len(_SHAPES):
+            break
+    result = {kind: found.get(kind) for kind in _SHAPES}
+    _last = (key, result)
+    return result[shape]
 
 
 def _chain_step(shape: str, digit: Digit, chain: Chain, targets: int, board: int) -> Step:

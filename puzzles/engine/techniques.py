@@ -762,7 +762,6 @@ class Technique:
     title: str  # for the page: 'X-wing'
     about: str
     direct: float | None = None
-    chain: bool = False
     unique: bool = False
     # A pattern that can be larger: `growth` more for each cell beyond `smallest`, never past
     # `ceiling` (which keeps a large expert pattern below the extreme tier's figures).

@@ -85,7 +85,8 @@ def _candidate_rectangles(cands: Candidates, floor_size: int) -> Iterator[tuple[
     exactly `floor_size` of them (the floor) holding nothing else. With a floor of two, the
     floor shares a row or column, so the roof (the other two) shares the opposite one."""
     for corners in _RECTANGLES:
-        w, x, y, z = (cands[c] for c in corners)
+        p, q, r, t = corners
+        w, x, y, z = cands[p], cands[q], cands[r], cands[t]
         common = w & x & y & z
         if POPCOUNT[common] < 2:
             continue
