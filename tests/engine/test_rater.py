@@ -296,3 +296,24 @@ def test_a_hint_from_any_position_along_the_way_is_sound(index, fraction):
     assert all(solution[c] == d for c, d in step.placements)
     assert all(solution[c] != d for c, d in step.eliminations)
     assert step.placements or step.eliminations
+
+
+# Puzzles of bench/se_rated.txt (Sukaku Explainer's rating after each) that a uniqueness
+# technique or a short one-digit pattern decides. Before those techniques they needed trial
+# and error and were rated extreme.
+DECIDED_BY = [
+    ("000307000310000074000429000030000010901605302000090000003000200400000006600258001", "skyscraper", "hard"),
+    ("000620941080400000400057000027000003004000500300000270000590007000004060976082000", "two-string-kite", "hard"),
+    ("080926004509008000000000003006010000070409080000080100600000000000200601900361070", "unique-rectangle-1", "hard"),
+    ("090000006006890000203706090100020000054908320000070004020607809000035600300000050", "empty-rectangle", "hard"),
+    ("000008906060000000980004572009001730500070009043900100876100093000000060304600000", "unique-rectangle-2", "hard"),
+    ("400000008090030040806201507005000700000305000200080009000070000024000170508000902", "unique-rectangle-3", "hard"),
+    ("001000700923000841080000030500000002000106000010902060000208000702000905040507010", "bug-plus-one", "expert"),
+]
+
+
+@pytest.mark.parametrize(("puzzle", "technique", "tier"), DECIDED_BY, ids=[t for _, t, _ in DECIDED_BY])
+def test_a_puzzle_a_uniqueness_technique_or_short_pattern_decides_is_not_extreme(puzzle, technique, tier):
+    rating = rate(puzzle)
+    assert rating.complete and rating.hardest == technique and rating.tier == tier
+    assert_sound_rating(puzzle, rating)
