@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from . import engine
 from .attempts import AlreadySolved, attempt_lock
-from .engine import technique_about, technique_title
+from .engine import technique_about, technique_phrase, technique_title
 from .engine.grid import UNITS, cell_name, unit_name
 from .models import Check, DailyPuzzle, Hint, PlayEvent
 from .playrecord import play_log
@@ -92,8 +92,7 @@ class HintResult:
             out["cell"] = {"index": cell, "name": cell_name(cell)}
         if self.stage == 2:
             if kind == "step":
-                title = technique_title(step.technique)
-                out["message"] = f"Look for a {title.lower()} in {unit_name(unit)}."
+                out["message"] = f"Look for {technique_phrase(step.technique)} in {unit_name(unit)}."
                 out["highlight"] = list(UNITS[unit])
             else:
                 out["message"] = _which_cell(kind, step.cells[0])

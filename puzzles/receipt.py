@@ -14,7 +14,7 @@ from django.core.cache import cache
 
 from . import engine
 from .engine import technique_about, technique_title
-from .engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES
+from .engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES, article_for, technique_phrase
 from .leaderboard import median_time
 from .models import DailyPuzzle, Puzzle, Tier
 from .record import format_duration as clock
@@ -72,7 +72,8 @@ class Receipt:
         tier = TECHNIQUE_BY_NAME[self.hardest.name].tier if self.hardest.name in TECHNIQUE_BY_NAME else self.tier
         if tier == "easy":
             return f"It is rated {self.tier_label}: singles alone solve it."
-        return f"It is rated {self.tier_label} because it needs a {self.hardest.title.lower()}, a {tier} technique."
+        needs = technique_phrase(self.hardest.name) if self.hardest.name in TECHNIQUE_BY_NAME else self.hardest.title
+        return f"It is rated {self.tier_label} because it needs {needs}, {article_for(tier)} {tier} technique."
 
 
 def _ordered_counts(techniques: dict) -> list[TechniqueCount]:

@@ -11,7 +11,7 @@ from .generator import Generated, GenerationGaveUp, generate, generate_varied
 from .grid import InvalidGrid, as_grid, format_grid, parse
 from .rater import TIERS, Rating, next_step, rate
 from .solver import count_solutions, solve
-from .techniques import Step, technique_about, technique_title
+from .techniques import Step, technique_about, technique_phrase, technique_title
 
 __all__ = [
     "DEFAULT_FILLER",
@@ -39,5 +39,6 @@ __all__ = [
     "solve",
     "symmetry_of",
     "technique_about",
+    "technique_phrase",
     "technique_title",
 ]

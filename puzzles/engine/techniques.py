@@ -75,9 +75,11 @@ __all__ = [
     "Step",
     "Technique",
     "apply",
+    "article_for",
     "find_step",
     "place",
     "technique_about",
+    "technique_phrase",
     "technique_title",
     "tier_of",
     "trial_and_error",
@@ -1078,6 +1080,28 @@ def technique_title(name: str) -> str:
     up rather than refused."""
     technique = TECHNIQUE_BY_NAME.get(name)
     return technique.title if technique else name.replace("-", " ").capitalize()
+
+
+def technique_phrase(name: str) -> str:
+    """A technique's name for the middle of a sentence, with its article: 'a naked pair',
+    'an X-wing', 'an ALS-XZ', 'a Nishio forcing chain', 'a BUG+1'."""
+    title = technique_title(name)
+    first = title.split()[0]
+    if first[1:2].islower() and first not in _PROPER_NAMES:
+        title = title[0].lower() + title[1:]
+    return f"{article_for(title)} {title}"
+
+
+def article_for(words: str) -> str:
+    """'an' before a vowel sound ('an expert', 'an X-wing', 'an ALS-XZ'), else 'a' ('a unique
+    rectangle')."""
+    spoken_vowel = words[:1].lower() in "aeiou" and not words.lower().startswith("uni")
+    spoken_vowel = spoken_vowel or words.startswith(("X", "ALS"))
+    return "an" if spoken_vowel else "a"
+
+
+# Titles that start with a name, which keeps its capital mid-sentence.
+_PROPER_NAMES = frozenset({"Nishio"})
 
 
 def technique_about(name: str) -> str:

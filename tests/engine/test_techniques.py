@@ -28,6 +28,7 @@ from puzzles.engine.techniques import (
     apply,
     find_step,
     technique_about,
+    technique_phrase,
     technique_title,
     tier_of,
     trial_and_error,
@@ -697,3 +698,20 @@ def test_every_step_on_hard_puzzles_shows_the_pattern_it_names():
             _check_pattern(step, digits, cands)
             seen.add(step.technique)
     assert len(seen) >= 15
+
+
+@pytest.mark.parametrize(
+    ("name", "phrase"),
+    [
+        ("naked-pair", "a naked pair"),
+        ("x-wing", "an X-wing"),
+        ("two-string-kite", "a two-string kite"),
+        ("unique-rectangle-1", "a unique rectangle (type 1)"),
+        ("als-xz", "an ALS-XZ"),
+        ("bug-plus-one", "a BUG+1"),
+        ("nishio", "a Nishio forcing chain"),
+        ("empty-rectangle", "an empty rectangle"),
+    ],
+)
+def test_a_technique_reads_mid_sentence_with_its_article(name, phrase):
+    assert technique_phrase(name) == phrase
