@@ -14,7 +14,6 @@ from django.contrib.auth.models import Permission, User
 from puzzles import broker
 from puzzles.models import DailyPuzzle, Puzzle, SeedBatch, site_today
 from puzzles.scores import band_text
-from sudokusite.settings import SCORE_BAND_DEFAULTS
 from tests.browser.axe import assert_accessible, report, violations
 from tests.browser.test_accessibility import log_in
 from tests.browser.test_board import SHOTS
@@ -101,8 +100,10 @@ def test_every_admin_pages_text_keeps_its_contrast(chromium, live_server, root, 
 # --- the dashboard's score bands and the scheduled dailies' scores ------------------------------
 
 PHONE = {"width": 375, "height": 667}
-# Per tier, scores below, inside and above its default band (settings.SCORE_BAND_DEFAULTS), in
-# hundredths: a histogram with bars of several heights, filled inside the band and outlined outside.
+# The bands the test sets, whatever the defaults, and per tier scores below, inside and above its
+# band, in hundredths: a histogram with bars of several heights, filled inside the band and
+# outlined outside.
+BANDS = {"easy": (120, 230), "medium": (170, 340), "hard": (320, 470), "expert": (500, 720), "extreme": (750, 1000)}
 SCORES = {
     "easy": (90, 130, 150, 150, 160, 210, 260),
     "medium": (180, 200, 250, 250, 250, 330, 420),
@@ -127,9 +128,10 @@ def contrast(one: str, two: str) -> float:
 
 
 @pytest.fixture
-def banded(db, monkeypatch) -> User:
+def banded(db, monkeypatch, settings) -> User:
     """Puzzles of every tier with scores around their bands, dailies scheduled for today and
     tomorrow, and a member of staff who may view the pools."""
+    settings.PUZZLE_SCORE_BANDS = BANDS
     monkeypatch.setattr(broker, "broker_status", lambda: (True, "The task broker (test) is reachable."))
     made = iter(range(1, 1000))
 
@@ -169,7 +171,7 @@ def test_the_dashboard_draws_each_tiers_band_and_the_scheduled_scores_readably(
     bands = page.locator(".band-table tbody tr")
     assert bands.count() == len(SCORES)
     for row, (tier, scores) in zip(bands.all(), SCORES.items()):
-        low, high = SCORE_BAND_DEFAULTS[list(SCORES).index(tier)]
+        low, high = BANDS[tier]
         cells = [text.strip() for text in row.locator("th, td").all_inner_texts()]
         below, above = sum(s < low for s in scores), sum(s > high for s in scores)
         assert cells[:5] == [
