@@ -65,6 +65,18 @@ def _rectangles() -> tuple[Corners, ...]:
 
 _RECTANGLES = _rectangles()
 
+
+def _rectangles_by_pair() -> dict[tuple[Cell, Cell], tuple[int, ...]]:
+    """For each two cells (lower first), the rectangles (by index) that have both as corners."""
+    found: dict[tuple[Cell, Cell], list[int]] = {}
+    for i, corners in enumerate(_RECTANGLES):
+        for a, b in combinations(corners, 2):
+            found.setdefault((a, b), []).append(i)
+    return {pair: tuple(rects) for pair, rects in found.items()}
+
+
+_RECTANGLES_WITH = _rectangles_by_pair()
+
 # The reason every explanation gives, once the rectangle's cells and digits are named.
 _DEADLY = "the four cells could swap their {a}s and {b}s and the puzzle would have two solutions; it has one"
 
@@ -83,8 +95,20 @@ def _houses(corners: Corners, first: int) -> tuple[int, ...]:
 def _candidate_rectangles(cands: Candidates, floor_size: int) -> Iterator[tuple[Corners, Mask, Cells, Cells]]:
     """Each (corners, pair mask, floor, roof): all four corners open and holding the pair, and
     exactly `floor_size` of them (the floor) holding nothing else. With a floor of two, the
-    floor shares a row or column, so the roof (the other two) shares the opposite one."""
-    for corners in _RECTANGLES:
+    floor shares a row or column, so the roof (the other two) shares the opposite one.
+
+    A floor has two cells holding the same two digits, so only the rectangles through two such
+    cells are read, in the order of the full list."""
+    same_pair: dict[Mask, list[Cell]] = {}
+    for cell, mask in enumerate(cands):
+        if POPCOUNT[mask] == 2:
+            same_pair.setdefault(mask, []).append(cell)
+    chosen: set[int] = set()
+    for cells in same_pair.values():
+        for a, b in combinations(cells, 2):
+            chosen.update(_RECTANGLES_WITH.get((a, b), ()))
+    for index in sorted(chosen):
+        corners = _RECTANGLES[index]
         p, q, r, t = corners
         w, x, y, z = cands[p], cands[q], cands[r], cands[t]
         common = w & x & y & z
