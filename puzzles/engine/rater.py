@@ -16,7 +16,6 @@ from .grid import (
     BIT,
     CELLS,
     PEERS,
-    UNITS,
     UNITS_OF,
     Grid,
     InvalidGrid,
@@ -126,7 +125,7 @@ def rate(givens: str | Sequence[int], max_tier: str | None = None, solution: Gri
                 return _summarise(steps, difficulties, complete=False, floor=TIERS[limit + 1])
             step = trial_and_error(digits, cands, solution)
             assert step is not None
-        difficulties.append(step_difficulty(step, cands))
+        difficulties.append(step_difficulty(step))
         steps.append(step)
         apply(step, digits, cands)
     return _summarise(steps, difficulties, complete=True)
@@ -140,7 +139,7 @@ def easiest_step(digits: Grid, cands: list[int], usable: Sequence[Technique]) ->
     if step is None:
         return None
     first = TECHNIQUE_BY_NAME[step.technique]
-    best = step_difficulty(step, cands)
+    best = step_difficulty(step)
     rest = usable[usable.index(first) + 1 :]
     for technique in rest:
         if technique.tier != first.tier:
@@ -148,18 +147,19 @@ def easiest_step(digits: Grid, cands: list[int], usable: Sequence[Technique]) ->
         if technique.difficulty >= best:
             continue
         other = technique.find(digits, cands)  # type: ignore[misc]
-        if other is not None and (figure := step_difficulty(other, cands)) < best:
+        if other is not None and (figure := step_difficulty(other)) < best:
             step, best = other, figure
     return step
 
 
-def step_difficulty(step: Step, cands: Sequence[int]) -> float:
-    """A step's difficulty on the Sudoku Explainer scale, from the position before it.
+def step_difficulty(step: Step) -> float:
+    """A step's difficulty on the Sudoku Explainer scale.
 
-    A hidden single in a box is easier to see (1.2) than one in a row or column (1.5); a
-    locking or hidden-subset step that at once leaves a hidden single of its digit is rated
-    lower ('direct'); a chain or an almost locked set grows harder with its size; a finder
-    may set its own (forcing chains, by their length).
+    A hidden single in a box is easier to see (1.2) than one in a row or column (1.5); a chain
+    or an almost locked set grows harder with its size; a finder may set its own (forcing
+    chains, by their length). SE also rates a locking or hidden-subset step lower when it at
+    once leaves a hidden single ('direct'); on the rated set that rule made the order worse,
+    so it is not used here (docs/algorithms.md).
     """
     technique = TECHNIQUE_BY_NAME[step.technique]
     if step.difficulty:
@@ -168,23 +168,7 @@ def step_difficulty(step: Step, cands: Sequence[int]) -> float:
         return 1.2 if step.houses[0] >= 18 else 1.5
     if technique.growth:
         return technique.figure(len(step.cells))
-    if technique.direct is not None and _leaves_hidden_single(step, cands):
-        return technique.direct
     return technique.difficulty
-
-
-def _leaves_hidden_single(step: Step, cands: Sequence[int]) -> bool:
-    """Whether a step's eliminations leave one of their digits a single place in a house."""
-    after = list(cands)
-    for cell, digit in step.eliminations:
-        after[cell] &= ~BIT[digit]
-    for cell, digit in step.eliminations:
-        bit = BIT[digit]
-        for unit in UNITS_OF[cell]:
-            places = [c for c in UNITS[unit] if after[c] & bit]
-            if len(places) == 1:
-                return True
-    return False
 
 
 def _extra(steps: list[Step], difficulties: list[float], hardest: float) -> int:

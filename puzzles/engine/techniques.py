@@ -751,9 +751,8 @@ class Technique:
     """A technique: its name, tier, difficulty and finder (None for trial-and-error, which needs
     the solution and lives in the rater's loop), with a title and one line about it for people.
 
-    difficulty is on the Sudoku Explainer scale (docs/algorithms.md gives the sources); `direct`
-    is the lower figure for a step that at once leaves a hidden single of its digit, as that
-    scale rates it. `difficulty` is always the lowest figure any step of the technique gets.
+    difficulty is on the Sudoku Explainer scale (docs/algorithms.md gives the sources), the lowest
+    figure any step of the technique gets.
     `unique` marks the techniques that are sound only for a puzzle with one solution.
     """
 
@@ -763,7 +762,6 @@ class Technique:
     find: Finder | None
     title: str  # for the page: 'X-wing'
     about: str
-    direct: float | None = None
     unique: bool = False
     # A pattern that can be larger: `growth` more for each cell beyond `smallest`, never past
     # `ceiling` (which keeps a large expert pattern below the extreme tier's figures).
@@ -802,7 +800,6 @@ TECHNIQUES: tuple[Technique, ...] = (
         pointing,
         "Pointing",
         "A digit confined to one line inside a box can't go elsewhere on that line.",
-        direct=1.7,
     ),
     Technique(
         "claiming",
@@ -811,7 +808,6 @@ TECHNIQUES: tuple[Technique, ...] = (
         claiming,
         "Claiming",
         "A digit confined to one box inside a line can't go elsewhere in that box.",
-        direct=1.9,
     ),
     Technique(
         "naked-pair",
@@ -828,7 +824,6 @@ TECHNIQUES: tuple[Technique, ...] = (
         hidden_pair,
         "Hidden pair",
         "Two digits that fit only in the same two cells of a house: those cells hold nothing else.",
-        direct=2.0,
     ),
     Technique(
         "x-wing",
@@ -861,7 +856,6 @@ TECHNIQUES: tuple[Technique, ...] = (
         hidden_triple,
         "Hidden triple",
         "Three digits that fit only in the same three cells of a house: those cells hold nothing else.",
-        direct=2.5,
     ),
     Technique(
         "skyscraper",

@@ -89,11 +89,7 @@ def test_its_tier_is_the_tier_of_the_hardest_step():
 
 def test_its_score_is_the_hardest_step_in_hundredths_plus_under_a_tenth_for_how_much_is_hard():
     rating = rate(GUESSER)
-    digits, cands = as_grid(GUESSER), candidates(as_grid(GUESSER))
-    figures = []
-    for step in rating.steps:
-        figures.append(step_difficulty(step, cands))
-        apply(step, digits, cands)
+    figures = [step_difficulty(step) for step in rating.steps]
     assert 0 <= rating.score - round(100 * max(figures)) <= 9
     steps = rating.steps
     top = max(range(len(steps)), key=lambda i: (TIERS.index(steps[i].tier), figures[i]))
