@@ -427,8 +427,9 @@ PUZZLE_POOL_TARGETS = {tier: int(value) for tier, value in env_per_tier("POOL_TA
 # Each tier's score band, in hundredths of the Sudoku Explainer scale (427 is 4.27), both ends
 # included: dailies are taken from inside it and refills keep `target` puzzles inside it.
 # SCORE_BAND_<TIER>=low-high overrides one. The defaults hold the middle two thirds to four
-# fifths of each tier's generated puzzles (docs/algorithms.md has the distribution).
-SCORE_BAND_DEFAULTS = ((120, 230), (255, 310), (400, 455), (555, 650), (750, 800))
+# fifths of each tier's generated puzzles (docs/algorithms.md has the distribution); hard's is
+# wide enough for every family its refills aim at (a swordfish is 3.80, a unique rectangle 4.60).
+SCORE_BAND_DEFAULTS = ((120, 230), (255, 310), (380, 470), (555, 650), (750, 800))
 PUZZLE_SCORE_BANDS = {
     t: env_band(f"SCORE_BAND_{t.upper()}", b) for t, b in zip(TIERS, SCORE_BAND_DEFAULTS, strict=True)
 }
