@@ -78,15 +78,13 @@ def generate(
     filler: str = DEFAULT_FILLER,
     symmetry: str = "none",
     max_tries: int | None = None,
-    band: tuple[int, int] | None = None,
     aim: Collection[str] | None = None,
 ) -> Generated:
     """generate(difficulty, rng, filler=..., symmetry=...) -> a minimal unique puzzle of that tier.
 
-    Each try fills a new grid, clears it and rates it (_attempts). With `band` (lowest, highest
-    score, both included) only a puzzle whose score falls inside it will do; with `aim` (names
-    of techniques) only one whose hardest technique is among them. Raises GenerationGaveUp after
-    `max_tries` misses (no limit by default).
+    Each try fills a new grid, clears it and rates it (_attempts). With `aim` (names of
+    techniques) only a puzzle whose hardest technique is among them will do. Raises
+    GenerationGaveUp after `max_tries` misses (no limit by default).
     """
     check_options(difficulty, filler, symmetry)
     started = time.perf_counter()
@@ -96,7 +94,7 @@ def generate(
     while max_tries is None or tries < max_tries:
         tries += 1
         made = next(attempts)
-        if made is not None and _wanted(made[2], band, aim):
+        if made is not None and (aim is None or made[2].hardest in aim):
             return _finished(made, filler, symmetry, tries, started, stats)
     raise GenerationGaveUp(f"no {difficulty} puzzle in {tries} tries")
 
@@ -175,10 +173,3 @@ def _finished(
         milliseconds=(time.perf_counter() - started) * 1000,
         fill_stats=stats,
     )
-
-
-def _wanted(rating: Rating, band: tuple[int, int] | None, aim: Collection[str] | None) -> bool:
-    """Whether a puzzle of the right tier also meets the score band and the aimed techniques."""
-    if band is not None and not band[0] <= rating.score <= band[1]:
-        return False
-    return aim is None or rating.hardest in aim

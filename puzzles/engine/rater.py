@@ -89,7 +89,8 @@ def _unique_solution(grid: Grid) -> Grid:
 
 
 def rate(givens: str | Sequence[int], max_tier: str | None = None, solution: Grid | None = None) -> Rating:
-    """rate(givens, max_tier=None) -> Rating; InvalidGrid unless the puzzle has exactly one solution.
+    """rate(givens, max_tier=None, solution=None) -> Rating; InvalidGrid unless the puzzle has
+    exactly one solution.
 
     The score is in hundredths of the Sudoku Explainer scale: 100 times the difficulty of the
     hardest step (step_difficulty), plus less than 10 for how much of the solve is hard
@@ -155,17 +156,14 @@ def easiest_step(digits: Grid, cands: list[int], usable: Sequence[Technique]) ->
 def step_difficulty(step: Step) -> float:
     """A step's difficulty on the Sudoku Explainer scale.
 
-    A hidden single in a box is easier to see (1.2) than one in a row or column (1.5); a chain
-    or an almost locked set grows harder with its size; a finder may set its own (forcing
-    chains, by their length). SE also rates a locking or hidden-subset step lower when it at
+    A chain or an almost locked set grows harder with its size; a finder may set its own (a
+    hidden single, by its house; forcing chains, by their length). SE also rates a locking or hidden-subset step lower when it at
     once leaves a hidden single ('direct'); on the rated set that rule made the order worse,
     so it is not used here (docs/algorithms.md).
     """
     technique = TECHNIQUE_BY_NAME[step.technique]
     if step.difficulty:
         return step.difficulty
-    if technique.name == "hidden-single":
-        return 1.2 if step.houses[0] >= 18 else 1.5
     if technique.growth:
         return technique.figure(len(step.cells))
     return technique.difficulty

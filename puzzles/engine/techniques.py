@@ -156,6 +156,8 @@ def hidden_single(digits: Grid, cands: Candidates) -> Step | None:
                 (digit,),
                 placements=((cell, digit),),
                 explanation=f"In {unit_name(unit)}, {digit} can only go in {cell_name(cell)}, so it goes there.",
+                # A box is scanned more easily than a line: 1.2 against 1.5 on the SE scale.
+                difficulty=1.2 if unit >= 18 else 1.5,
             )
     return None
 
@@ -780,7 +782,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique(
         "hidden-single",
         "easy",
-        1.5,
+        1.2,
         hidden_single,
         "Hidden single",
         "A digit that has only one possible cell left in a row, column or box.",
