@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from puzzles.engine.grid import InvalidGrid, format_grid, parse
-from puzzles.engine.solver import count_solutions, solve
+from puzzles.engine.solver import boards_of, count_solutions, has_other_solution, solve
 
 from . import independent
 
@@ -89,6 +89,37 @@ def test_it_agrees_with_the_independent_counter_on_partly_cleared_grids():
         for cell in rng.sample(range(81), rng.randint(45, 60)):
             grid[cell] = 0
         assert count_solutions(grid, limit=3) == independent.count(grid, limit=3)
+
+
+@pytest.mark.parametrize("text", [EASY, SEVENTEEN, *hardest(5)])
+def test_the_clearers_question_agrees_with_the_full_search(text):
+    # has_other_solution searches with a lighter propagation than count_solutions. Asked of a
+    # clue of a unique puzzle, with up to four other clues taken out first, it must say what
+    # the full search says: another digit fits the cell exactly when putting one of the other
+    # eight digits there (one its peers do not hold) still leaves a solution.
+    import random
+
+    rng = random.Random(text)
+    givens = parse(text)
+    solution = solve(givens)
+    answers = set()
+    for turn in range(16):
+        # Half the turns start from the solution with many cells emptied, where the answer is
+        # often no; the others from the puzzle, where it is often yes.
+        grid = list(givens) if turn % 2 else list(solution)
+        for cell in rng.sample([c for c in range(81) if grid[c]], rng.randint(0, 4) if turn % 2 else 40):
+            grid[cell] = 0
+        cell = rng.choice([c for c in range(81) if grid[c]])
+        digit = grid[cell]
+        grid[cell] = 0
+        seen = {grid[p] for p in independent.PEERS[cell]}
+        others = sum(
+            count_solutions(grid[:cell] + [d] + grid[cell + 1 :], limit=1) for d in set(range(1, 10)) - seen - {digit}
+        )
+        answer = has_other_solution(boards_of(grid), cell, digit)
+        assert answer == bool(others)
+        answers.add(answer)
+    assert answers == {True, False}
 
 
 def test_it_rejects_bad_input_with_the_parsers_error():
