@@ -55,11 +55,13 @@ def puzzle_make(
 
 
 def _family_stock(tier: str) -> dict[str, int] | None:
-    """How many available puzzles of the tier the pool holds per family of hardest technique;
-    None for a tier without families (engine/families.py)."""
+    """How many available puzzles of the tier the pool holds inside its score band, per family of
+    hardest technique; None for a tier without families (engine/families.py). Spares outside
+    the band are left out: publishing takes them only when the band has run dry."""
     if tier not in engine.FAMILIES:
         return None
-    return engine.family_stock(tier, Puzzle.objects.available(tier).values_list("hardest", flat=True))
+    held = Puzzle.objects.available(tier).in_band(score_band(tier))
+    return engine.family_stock(tier, held.values_list("hardest", flat=True))
 
 
 def _puzzle_row(made: engine.Generated) -> Puzzle:

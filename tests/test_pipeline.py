@@ -219,9 +219,12 @@ def _hold_hard(*hardest: str) -> None:
         Puzzle.objects.filter(pk=puzzle.pk).update(hardest=name)
 
 
-def test_a_hard_refill_aims_at_the_family_the_pool_holds_least_of(monkeypatch):
-    _hold_hard("skyscraper", "skyscraper", "xy-wing", "x-wing", "naked-triple", "unique-rectangle-1")
+def test_a_hard_refill_aims_at_the_family_the_pool_holds_least_of(monkeypatch, settings):
+    settings.PUZZLE_SCORE_BANDS = {**settings.PUZZLE_SCORE_BANDS, "hard": (300, 500)}
+    _hold_hard("skyscraper", "skyscraper", "xy-wing", "x-wing", "naked-triple", "unique-rectangle-1", "swordfish")
+    Puzzle.objects.filter(tier="hard").update(score=400)
     Puzzle.objects.filter(tier="hard", hardest="x-wing").update(used=True)  # published: no longer held
+    Puzzle.objects.filter(tier="hard", hardest="swordfish").update(score=600)  # a spare outside the band
     Pool.objects.create(tier="hard", target=Puzzle.objects.available("hard").count() + 1)
     asked = []
     generate_varied = pipeline.engine.generate_varied
