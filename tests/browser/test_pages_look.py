@@ -186,6 +186,35 @@ def test_the_stats_use_the_sites_cards_and_width(look_page, look, grace):
     assert_looks_right(page, look, "stats", "stats")
 
 
+def tab_stops(page) -> list[str]:
+    """The scroll boxes (data-scroll-region) of the page, each as 'fits' or 'scrolls' and whether
+    it is a Tab stop: 'scrolls:stop', 'fits:none'."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('[data-scroll-region]')].map((box) =>
+          `${box.scrollWidth > box.clientWidth + 1 ? 'scrolls' : 'fits'}:${box.tabIndex === 0 && box.hasAttribute('tabindex') ? 'stop' : 'none'}`)"""
+    )
+
+
+def test_a_scroll_box_is_a_tab_stop_only_while_it_scrolls(look_page, grace):
+    page = look_page("light", "/stats/", as_user=grace)
+    assert tab_stops(page) == ["fits:none"]
+    page.set_viewport_size({"width": 300, "height": 700})
+    page.wait_for_function("() => document.querySelector('[data-scroll-region]').hasAttribute('tabindex')")
+    assert tab_stops(page) == ["scrolls:stop"]
+    page.locator("[data-scroll-region]").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('[data-scroll-region]').scrollLeft > 0")
+    # Widened again while it has focus, it keeps its stop until focus moves on.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function(
+        "() => { const b = document.querySelector('[data-scroll-region]'); return b.scrollWidth <= b.clientWidth + 1; }"
+    )
+    assert tab_stops(page) == ["fits:stop"]
+    page.keyboard.press("Tab")
+    page.wait_for_function("() => !document.querySelector('[data-scroll-region]').hasAttribute('tabindex')")
+    assert_accessible(page, "stats, widened again")
+
+
 @pytest.mark.parametrize("look", LOOKS)
 def test_results_opened_directly_are_a_styled_page(look_page, look, grace, todays_easy):
     page = look_page(look, f"/daily/{todays_easy.date.isoformat()}/easy/results/", as_user=grace)
