@@ -81,10 +81,8 @@ def _place(state: State, d: int, cells: int) -> bool:
     return True
 
 
-def _propagate(state: State) -> bool:
-    """Apply naked and hidden singles and locked candidates until nothing changes; False on a contradiction."""
-    units = UNIT_BITS
-    locked = _LOCKED.get
+def _naked_singles(state: State) -> bool:
+    """Place naked singles, every one found at once, until none is left; False on a contradiction."""
     while True:
         unsolved = state[_UNSOLVED]
         if not unsolved:
@@ -96,12 +94,23 @@ def _propagate(state: State) -> bool:
         if unsolved & ~ones:
             return False  # an empty cell with no candidate left
         singles = ones & ~twos
-        if singles:
-            for d in range(9):
-                s = singles & state[d]
-                if s and not _place(state, d, s):
-                    return False
-            continue
+        if not singles:
+            return True
+        for d in range(9):
+            s = singles & state[d]
+            if s and not _place(state, d, s):
+                return False
+
+
+def _propagate(state: State) -> bool:
+    """Apply naked and hidden singles and locked candidates until nothing changes; False on a contradiction."""
+    units = UNIT_BITS
+    locked = _LOCKED.get
+    while True:
+        if not _naked_singles(state):
+            return False
+        if not state[_UNSOLVED]:
+            return True
         progress = False
         for d in range(9):
             b = state[d]
@@ -144,22 +153,10 @@ def _propagate_quick(state: State) -> bool:
     """
     boxes = _BOX_BITS
     while True:
-        unsolved = state[_UNSOLVED]
-        if not unsolved:
+        if not _naked_singles(state):
+            return False
+        if not state[_UNSOLVED]:
             return True
-        ones = twos = 0
-        for b in state[:9]:
-            twos |= ones & b
-            ones |= b
-        if unsolved & ~ones:
-            return False  # an empty cell with no candidate left
-        singles = ones & ~twos
-        if singles:
-            for d in range(9):
-                s = singles & state[d]
-                if s and not _place(state, d, s):
-                    return False
-            continue
         progress = False
         for d in range(9):
             b = state[d]
