@@ -153,6 +153,12 @@ def test_two_workers_share_a_large_batch_with_no_duplicate_and_no_lost_task(star
         assert "ERROR" not in log_of(worker)
 
 
+def running(worker: subprocess.Popen) -> set[str]:
+    """The ids of the tasks a worker's log shows received and not yet succeeded."""
+    received, succeeded = task_events(worker)
+    return set(received) - set(succeeded)
+
+
 def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_worker_process, puzzle_origins):
     workers = start_workers(start_worker_process, "alpha", "beta")
     alpha, beta = workers["alpha"], workers["beta"]
@@ -163,10 +169,12 @@ def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_work
 
     # Kill alpha's pool process in the middle of a task: the task is given back to the queue
     # (acks_late + reject_on_worker_lost). Then stop alpha for good with a warm shutdown.
+    # Tasks pass between the workers every second, so alpha may be between two of them: wait
+    # until its log shows one under way (on a busy machine a bare snapshot once found none).
     children = pool_children(alpha.pid)
     assert children, "alpha has no pool process to kill"
-    received_before_kill, succeeded_before_kill = task_events(alpha)
-    killed = set(received_before_kill) - set(succeeded_before_kill)
+    wait_for(lambda: running(alpha), 15, "alpha to be running a task")
+    killed = running(alpha)
     for pid in children:
         os.kill(pid, signal.SIGKILL)
     wait_for(lambda: "WorkerLostError" in log_of(alpha), 15, "alpha to notice its pool process died")
