@@ -56,9 +56,20 @@ def test_the_parser_skips_comments_and_blank_lines_and_reports_bad_lines():
     assert [p.split(":")[1] for p in problems] == ["4", "5", "6", "7"]
 
 
-def test_the_se_set_parses_cleanly_and_every_puzzle_has_one_solution():
-    puzzles, problems = rating_bench.parse_collection((BENCH / "se_rated.txt").read_text().splitlines())
+def read_set(name: str) -> list[tuple[str, str, float]]:
+    puzzles, problems = rating_bench.parse_collection((BENCH / name).read_text().splitlines())
     assert problems == []
+    return puzzles
+
+
+@pytest.mark.parametrize("name", ["se_rated.txt", "se_holdout.txt"])
+def test_each_se_set_parses_cleanly_and_every_puzzle_has_one_solution(name):
+    puzzles = read_set(name)
     assert len(puzzles) > 500
     assert len({grid for _, grid, _ in puzzles}) == len(puzzles)
     assert all(count_solutions(parse(grid), limit=2) == 1 for _, grid, _ in puzzles)
+
+
+def test_the_held_out_set_shares_no_puzzle_with_the_fitted_one():
+    fitted = {grid for _, grid, _ in read_set("se_rated.txt")}
+    assert not fitted & {grid for _, grid, _ in read_set("se_holdout.txt")}
