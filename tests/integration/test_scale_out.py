@@ -159,6 +159,30 @@ def running(worker: subprocess.Popen) -> set[str]:
     return set(received) - set(succeeded)
 
 
+def kill_mid_task(worker: subprocess.Popen, attempts: int = 5) -> set[str]:
+    """SIGKILL a worker's pool processes while a task is under way, until the worker reports the
+    task lost (WorkerLostError); returns the ids its log showed under way at that kill.
+
+    Tasks pass between the workers every second, so a worker is often between two of them, and
+    its log may not yet show a task that has just ended: a kill that lands on an idle process
+    loses nothing, the pool starts a new one, and we try again.
+    """
+    for _ in range(attempts):
+        wait_for(lambda: running(worker) and pool_children(worker.pid), 15, "a task under way")
+        under_way = running(worker)
+        for pid in pool_children(worker.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass  # it ended on its own meanwhile
+        try:
+            wait_for(lambda: "WorkerLostError" in log_of(worker), 5, "the worker to report the task lost")
+        except AssertionError:
+            continue
+        return under_way
+    raise AssertionError(f"no kill of {attempts} landed in the middle of a task:\n{log_of(worker)[-3000:]}")
+
+
 def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_worker_process, puzzle_origins):
     workers = start_workers(start_worker_process, "alpha", "beta")
     alpha, beta = workers["alpha"], workers["beta"]
@@ -169,15 +193,7 @@ def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_work
 
     # Kill alpha's pool process in the middle of a task: the task is given back to the queue
     # (acks_late + reject_on_worker_lost). Then stop alpha for good with a warm shutdown.
-    # Tasks pass between the workers every second, so alpha may be between two of them: wait
-    # until its log shows one under way (on a busy machine a bare snapshot once found none).
-    children = pool_children(alpha.pid)
-    assert children, "alpha has no pool process to kill"
-    wait_for(lambda: running(alpha), 15, "alpha to be running a task")
-    killed = running(alpha)
-    for pid in children:
-        os.kill(pid, signal.SIGKILL)
-    wait_for(lambda: "WorkerLostError" in log_of(alpha), 15, "alpha to notice its pool process died")
+    killed = kill_mid_task(alpha)
     alpha.send_signal(signal.SIGTERM)
     try:
         code = alpha.wait(timeout=30)
