@@ -212,12 +212,15 @@ def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_work
     assert sum(origins.values()) == DEATH_BATCH
     assert origins["scale-alpha"] <= made_when_alpha_left
     assert origins["scale-beta"] >= DEATH_BATCH - made_when_alpha_left
-    # The task running when the pool process died was delivered again and then succeeded.
     assert killed, "alpha was running no task when its pool process was killed"
     received = task_events(alpha)[0] + task_events(beta)[0]
     succeeded = task_events(alpha)[1] + task_events(beta)[1]
+    # The task under way was delivered again and succeeded. If the kill landed just after it
+    # ended, before its acknowledgement (acks_late), it ran to the end twice: at least once is
+    # Celery's promise, and the batch above is exact all the same.
     for task_id in killed:
-        assert received[task_id] >= 2 and succeeded[task_id] == 1, task_id
-    # No task was lost or run to the end twice: each one received succeeded exactly once.
-    assert set(received) == set(succeeded) and max(succeeded.values()) == 1
+        assert received[task_id] >= 2 and 1 <= succeeded[task_id] <= 2, task_id
+    # No other task was lost or run twice: each one received succeeded exactly once.
+    assert set(received) == set(succeeded)
+    assert all(n == 1 for task_id, n in succeeded.items() if task_id not in killed), succeeded
     assert "ERROR" not in log_of(beta)
