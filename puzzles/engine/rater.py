@@ -157,9 +157,9 @@ def step_difficulty(step: Step) -> float:
     """A step's difficulty on the Sudoku Explainer scale.
 
     A chain or an almost locked set grows harder with its size; a finder may set its own (a
-    hidden single, by its house; forcing chains, by their length). SE also rates a locking or hidden-subset step lower when it at
-    once leaves a hidden single ('direct'); on the rated set that rule made the order worse,
-    so it is not used here (docs/algorithms.md).
+    hidden single, by its house; forcing chains, by their length). SE also rates a locking or
+    hidden-subset step lower when it at once leaves a hidden single ('direct'); on the rated
+    set that rule made the order worse, so it is not used here (docs/algorithms.md).
     """
     technique = TECHNIQUE_BY_NAME[step.technique]
     if step.difficulty:

@@ -102,10 +102,11 @@ def _naked_singles(state: State) -> bool:
                 return False
 
 
-def _propagate(state: State) -> bool:
-    """Apply naked and hidden singles and locked candidates until nothing changes; False on a contradiction."""
-    units = UNIT_BITS
-    locked = _LOCKED.get
+def _propagate(
+    state: State, units: tuple[int, ...] = UNIT_BITS, locked: Callable[[int], int | None] | None = _LOCKED.get
+) -> bool:
+    """Apply naked singles, hidden singles in `units` and, with `locked`, locked candidates
+    until nothing changes; False on a contradiction."""
     while True:
         if not _naked_singles(state):
             return False
@@ -125,7 +126,7 @@ def _propagate(state: State) -> bool:
                 if x:
                     if not x & (x - 1):
                         hidden |= x
-                    else:
+                    elif locked is not None:
                         clears = locked(x)
                         if clears and b & clears:
                             b &= ~clears
@@ -151,30 +152,7 @@ def _propagate_quick(state: State) -> bool:
     top-1465 runs at less than half the speed), so only has_other_solution uses it. Any pruning
     here is sound and _place refuses a clash, so the search stays exact either way.
     """
-    boxes = _BOX_BITS
-    while True:
-        if not _naked_singles(state):
-            return False
-        if not state[_UNSOLVED]:
-            return True
-        progress = False
-        for d in range(9):
-            b = state[d]
-            placed = state[9 + d]
-            hidden = 0
-            for box in boxes:
-                x = b & box
-                if x:
-                    if not x & (x - 1):
-                        hidden |= x
-                elif not placed & box:
-                    return False  # a box with nowhere left for this digit
-            if hidden:
-                if not _place(state, d, hidden):
-                    return False
-                progress = True
-        if not progress:
-            return True
+    return _propagate(state, _BOX_BITS, None)
 
 
 def _branch_cell(state: State) -> int:
