@@ -159,9 +159,9 @@ def running(worker: subprocess.Popen) -> set[str]:
     return set(received) - set(succeeded)
 
 
-def kill_mid_task(worker: subprocess.Popen, attempts: int = 5) -> set[str]:
+def kill_mid_task(worker: subprocess.Popen, attempts: int = 5) -> None:
     """SIGKILL a worker's pool processes while a task is under way, until the worker reports the
-    task lost (WorkerLostError); returns the ids its log showed under way at that kill.
+    task lost (WorkerLostError).
 
     Tasks pass between the workers every second, so a worker is often between two of them, and
     its log may not yet show a task that has just ended: a kill that lands on an idle process
@@ -169,7 +169,6 @@ def kill_mid_task(worker: subprocess.Popen, attempts: int = 5) -> set[str]:
     """
     for _ in range(attempts):
         wait_for(lambda: running(worker) and pool_children(worker.pid), 15, "a task under way")
-        under_way = running(worker)
         for pid in pool_children(worker.pid):
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -179,7 +178,7 @@ def kill_mid_task(worker: subprocess.Popen, attempts: int = 5) -> set[str]:
             wait_for(lambda: "WorkerLostError" in log_of(worker), 5, "the worker to report the task lost")
         except AssertionError:
             continue
-        return under_way
+        return
     raise AssertionError(f"no kill of {attempts} landed in the middle of a task:\n{log_of(worker)[-3000:]}")
 
 
@@ -193,7 +192,7 @@ def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_work
 
     # Kill alpha's pool process in the middle of a task: the task is given back to the queue
     # (acks_late + reject_on_worker_lost). Then stop alpha for good with a warm shutdown.
-    killed = kill_mid_task(alpha)
+    kill_mid_task(alpha)
     alpha.send_signal(signal.SIGTERM)
     try:
         code = alpha.wait(timeout=30)
@@ -212,15 +211,17 @@ def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_work
     assert sum(origins.values()) == DEATH_BATCH
     assert origins["scale-alpha"] <= made_when_alpha_left
     assert origins["scale-beta"] >= DEATH_BATCH - made_when_alpha_left
-    assert killed, "alpha was running no task when its pool process was killed"
     received = task_events(alpha)[0] + task_events(beta)[0]
     succeeded = task_events(alpha)[1] + task_events(beta)[1]
-    # The task under way was delivered again and succeeded. If the kill landed just after it
-    # ended, before its acknowledgement (acks_late), it ran to the end twice: at least once is
-    # Celery's promise, and the batch above is exact all the same.
-    for task_id in killed:
-        assert received[task_id] >= 2 and 1 <= succeeded[task_id] <= 2, task_id
+    # The task lost with the pool process was delivered again and succeeded. Which one it was,
+    # the log read at the kill cannot say for sure (its lines may lag a task that just ended),
+    # so it is known by its second delivery. If the kill landed just after it ended, before its
+    # acknowledgement (acks_late), it ran to the end twice: at least once is Celery's promise,
+    # and the batch above is exact all the same.
+    again = {task_id for task_id, n in received.items() if n >= 2}
+    assert again, "no task was delivered again after alpha's pool process was killed"
+    assert all(1 <= succeeded[task_id] <= 2 for task_id in again), succeeded
     # No other task was lost or run twice: each one received succeeded exactly once.
     assert set(received) == set(succeeded)
-    assert all(n == 1 for task_id, n in succeeded.items() if task_id not in killed), succeeded
+    assert all(n == 1 for task_id, n in succeeded.items() if task_id not in again), succeeded
     assert "ERROR" not in log_of(beta)
