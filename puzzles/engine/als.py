@@ -8,6 +8,11 @@ ALS-XZ joins two such sets A and B that share no cell through a restricted commo
 cell of A that could be x sees every cell of B that could be x, so at most one of them holds x.
 The other then has x taken away and is locked, holding all its other digits. So if both also hold
 a digit z, z is in A or in B, and a cell outside them that sees every z of both can't be z.
+
+Its difficulty grows with its cells, and is lower when one cell of the pattern sees all the
+others: that is the shape of the WXYZ- and VWXYZ-wings, which Sukaku Explainer knows by name and
+rates below the chains it needs for other shapes (docs/algorithms.md has the figures and the
+evidence).
 """
 
 from __future__ import annotations
@@ -16,11 +21,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .grid import CELL_BIT, DIGITS_OF, PEER_BITS, POPCOUNT, UNITS, Cell, Digit, Grid, Mask, cell_name
-from .steps import HOUSE_ORDER, Candidates, Step, bits, digit_boards, removals_text
+from .steps import EXPERT_CEILING, HOUSE_ORDER, Candidates, Step, bits, digit_boards, removals_text
 
 # Sets of up to four cells keep the search quick; larger ones rarely add a step that a chain
 # finder wouldn't find anyway.
 MAX_ALS_SIZE = 4
+# The difficulty on the Sudoku Explainer scale: FIGURE up to four cells, GROWTH for each cell more,
+# WINGLESS more when no cell of the pattern sees all the others, never past EXPERT_CEILING.
+FIGURE, GROWTH, WINGLESS = 5.6, 0.7, 0.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +96,8 @@ def _als(house: int, cells: tuple[Cell, ...], board: int, mask: Mask, cands: Can
 
 def als_xz(digits: Grid, cands: Candidates) -> Step | None:
     """Two almost locked sets with a restricted common digit x and another common digit z: one
-    of the two holds z, so a cell seeing every z of both can't be z. The pair with the fewest
-    cells is given."""
+    of the two holds z, so a cell seeing every z of both can't be z. The easiest pair is given:
+    the fewest cells, and of those a wing-shaped one."""
     sets = almost_locked_sets(cands)
     if len(sets) < 2:
         return None
@@ -102,9 +110,10 @@ def als_xz(digits: Grid, cands: Candidates) -> Step | None:
         for d in DIGITS_OF[als.mask]:
             first = (als.places[d] & -als.places[d]).bit_length() - 1
             by_first[d].setdefault(first, []).append(i)
-    best: tuple[int, int, int, Digit, Digit, int] | None = None
+    # (cells, wingless) orders the pairs as their figures do; sets come smallest first.
+    best: tuple[tuple[int, bool], int, int, Digit, Digit, int] | None = None
     for i, a in enumerate(sets):
-        if best and len(a.cells) + 1 >= best[0]:
+        if best and (len(a.cells) + 1, False) >= best[0]:
             break
         for x in DIGITS_OF[a.mask]:
             reach = a.seen[x] & boards[x]
@@ -114,22 +123,34 @@ def als_xz(digits: Grid, cands: Candidates) -> Step | None:
                     if j == i or b.board & a.board or b.places[x] & ~a.seen[x]:
                         continue
                     size = len(a.cells) + len(b.cells)
-                    if best and size >= best[0]:
+                    if best and (size, False) >= best[0]:
                         continue
                     for z in DIGITS_OF[a.mask & b.mask]:
                         if z == x:
                             continue
                         targets = boards[z] & a.seen[z] & b.seen[z]
                         if targets:
-                            best = (size, i, j, x, z, targets)
+                            shape = (size, not _wing_shaped(a.board | b.board))
+                            if not best or shape < best[0]:
+                                best = (shape, i, j, x, z, targets)
                             break
     if best is None:
         return None
-    _, i, j, x, z, targets = best
-    return _step(sets[i], sets[j], x, z, targets)
+    (size, wingless), i, j, x, z, targets = best
+    return _step(sets[i], sets[j], x, z, targets, als_figure(size, wingless))
 
 
-def _step(a: Als, b: Als, x: Digit, z: Digit, targets: int) -> Step:
+def als_figure(cells: int, wingless: bool) -> float:
+    """The difficulty of an ALS-XZ of `cells` cells, wing-shaped or not."""
+    return round(min(EXPERT_CEILING, FIGURE + GROWTH * max(0, cells - 4) + (WINGLESS if wingless else 0.0)), 1)
+
+
+def _wing_shaped(board: int) -> bool:
+    """True when one cell of the 81-bit set sees all the others."""
+    return any(not board & ~(PEER_BITS[c] | CELL_BIT[c]) for c in bits(board))
+
+
+def _step(a: Als, b: Als, x: Digit, z: Digit, targets: int, figure: float) -> Step:
     """The ALS-XZ step for sets a and b joined by x, removing z from `targets`."""
     elims = tuple((c, z) for c in bits(targets))
     houses = (a.house,) if a.house == b.house else (a.house, b.house)
@@ -145,6 +166,7 @@ def _step(a: Als, b: Als, x: Digit, z: Digit, targets: int) -> Step:
             f"and the other must then hold all of its other digits: one of them must hold {z}, so a "
             f"cell that sees every {z} of both can't be {z}: {removals_text(elims)}."
         ),
+        difficulty=figure,
     )
 
 

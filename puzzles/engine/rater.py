@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .direct import DIRECT_TECHNIQUES
 from .grid import (
     BIT,
     CELLS,
@@ -157,9 +158,8 @@ def step_difficulty(step: Step) -> float:
     """A step's difficulty on the Sudoku Explainer scale.
 
     A chain or an almost locked set grows harder with its size; a finder may set its own (a
-    hidden single, by its house; forcing chains, by their length). SE also rates a locking or
-    hidden-subset step lower when it at once leaves a hidden single ('direct'); on the rated
-    set that rule made the order worse, so it is not used here (docs/algorithms.md).
+    hidden single, by its house; forcing chains, by their length). A pointing or hidden subset
+    that leaves a hidden single at once is a technique of its own, rated lower (direct.py).
     """
     technique = TECHNIQUE_BY_NAME[step.technique]
     if step.difficulty:
@@ -170,10 +170,15 @@ def step_difficulty(step: Step) -> float:
 
 
 def _extra(steps: list[Step], difficulties: list[float], hardest: float) -> int:
-    """0-9 hundredths for how much of the solve is hard, counting only steps beyond singles
-    (each one a point where no cell or house offered a placement): 2 for each such step after
-    the first within 0.5 of the hardest, and 1 for every third of them."""
-    beyond = [d for s, d in zip(steps, difficulties) if tier_of(s.technique) != "easy"]
+    """0-9 hundredths for how much of the solve is hard, counting only the steps beyond singles
+    and direct placements (each one a point where nothing on the board pointed straight at a
+    placement): 2 for each such step after the first within 0.5 of the hardest, and 1 for
+    every third of them."""
+    beyond = [
+        d
+        for s, d in zip(steps, difficulties)
+        if tier_of(s.technique) != "easy" and s.technique not in DIRECT_TECHNIQUES
+    ]
     if not beyond:
         return 0
     near_top = max(0, sum(1 for d in beyond if d >= hardest - 0.5) - 1)

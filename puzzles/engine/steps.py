@@ -37,6 +37,9 @@ Finder = Callable[[Grid, Candidates], "Step | None"]
 TIERS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
 TIER_RANK: dict[str, int] = {tier: rank for rank, tier in enumerate(TIERS)}
 
+# A pattern whose difficulty grows with its size stops here, below the extreme tier's figures.
+EXPERT_CEILING = 7.4
+
 # Each technique's tier by name, filled in by the catalogue (techniques.py) when it loads, so a
 # Step can name its tier without this module importing the finders.
 TIER_OF: dict[str, str] = {}

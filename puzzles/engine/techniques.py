@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import als, forcing, patterns, uniqueness
+from . import als, direct, forcing, patterns, uniqueness
 from .grid import (
     BIT,
     CELL_BIT,
@@ -38,6 +38,7 @@ from .grid import (
     unit_name,
 )
 from .steps import (
+    EXPERT_CEILING,
     HOUSE_ORDER,
     TIER_OF,
     TIER_RANK,
@@ -796,6 +797,30 @@ TECHNIQUES: tuple[Technique, ...] = (
         "A cell whose row, column and box leave it one possible digit.",
     ),
     Technique(
+        "direct-pointing",
+        "medium",
+        1.7,
+        direct.direct_pointing,
+        "Direct pointing",
+        "A digit confined to one line inside a box, which leaves another box on that line one place for it.",
+    ),
+    Technique(
+        "direct-hidden-pair",
+        "medium",
+        2.0,
+        direct.direct_hidden_pair,
+        "Direct hidden pair",
+        "Two digits that fit only in the same two cells of a house, which leaves a third digit one place there.",
+    ),
+    Technique(
+        "direct-hidden-triple",
+        "medium",
+        2.5,
+        direct.direct_hidden_triple,
+        "Direct hidden triple",
+        "Three digits that fit only in the same three cells of a house, which leaves a fourth digit one place there.",
+    ),
+    Technique(
         "pointing",
         "medium",
         2.6,
@@ -968,7 +993,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         "A chain of one digit's strong and weak links: a cell seeing both ends can't hold it.",
         growth=0.3,
         smallest=6,
-        ceiling=7.4,
+        ceiling=EXPERT_CEILING,
     ),
     Technique(
         "hidden-quad",
@@ -1002,17 +1027,6 @@ TECHNIQUES: tuple[Technique, ...] = (
         als.als_xz,
         "ALS-XZ",
         "Two almost locked sets that can't both hold a shared digit: one of them holds another digit they share, so cells seeing all of its places can't.",
-        growth=0.8,
-        smallest=4,
-        ceiling=7.4,
-    ),
-    Technique(
-        "w-wing",
-        "expert",
-        5.8,
-        patterns.w_wing,
-        "W-wing",
-        "Two cells with the same two digits joined by a link on one of them: the other digit leaves cells seeing both.",
     ),
     Technique(
         "xy-chain",
@@ -1023,7 +1037,15 @@ TECHNIQUES: tuple[Technique, ...] = (
         "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit.",
         growth=0.5,
         smallest=4,
-        ceiling=7.4,
+        ceiling=EXPERT_CEILING,
+    ),
+    Technique(
+        "w-wing",
+        "expert",
+        6.6,
+        patterns.w_wing,
+        "W-wing",
+        "Two cells with the same two digits joined by a link on one of them: the other digit leaves cells seeing both.",
     ),
     Technique(
         "nishio",

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.engine.als import almost_locked_sets, als_xz
-from puzzles.engine.grid import BIT, PEER_BITS, POPCOUNT, UNITS, as_grid, candidates
+from puzzles.engine.als import almost_locked_sets, als_figure, als_xz
+from puzzles.engine.grid import BIT, CELL_BIT, DIGITS_OF, PEER_BITS, POPCOUNT, UNITS, as_grid, candidates
 from puzzles.engine.solver import solve
 from puzzles.engine.steps import Step, apply
 from puzzles.engine.techniques import LOGICAL, find_step
@@ -70,12 +70,62 @@ def test_it_finds_an_als_xz_and_says_which_digit_must_be_in_one_of_the_sets():
         (7, 9),
         eliminations=((41, 7),),
         explanation=step.explanation,
+        difficulty=step.difficulty,
     )
     assert step.explanation.startswith("r4c4, r4c5, r4c6 (3, 5, 7, 9) and r5c4, r5c7, r5c8, r5c9 (1, 4, 5, 7, 9)")
     assert "only one of them can hold 9" in step.explanation
     assert "one of them must hold 7" in step.explanation
     assert step.explanation.endswith("remove 7 from r5c6.")
-    assert step.difficulty == 0.0
+    # Seven cells and no cell that sees the other six: 5.6 + 3 x 0.7 + 0.4, held at the ceiling.
+    assert step.difficulty == 7.4
+
+
+# A puzzle of bench/se_rated.txt along the rater's path, where ALS-XZ of five cells come in both
+# shapes: the finder used to give r1c5, r1c6 (2, 4, 9) and r7c2, r7c6, r7c9 (2, 4, 6, 7), where no
+# cell sees all the others.
+WING_GIVENS = "000000000706308905004675800097030650058902710000000000009000100000103000010060080"
+WING_BOARD = "080000300726318945934675821297831654658942713040756298009000130000103000010060080"
+WING_NOTES = (
+    "15 . 15 24 29 49 . 67 67 . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . "
+    "13 . 13 . . . . . . 458 67 . 245 28 47 . . 267 458 67 25 . 289 . 45 67 29 345 . 235 245 . 79 45 . 79"
+)
+
+
+def test_an_als_xz_is_harder_with_more_cells_and_without_a_cell_that_sees_all_the_others():
+    assert [als_figure(n, wingless=False) for n in (3, 4, 5, 6, 7)] == [5.6, 5.6, 6.3, 7.0, 7.4]
+    assert [als_figure(n, wingless=True) for n in (4, 5, 6)] == [6.0, 6.7, 7.4]
+
+
+def _every_als_xz(cands: list[int]) -> list[tuple[int, bool]]:
+    """(cells, wingless) of every ALS-XZ of the position that removes something, found by trying
+    every pair of sets and every pair of digits."""
+    sets = almost_locked_sets(cands)
+    found = []
+    for a in sets:
+        for b in sets:
+            if a is b or a.board & b.board:
+                continue
+            for x in DIGITS_OF[a.mask & b.mask]:
+                if b.places[x] & ~a.seen[x]:
+                    continue
+                for z in DIGITS_OF[a.mask & b.mask]:
+                    targets = [c for c in range(81) if z != x and a.seen[z] >> c & 1 and b.seen[z] >> c & 1]
+                    if any(cands[c] & BIT[z] for c in targets):
+                        cells = a.cells + b.cells
+                        hub = any(all(q == p or PEER_BITS[p] >> q & 1 for q in cells) for p in cells)
+                        found.append((len(cells), not hub))
+    return found
+
+
+def test_of_the_smallest_patterns_it_gives_one_with_a_cell_that_sees_all_the_others():
+    digits, cands = position(WING_BOARD, WING_NOTES)
+    every = _every_als_xz(cands)
+    assert (5, True) in every and (5, False) in every and min(n for n, _ in every) == 5
+    step = als_xz(digits, cands)
+    assert step.cells == (57, 75, 55, 59, 62)  # r7c4, r9c4 (2, 4, 5) and r7c2, r7c6, r7c9
+    assert any(not sum(CELL_BIT[q] for q in step.cells) & ~(PEER_BITS[p] | CELL_BIT[p]) for p in step.cells)
+    assert step.difficulty == als_figure(5, wingless=False) == min(als_figure(n, w) for n, w in every)
+    _check_pattern(step, cands)
 
 
 def test_it_finds_nothing_where_no_pair_of_sets_is_linked_and_leaves_its_inputs_alone():

@@ -95,9 +95,9 @@ CASES: dict[str, Case] = {
         placements=[(59, 2)],
     ),
     "pointing": Case(
-        givens="340010000000000600000300040000000003010802000806000510400005000903040060180070000",
-        digits="340016000001000630600300140004561803010832406836090512467925381903148060180673004",
-        eliminations=[(2, 2), (3, 2)],
+        givens="000000000003702800060354090089000160070645030000000000040000070200506004000010000",
+        digits="024000003003702840060354090489200165172645938000000427040020070200506304000410000",
+        eliminations=[(7, 1)],
     ),
     "claiming": Case(
         givens="074000200000035040001062000000000300200803065080000009000500001008001030600000004",
@@ -579,6 +579,19 @@ def _check_pattern(step: Step, digits: list[int], cands: list[int]) -> None:
     elif name == "hidden-single":
         ((cell, digit),) = step.placements
         assert _places(cands, step.houses[0], digit) == {cell}
+    elif name.startswith("direct-"):
+        ((cell, digit),) = step.placements
+        assert not elims and step.cells[-1] == cell
+        pattern = set(step.cells[:-1])
+        if name == "direct-pointing":
+            box, line, other = step.houses
+            assert _places(cands, box, digit) == pattern and pattern <= set(UNITS[line])
+            assert len(_places(cands, other, digit)) >= 2 and _places(cands, other, digit) - set(UNITS[line]) == {cell}
+        else:
+            house = step.houses[0]
+            spots = set().union(*(_places(cands, house, d) for d in step.digits))
+            assert spots == pattern and len(spots) == len(step.digits)
+            assert len(_places(cands, house, digit)) >= 2 and _places(cands, house, digit) - spots == {cell}
     elif name in ("pointing", "claiming"):
         home, other = step.houses
         assert (home >= 18) == (name == "pointing")
