@@ -1,7 +1,8 @@
-"""A hint for one of the longer techniques on a phone: a position whose first step is an ALS-XZ
+"""Hints for the techniques beyond singles. On a phone, a position whose first step is an ALS-XZ
 (five cells and one of the engine's longest explanations) gets its hint through the board's
 button, shown in full, its cells marked on the grid, nothing wider than the screen and nothing over
-the grid. docs/screenshots/hint-advanced-phone.png is taken here."""
+the grid. On a desktop, a direct pointing is hinted as the placement it is, with the pattern that
+gives it marked. docs/screenshots/hint-advanced-phone.png and hint-direct-dark.png are taken here."""
 
 from __future__ import annotations
 
@@ -17,18 +18,26 @@ pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_d
 
 # A puzzle of bench/top1465.txt with its singles filled in: the first step left is an ALS-XZ.
 ALS_XZ = "020003004800700390007000061003070008006002130500000000040800006008010020050009000"
+# A puzzle of bench/se_rated.txt part way through (tests/engine/test_direct.py pins it): no single
+# is left, and a direct pointing places the 7 of box 6.
+DIRECT = "005401000003050901061309245017090400050000010008713520080030062100000053536020094"
 PHONE = {"viewport": {"width": 375, "height": 667}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def _daily(givens: str, tier: str) -> DailyPuzzle:
+    """Today's daily of `tier`: a position, as its givens, rated by the engine."""
+    rating = engine.rate(givens)
+    puzzle = Puzzle.objects.create(
+        givens=givens, solution="".join(str(d) for d in engine.solve(givens)), tier=tier, score=rating.score,
+        hardest=rating.hardest, clues=81 - givens.count("0"), filler="imported",
+    )  # fmt: skip
+    return DailyPuzzle.objects.create(date=site_today(), difficulty=tier, puzzle=puzzle)
 
 
 @pytest.fixture
 def advanced_daily(db) -> DailyPuzzle:
     """Today's expert daily: the ALS-XZ position above, as its givens."""
-    solution = "".join(str(d) for d in engine.solve(ALS_XZ))
-    puzzle = Puzzle.objects.create(
-        givens=ALS_XZ, solution=solution, tier="expert", score=660, hardest="als-xz",
-        clues=81 - ALS_XZ.count("0"), filler="imported",
-    )  # fmt: skip
-    return DailyPuzzle.objects.create(date=site_today(), difficulty="expert", puzzle=puzzle)
+    return _daily(ALS_XZ, "expert")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -67,4 +76,32 @@ def test_a_long_hint_shows_in_full_on_a_phone_with_its_cells_marked(chromium, li
     button = page.locator("#key-hint").bounding_box()
     assert button["y"] >= box["y"] + box["height"] and button["y"] + button["height"] <= 667
     assert_accessible(page, f"a long hint on a phone, {scheme}")
+    context.close()
+
+
+def test_a_direct_step_is_hinted_as_the_placement_it_gives_with_its_pattern_marked(chromium, live_server):
+    daily = _daily(DIRECT, "medium")
+    step = engine.next_step(DIRECT, "0" * 81, [""] * 81)
+    assert step.technique == "direct-pointing"
+    ((target, digit),) = step.placements
+    context = chromium.new_context(color_scheme="dark", viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    sign_up(page, live_server.url, f"/daily/{daily.date.isoformat()}/medium/", "director")
+    for stage in (1, 2, 3):
+        page.click("#key-hint")
+        wait_stage(page, stage)
+        if stage == 2:  # the technique's name and what it is, where to find it
+            text = " ".join(hint_text(page).split())
+            assert text == f"Direct pointing in box 9. {engine.technique_about('direct-pointing')}"
+
+    text = " ".join(hint_text(page).split())
+    assert text == f"Direct pointing. {step.explanation}"
+    # The box's 7s that point down column 7 ringed, the cell they leave for 7 in box 6 marked as
+    # where it goes, and nothing removed: the step is a placement.
+    assert marked(page, "place") == [target]
+    assert marked(page, "cell") == sorted(set(step.cells) - {target})
+    assert marked(page, "remove") == []
+    assert f"{digit} goes here" in page.locator(f"#sudoku-grid td[data-cell='{target}']").get_attribute("aria-label")
+    page.screenshot(path=str(SHOTS / "hint-direct-dark.png"))
+    assert_accessible(page, "a direct step's hint, dark")
     context.close()
