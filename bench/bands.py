@@ -18,14 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from rating import pct as at  # the rating bench's nearest-rank quantile, beside this file
+
 from puzzles.engine import TIERS, generate
 
 DEFAULT_COUNTS = (100, 100, 80, 80, 30)
-
-
-def at(ordered: list[int], q: float) -> int:
-    """The value at quantile q of a sorted list (nearest rank)."""
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def settings_bands() -> dict[str, tuple[int, int]]:
