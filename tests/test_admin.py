@@ -309,7 +309,7 @@ def test_a_slot_taken_between_checking_and_saving_is_a_message_not_a_server_erro
             real_schedule(theirs, day, difficulty)
         return real_schedule(puzzle, day, difficulty)
 
-    monkeypatch.setattr(pools, "daily_schedule", someone_else_first)
+    monkeypatch.setattr(publishing, "daily_schedule", someone_else_first)
     response = schedule(admin_client, ours, "easy")
     assert response.status_code == 302 and response["Location"] == ADD_DAILY
     assert messages_of(response) == ["Not scheduled: 2031-03-14 already has its easy puzzle."]

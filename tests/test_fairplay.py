@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from puzzles.accounts.guests import guest_create
-from puzzles.fairplay import ranking
+from puzzles.fairplay import judge, ranking, words
 from puzzles.models import Attempt, Solve
 from puzzles.results.leaderboard import leaderboard_for, standing_of
 
@@ -42,7 +42,7 @@ def solve_of(attempt: Attempt, seconds: float, solved: float | None = None) -> S
         seconds=seconds,
         solved_at=timezone.now() if solved is None else at(solved),
     )
-    ranking.solve_judge(solve)
+    judge.solve_judge(solve)
     return solve
 
 
@@ -200,8 +200,8 @@ def test_most_digits_in_the_final_submit_are_not_ranked(daily):
 def test_exactly_half_in_the_submit_is_not_most(daily):
     cells = empty_cells(daily)
     half = len(cells) // 2
-    assert ranking.mostly_in_submit([_write("submit", half)], len(cells)) is False
-    assert ranking.mostly_in_submit([_write("submit", half + 1)], len(cells)) is True
+    assert judge.mostly_in_submit([_write("submit", half)], len(cells)) is False
+    assert judge.mostly_in_submit([_write("submit", half + 1)], len(cells)) is True
 
 
 def _write(kind: str, placed: int):
@@ -222,9 +222,9 @@ def test_most_digits_in_a_few_large_saves_are_not_ranked(daily):
 
 
 def test_a_save_of_nine_digits_is_not_large(daily):
-    assert ranking.mostly_in_large_writes([_write("save", 9)] * 10, 45) is False
-    assert ranking.mostly_in_large_writes([_write("save", 10)] * 3, 45) is True
-    assert ranking.mostly_in_large_writes([_write("save", 10)] * 2, 45) is False  # 20 of 45: not most
+    assert judge.mostly_in_large_writes([_write("save", 9)] * 10, 45) is False
+    assert judge.mostly_in_large_writes([_write("save", 10)] * 3, 45) is True
+    assert judge.mostly_in_large_writes([_write("save", 10)] * 2, 45) is False  # 20 of 45: not most
 
 
 def test_a_bot_entering_a_digit_every_third_of_a_second_is_not_ranked(daily):
@@ -248,7 +248,7 @@ def test_moves_ages_cannot_spread_digits_over_time_that_did_not_pass(daily):
         chunk = cells[n * 10 : n * 10 + 10]
         make_event(attempt, "save", at(n + 1), [(2000 * (9 - i), [(c, 1)]) for i, c in enumerate(chunk)], placed=5)
     make_event(attempt, "submit", at(60), [(0, [(c, 1)]) for c in cells[len(cells) // 10 * 10 :]])
-    times = ranking.digit_times(ranking.record_of(Solve(attempt=attempt)), attempt.started_at)
+    times = judge.digit_times(judge.record_of(Solve(attempt=attempt)), attempt.started_at)
     assert times[0] == at(0) and times[9] == at(1)
     assert solve_of(attempt, 60).unranked == ranking.TOO_FAST
 
@@ -257,7 +257,7 @@ def test_a_digit_typed_in_several_cells_counts_each_cell_with_no_gap(daily):
     attempt = attempt_of(daily)
     make_event(attempt, "open", at(0))
     make_event(attempt, "save", at(10), [(0, [(2, 4), (3, 4), (4, 4)])])
-    assert ranking.digit_times(ranking.record_of(Solve(attempt=attempt)), at(0)) == [at(10)] * 3
+    assert judge.digit_times(judge.record_of(Solve(attempt=attempt)), at(0)) == [at(10)] * 3
 
 
 def test_digits_the_moves_do_not_account_for_count_at_their_writes_arrival(daily):
@@ -265,7 +265,7 @@ def test_digits_the_moves_do_not_account_for_count_at_their_writes_arrival(daily
     make_event(attempt, "open", at(0))
     make_event(attempt, "save", at(10), [(5000, [(2, 4)])], placed=3)
     make_event(attempt, "save", at(20), [(3000, [(3, 4)])], placed=0)  # moved a digit: filled nothing new
-    assert ranking.digit_times(ranking.record_of(Solve(attempt=attempt)), at(0)) == [at(5), at(10), at(10), at(17)]
+    assert judge.digit_times(judge.record_of(Solve(attempt=attempt)), at(0)) == [at(5), at(10), at(10), at(17)]
 
 
 # --- new accounts -------------------------------------------------------------------------------
@@ -382,6 +382,6 @@ def test_the_rules_are_written_with_the_numbers_in_force(settings):
     settings.LEADERBOARD_FLOOR_SECONDS = {"medium": 40}
     settings.RANKED_ACCOUNT_MIN_HOURS = 12
     settings.DAY_FLOOR_FRACTION, settings.DAY_FLOOR_MIN_SOLVES = 0.4, 30
-    text = " ".join(ranking.rules("medium"))
+    text = " ".join(words.rules("medium"))
     for number in ("0:40", "12 hours", "40%", "30 ranked solves", "over 9 digits", "0.75 s"):
         assert number in text

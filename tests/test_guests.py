@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from puzzles.accounts.guests import GUEST_PREFIX, guest_create, guest_merge, guests_delete_idle, is_guest
-from puzzles.fairplay import ranking
+from puzzles.fairplay import judge
 from puzzles.models import Attempt, Guest, Hint, PlayEvent, Solve
 from puzzles.play import attempts
 from puzzles.results import history
@@ -279,7 +279,7 @@ def test_guests_are_never_ranked_but_are_told_where_their_time_would_place_them(
     start = timezone.now() - datetime.timedelta(minutes=10)
     attempt = Attempt.objects.create(user=guest, daily=daily, started_at=start)
     make_paced_record(attempt, start, gap=1.5)
-    ranking.solve_judge(Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=100))
+    judge.solve_judge(Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=100))
     client.force_login(guest)
     board = leaderboard_for(daily, user_id=guest.pk)
     assert [row.username for row in board.rows] == ["ada", "bob", "cy"] and board.player_row is None

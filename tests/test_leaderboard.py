@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles.fairplay import ranking
+from puzzles.fairplay import judge, ranking, words
 from puzzles.models import Attempt, Solve
 from puzzles.results.leaderboard import clock, leaderboard_for, median_time, standing_of
 
@@ -92,7 +92,7 @@ def test_an_unranked_solve_says_why(daily, settings):
     assert "held until an admin checks it" in flagged.sentence
     assert clock(settings.LEADERBOARD_FLOOR_SECONDS["easy"]) in flagged.sentence
     unranked = standing_of(judged(daily, "script", 300, unranked=ranking.IN_SUBMIT))
-    assert unranked.sentence == f"Not on the leaderboard: {ranking.reason(ranking.IN_SUBMIT)}."
+    assert unranked.sentence == f"Not on the leaderboard: {words.reason(ranking.IN_SUBMIT)}."
 
 
 def test_the_only_ranked_solver_is_told_so(daily):
@@ -145,7 +145,7 @@ def played(daily, username: str, gap: float) -> Solve:
     solve = Solve.objects.create(
         attempt=attempt, user=user, daily=daily, seconds=(end - attempt.started_at).total_seconds()
     )
-    ranking.solve_judge(solve)
+    judge.solve_judge(solve)
     return solve
 
 

@@ -5,7 +5,7 @@ The timeline puts every move on the axis of active time, the time the page was o
 skips what the player did away from the puzzle:
 
 - A move's moment is its write's arrival less its age, never before the previous event's
-  arrival (the attempt's start, for the first) nor after its own: the rule of fairplay.move_times.
+  arrival (the attempt's start, for the first) nor after its own: the rule of judge.move_times.
 - The clock runs from an "open" event to the next "close", and ends at the submit that solved
   the puzzle. An open while it runs (a second tab, a reload whose close was lost) and a close
   while it is stopped change nothing.
@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models import Attempt, PlayEvent, Solve
-from ..record_of_play.moves import Move, unpack
+from ..record_of_play.moves import Move
+from .judge import move_times
 
 Kind = PlayEvent.Kind
 WRITES = (Kind.SAVE, Kind.SUBMIT)  # the events whose digits the server recorded
@@ -119,15 +120,6 @@ class _Clock:
             self.since = earliest
 
 
-def _moments(event: PlayEvent, floor: datetime.datetime) -> list[tuple[datetime.datetime, Move]]:
-    """The event's moves with the server's moment of each: its arrival less the move's age, never
-    before `floor` (the previous event's arrival) nor after the arrival."""
-    return [
-        (max(floor, event.arrived_at - datetime.timedelta(milliseconds=move.age_ms)), move)
-        for move in unpack(event.moves)
-    ]
-
-
 def timeline_of(solve: Solve) -> Timeline:
     """The solve's replay: its moves on the player's clock and the digits after each write (the
     module's docstring has the rules)."""
@@ -140,7 +132,7 @@ def timeline_of(solve: Solve) -> Timeline:
     solved = False
     for event in record:
         arrival = max(floor, event.arrived_at)  # in the order received, even if two stamps crossed
-        moments = _moments(event, floor)
+        moments = move_times(event, floor)
         if event.kind == Kind.OPEN:
             clock.start(arrival)
         elif event.kind != Kind.CLOSE:

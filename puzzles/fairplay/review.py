@@ -1,4 +1,4 @@
-"""The admin's solves: where held solves wait for their review (ranking.py holds the rules).
+"""The admin's solves: where held solves wait for their review (ranking.py holds the rule, judge.py applies it).
 
 Imported by admin.py, which Django's admin discovers; the @admin.register below does the rest.
 """
@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString
 from ..durations import format_duration
 from ..models import Solve
 from ..record_of_play.moves import unpack
-from . import ranking
+from . import judge, ranking, words
 
 
 class ReviewFilter(admin.SimpleListFilter):
@@ -108,7 +108,7 @@ class SolveAdmin(admin.ModelAdmin):
     @admin.display(description="ranked", ordering=ranking.RANK_TIME)
     def ranked_time(self, solve: Solve) -> str:
         """The time the leaderboard ranks by: the page's open time from the record of play."""
-        return format_duration(solve.ranked_seconds if solve.ranked_seconds is not None else solve.seconds)
+        return format_duration(ranking.rank_time(solve))
 
     # The flags under one-word headings: the fields' own names ("with hints or checks") make
     # columns wider than their ticks.
@@ -142,17 +142,17 @@ class SolveAdmin(admin.ModelAdmin):
     def unranked_reason(self, solve: Solve) -> str:
         if not solve.unranked:
             return "the record earns a rank"
-        return f"{solve.unranked}: {ranking.reason(solve.unranked)}"
+        return f"{solve.unranked}: {words.reason(solve.unranked)}"
 
     @admin.display(description="record")
     def record_summary(self, solve: Solve) -> SafeString:
         """What the record of play holds: its events by kind, its moves, the digits each write placed."""
-        events = ranking.record_of(solve)
+        events = judge.record_of(solve)
         if not events:
             return format_html("{}", "No record of play.")
         kinds = Counter(event.get_kind_display() for event in events)
         moves = sum(len(unpack(event.moves)) for event in events)
-        writes = [event for event in events if event.kind in ranking.WRITES]
+        writes = [event for event in events if event.kind in judge.WRITES]
         placed = ", ".join(str(event.placed) for event in writes) or "none"
         return format_html(
             "{} event{}: {}.<br>{} move{}.<br>Digits placed by each save, the submit last: {}.",

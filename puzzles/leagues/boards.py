@@ -9,20 +9,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..durations import clock
-from ..fairplay import ranking
+from ..fairplay import ranking, words
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, League, Membership, Solve
 from .membership import members_of
 
 HOME_TOP = 3  # members shown on a league's card on the home page
-
-# Why the record of play earns no rank (fairplay's codes), in a few words about someone else's solve.
-UNRANKED_WORDS = {
-    ranking.NO_RECORD: "no record of the moves",
-    ranking.NEW_ACCOUNT: "new account",
-    ranking.IN_SUBMIT: "digits sent at the end",
-    ranking.LARGE_WRITES: "digits sent in bulk",
-    ranking.TOO_FAST: "faster than a person",
-}
 
 
 def week_of(day: datetime.date) -> tuple[datetime.date, datetime.date]:
@@ -32,19 +23,8 @@ def week_of(day: datetime.date) -> tuple[datetime.date, datetime.date]:
 
 
 def solve_marks(solve: Solve) -> list[str]:
-    """Why a solve is not on the day's leaderboard, in words (an empty list for a clean one)."""
-    marks = []
-    if solve.late:
-        marks.append("late")
-    if solve.hinted:
-        marks.append("with hints or checks")
-    if solve.review == Solve.Review.DISQUALIFIED:
-        marks.append("disqualified")
-    elif solve.flagged and solve.review != Solve.Review.APPROVED:
-        marks.append("held for review")
-    if solve.unranked:
-        marks.append(f"not ranked: {UNRANKED_WORDS.get(solve.unranked, solve.unranked)}")
-    return marks
+    """Why a member's solve is not on the day's leaderboard, in a few words ([] for a ranked one)."""
+    return words.reasons_for_them(solve)
 
 
 @dataclass
@@ -80,12 +60,9 @@ def _ranked_ids(solves: list[Solve]) -> set[int]:
 
 
 def _with_ranks(rows: list[BoardRow]) -> None:
-    """Ranks for the ranked rows (already in order): equal whole-second times share one."""
-    previous: BoardRow | None = None
-    for position, row in enumerate(rows, start=1):
-        tied = previous is not None and int(previous.seconds or 0) == int(row.seconds or 0)
-        row.rank = previous.rank if tied and previous else position
-        previous = row
+    """Places for the ranked rows (already in order), by the ranking rule's whole seconds."""
+    for row, rank in zip(rows, ranking.shared_ranks([int(row.seconds or 0) for row in rows])):
+        row.rank = rank
 
 
 def league_day(league: League, day: datetime.date, viewer_id: int | None = None) -> list[DifficultyBoard]:
@@ -163,11 +140,8 @@ def _standing(names: dict[int, str], totals: dict[int, list[float]], viewer_id: 
         for uid, name in names.items()
     ]
     rows.sort(key=lambda r: (-r.clean, int(r.seconds), r.username.lower()))
-    previous: StandingRow | None = None
-    for position, row in enumerate(rows, start=1):
-        tied = previous is not None and (previous.clean, int(previous.seconds)) == (row.clean, int(row.seconds))
-        row.rank = previous.rank if tied and previous else position
-        previous = row
+    for row, rank in zip(rows, ranking.shared_ranks([(row.clean, int(row.seconds)) for row in rows])):
+        row.rank = rank
     return rows
 
 

@@ -35,7 +35,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import engine
-from ..fairplay.ranking import solve_judge
+from ..fairplay.judge import solve_judge
 from ..models import Attempt, DailyPuzzle, PlayEvent, Solve
 from ..record_of_play.events import moves_allow, play_log
 from ..record_of_play.moves import Move, moves_clean

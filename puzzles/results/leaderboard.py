@@ -1,21 +1,17 @@
 """A day's leaderboard for one daily, and where a player's solve stands on it.
 
-Only ranked solves count (Solve.objects.ranked(): on the day, without hints, with a record of play
-that earns a rank, not held for review, not a guest's; ranking.py has the rules). A guest's solve
-is told where it would place them, to invite a sign-up.
-Solves are ranked by their ranked time (ranking.RANK_TIME: the time the page was open, as the
-record shows it; the clock's time for solves older than the record), compared to the whole second,
-as the page shows them: two players both shown 4:05 share a rank, and the one listed first is the
-faster by the fraction, then the earlier.
+Only ranked solves count, by their ranked time, equal whole seconds sharing a place: the rule is
+fairplay/ranking.py's, and its words fairplay/words.py's. A guest's solve is told where it would
+place them, to invite a sign-up.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..fairplay import ranking
+from ..durations import format_duration as clock
+from ..fairplay import ranking, words
 from ..models import DailyPuzzle, Guest, Solve, SolveQuerySet, site_today
-from .history import format_duration as clock
 
 TOP = 20
 
@@ -89,66 +85,43 @@ def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
     return Solve.objects.ranked().filter(daily=daily).annotate(rank_time=ranking.RANK_TIME)
 
 
-def rank_time(solve: Solve) -> float:
-    """The time a solve is ranked by (ranking.RANK_TIME, for one solve)."""
-    return solve.ranked_seconds if solve.ranked_seconds is not None else solve.seconds
-
-
 def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = TOP) -> Leaderboard:
     """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
     when it falls below them."""
     ranked = _ranked(daily)
     solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
-    rows: list[Row] = []
-    for position, solve in enumerate(solves, start=1):
-        tied = rows and int(rows[-1].seconds) == int(solve.rank_time)
-        rank = rows[-1].rank if tied else position
-        rows.append(Row(rank, solve.user.get_username(), solve.rank_time, solve.user_id == user_id, solve.pk))
+    ranks = ranking.shared_ranks([int(solve.rank_time) for solve in solves])
+    rows = [
+        Row(rank, solve.user.get_username(), solve.rank_time, solve.user_id == user_id, solve.pk)
+        for rank, solve in zip(ranks, solves)
+    ]
     player_row = None
     if user_id is not None and not any(r.is_player for r in rows):
         own = ranked.select_related("user").filter(user_id=user_id).first()
         if own is not None:
-            player_row = Row(_rank_of(ranked, own.rank_time), own.user.get_username(), own.rank_time, True, own.pk)
-    return Leaderboard(daily, rows, player_row, ranked.count(), ranking.rules(daily.difficulty))
-
-
-def _rank_of(ranked: SolveQuerySet, seconds: float) -> int:
-    """1 + the ranked solves shown with a smaller whole-second ranked time."""
-    return 1 + ranked.filter(rank_time__lt=int(seconds)).count()
-
-
-def _not_ranked_because(solve: Solve) -> list[str]:
-    reasons = []
-    if solve.late:
-        reasons.append("you played it after its day")
-    if solve.hinted:
-        reasons.append("you used hints or checks")
-    if solve.unranked:
-        reasons.append(ranking.reason(solve.unranked))
-    if solve.review == Solve.Review.DISQUALIFIED:
-        reasons.append("it was disqualified after review")
-    elif solve.flagged and solve.review != Solve.Review.APPROVED:
-        reasons.append(ranking.held_because(solve))
-    return reasons
+            player_row = Row(
+                ranking.rank_among(ranked, own.rank_time), own.user.get_username(), own.rank_time, True, own.pk
+            )
+    return Leaderboard(daily, rows, player_row, ranked.count(), words.rules(daily.difficulty))
 
 
 def standing_of(solve: Solve) -> Standing:
     """Where a solve stands among the day's ranked solves of its daily."""
-    reasons = _not_ranked_because(solve)
+    reasons = words.reasons_for_you(solve)
     today = solve.daily.date == site_today()
     ranked = _ranked(solve.daily)
-    mine = rank_time(solve)
+    mine = ranking.rank_time(solve)
     # Said only when the two read differently: the page shows the clock's time as the solve's.
     shown = mine if int(mine) != int(solve.seconds) else None
     if Guest.objects.filter(user_id=solve.user_id).exists():
         # A guest is new by nature: signing up with an email and verifying it ranks the solve
-        # (ranking.account_verified), so the sign-up invitation still says where it would place.
-        new_account = reasons == [ranking.reason(ranking.NEW_ACCOUNT)]
+        # (judge.account_verified), so the sign-up invitation still says where it would place.
+        new_account = ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT]
         if reasons and not new_account:
             reasons.append("you play as a guest")
             return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
         # Where the time would place them among the day's ranked solves, counting itself.
-        rank, solvers = _rank_of(ranked, mine), ranked.count() + 1
+        rank, solvers = ranking.rank_among(ranked, mine), ranked.count() + 1
         return Standing(
             solve.seconds,
             ranked=False,
@@ -168,7 +141,7 @@ def standing_of(solve: Solve) -> Standing:
     return Standing(
         solve.seconds,
         ranked=True,
-        rank=_rank_of(ranked, mine),
+        rank=ranking.rank_among(ranked, mine),
         percentile=percentile,
         solvers=solvers,
         today=today,
