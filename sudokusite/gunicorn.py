@@ -17,10 +17,10 @@ def post_worker_init(worker) -> None:
 
     A loaded worker holds a great many objects (Django, the apps, the URLs and views) that live as
     long as it does, and a full collection walked all of them, stalling whichever request was
-    running (measured while tuning bench/web.py; docs/performance.md has the figures).
-    gc.freeze() moves them to a generation that is
-    never scanned (Python's gc documentation), and a full collection then walks only what came
-    after. The URLs and views are imported here, not on the first request, so they are frozen too.
+    running (measured while tuning bench/web.py; docs/performance.md has the figures). gc.freeze()
+    moves them to a generation that is never scanned (Python's gc documentation), and a full
+    collection then walks only what came after. The URLs and views are imported here, not on the
+    first request, so they are frozen too.
     """
     from django.urls import get_resolver
 
