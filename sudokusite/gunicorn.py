@@ -15,11 +15,12 @@ bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 def post_worker_init(worker) -> None:
     """Once a worker has loaded the site, keep what it loaded out of the garbage collector's scans.
 
-    A loaded worker holds some 80,000 objects (Django, the apps, the URLs and views) that live as
-    long as it does, and a full collection walked all of them: about 30 ms on the bench machine,
-    a stall for whichever request was running. gc.freeze() moves them to a generation that is
-    never scanned (Python's gc documentation), and a full collection then walks only what came
-    after. The URLs and views are imported here, not on the first request, so they are frozen too.
+    A loaded worker holds a great many objects (Django, the apps, the URLs and views) that live as
+    long as it does, and a full collection walked all of them, stalling whichever request was
+    running (measured while tuning bench/web.py; docs/performance.md has the figures). gc.freeze()
+    moves them to a generation that is never scanned (Python's gc documentation), and a full
+    collection then walks only what came after. The URLs and views are imported here, not on the
+    first request, so they are frozen too.
     """
     from django.urls import get_resolver
 
