@@ -1,8 +1,8 @@
 """The one way the site writes a solve time, as the board's clock shows it: m:ss, h:mm:ss past an hour.
 
-Pure functions of seconds, here with the engine's other text formats because the models (a solve's
-name in the admin) may import only the engine; the record, the leaderboard, the share text and the
-templates' duration filter use them too.
+Pure functions of seconds, in a leaf module that imports nothing of the app, so that every layer
+can use them: the models (a solve's name in the admin), the ranking rule's words, a player's
+history, the leaderboard, the leagues and the templates' duration filter.
 """
 
 from __future__ import annotations
@@ -16,6 +16,6 @@ def format_duration(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def clock(seconds: float | None) -> str:
+def duration_or_dash(seconds: float | None) -> str:
     """A time for the page, or a dash when there is none."""
     return "—" if seconds is None else format_duration(seconds)

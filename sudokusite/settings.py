@@ -263,7 +263,7 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # sending log-ins, sign-ups or password changes as fast as it can would starve the server: each
 # is limited per client address (per account too for failures), in Django's cache (Redis on
 # CACHE_URL, shared by every process; otherwise each process counts alone). A wrong current
-# password at a password change counts as a failed log-in (puzzles/accounts.py). Format:
+# password at a password change counts as a failed log-in (puzzles/accounts/adapter.py). Format:
 # "amount/period/per" with period like 30s, m, 5m, h and per ip, key (the username or email)
 # or user, comma-separated; empty turns that limit off.
 ACCOUNT_RATE_LIMITS = {
@@ -417,7 +417,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     # And on the stroke of midnight in the site's zone, in case publishing ahead fell behind.
     "publish-at-midnight": {"task": "puzzles.tasks.publish_dailies", "schedule": crontab(minute=0, hour=0)},
-    # Once a day, at a quiet hour: guests idle for GUEST_TTL_DAYS go, in batches (puzzles/guests.py).
+    # Once a day, at a quiet hour: guests idle for GUEST_TTL_DAYS go, in batches (puzzles/accounts/guests.py).
     "delete-idle-guests": {"task": "puzzles.tasks.delete_idle_guests", "schedule": crontab(minute=30, hour=3)},
 }
 
@@ -457,7 +457,7 @@ DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.35"))
 DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
 HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
 
-# Guests (puzzles/guests.py): a visitor's first move makes a guest player; one address may make
+# Guests (puzzles/accounts/guests.py): a visitor's first move makes a guest player; one address may make
 # this many in an hour, and a guest idle for this many days is deleted with its records.
 GUEST_CREATIONS_PER_HOUR = int(env("GUEST_CREATIONS_PER_HOUR", "20"))
 GUEST_TTL_DAYS = int(env("GUEST_TTL_DAYS", "30"))

@@ -81,7 +81,7 @@ def make_solve(
     seconds: float,
     *,
     late: bool = False,
-    hinted: bool = False,
+    assisted: bool = False,
     flagged: bool = False,
     solved_at: datetime.datetime | None = None,
 ) -> Solve:
@@ -95,7 +95,7 @@ def make_solve(
         seconds=seconds,
         solved_at=solved_at or timezone.now(),
         late=late,
-        hinted=hinted,
+        assisted=assisted,
         flagged=flagged,
     )
 

@@ -70,7 +70,7 @@ def test_a_status_comes_from_the_attempt_and_its_solve():
     assert history.play_status(None).code == "not-started"
     attempt = Attempt.objects.create(user=user, daily=daily)
     assert history.play_status(Attempt.objects.select_related("solve").get()).code == "in-progress"
-    Solve.objects.create(attempt=attempt, user=user, daily=daily, seconds=60, hinted=True, late=True)
+    Solve.objects.create(attempt=attempt, user=user, daily=daily, seconds=60, assisted=True, late=True)
     status = history.play_status(Attempt.objects.select_related("solve").get())
     assert status.code == "solved"
     assert status.description == "solved, with hints or checks, played late"
@@ -97,10 +97,10 @@ def test_the_archive_opens_on_the_current_month_in_the_sites_time_zone(client, f
 def test_each_daily_shows_the_players_status_in_words(client, frozen):
     user = log_in(client)
     days = [TODAY - datetime.timedelta(days=n) for n in range(5)]
-    untouched, opened, solved, hinted, late = (make_daily(day) for day in days)
-    for daily in (opened, solved, hinted, late):
+    untouched, opened, solved, assisted, late = (make_daily(day) for day in days)
+    for daily in (opened, solved, assisted, late):
         Attempt.objects.create(user=user, daily=daily)
-    for daily, flags in ((solved, {}), (hinted, {"hinted": True}), (late, {"late": True})):
+    for daily, flags in ((solved, {}), (assisted, {"assisted": True}), (late, {"late": True})):
         attempt = Attempt.objects.get(daily=daily)
         Solve.objects.create(attempt=attempt, user=user, daily=daily, seconds=245, **flags)
 
@@ -109,7 +109,7 @@ def test_each_daily_shows_the_players_status_in_words(client, frozen):
         (untouched.date, "easy"): "not started",
         (opened.date, "easy"): "in progress",
         (solved.date, "easy"): "solved",
-        (hinted.date, "easy"): "solved, with hints or checks",
+        (assisted.date, "easy"): "solved, with hints or checks",
         (late.date, "easy"): "solved, played late",
     }
     page = response.content.decode()

@@ -92,18 +92,18 @@ def test_a_solve_after_a_check_is_assisted_and_not_ranked(player, daily, user):
     solved = post(player, url(daily, "submit"), {"version": 0, "digits": player_digits()})
     assert solved.json()["solved"] is True
     solve = Solve.objects.get(user=user)
-    assert solve.hinted is True and list(Solve.objects.ranked().values_list("user__username", flat=True)) == ["grace"]
+    assert solve.assisted is True and list(Solve.objects.ranked().values_list("user__username", flat=True)) == ["grace"]
     results = player.get(f"/daily/{daily.date.isoformat()}/easy/results/").content.decode()
     assert "Not on the leaderboard" in results and "Rank 1" not in results
     assert "played on the day, without hints or checks." in results
 
 
 def test_a_solve_without_hints_or_checks_is_not_counted_as_helped(player, daily):
-    # Whether it ranks is then the record of play's to say (fairplay.py; this script-made solve of a
+    # Whether it ranks is then the record of play's to say (fairplay/ranking.py; this script-made solve of a
     # new account has no moves), never help it did not have.
     solve_through_api(player, daily, seconds=100)  # slower than the floor for a too-fast solve
     solve = Solve.objects.get()
-    assert solve.hinted is False
+    assert solve.assisted is False
     assert all("hint" not in reason for reason in standing_of(solve).reasons)
 
 

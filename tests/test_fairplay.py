@@ -360,7 +360,7 @@ def test_the_days_median_is_of_ranked_times_falling_back_to_the_clock(daily):
     make_solve(daily, "old", 100)  # judged before the record of play: no ranked time
     newer = make_solve(daily, "new", 100)
     Solve.objects.filter(pk=newer.pk).update(ranked_seconds=300)
-    make_solve(daily, "helped", 10, hinted=True)
+    make_solve(daily, "helped", 10, assisted=True)
     assert ranking.day_median(daily) == (200, 2)
 
 

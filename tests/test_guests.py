@@ -298,7 +298,7 @@ def test_guests_are_never_ranked_but_are_told_where_their_time_would_place_them(
 def test_a_guests_hinted_solve_says_both_reasons(daily):
     guest = guest_create()
     attempt = Attempt.objects.create(user=guest, daily=daily)
-    solve = Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=200, hinted=True)
+    solve = Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=200, assisted=True)
     assert standing_of(solve).sentence == "Not on the leaderboard: you used hints or checks; you play as a guest."
 
 

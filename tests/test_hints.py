@@ -246,7 +246,7 @@ def test_each_hint_is_recorded_on_the_attempt_and_the_later_solve_is_marked_hint
     ]
     solved = post(player, url(daily, "submit"), {"version": 0, "digits": player_digits(SOLUTION)})
     assert solved.json()["solved"] is True
-    assert Solve.objects.get().hinted is True
+    assert Solve.objects.get().assisted is True
     assert not Solve.objects.ranked().exists()
 
 

@@ -98,7 +98,7 @@ def test_a_player_sees_their_streak_and_yesterdays_results():
         make_solve(easy, "ada", 290, solved_at=solved_then)
         before = make_daily(yesterday - datetime.timedelta(days=1))
         make_solve(before, "ada", 300, solved_at=solved_then - datetime.timedelta(days=1))
-        make_solve(medium, "ada", 640, hinted=True, solved_at=solved_then)
+        make_solve(medium, "ada", 640, assisted=True, solved_at=solved_then)
         client = Client()
         client.force_login(User.objects.get(username="ada"))
         page = client.get("/").content.decode()

@@ -7,9 +7,10 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
+from puzzles.durations import format_duration
 from puzzles.fairplay import judge, ranking, words
 from puzzles.models import Attempt, Solve
-from puzzles.results.leaderboard import clock, leaderboard_for, median_time, standing_of
+from puzzles.results.leaderboard import leaderboard_for, median_time, standing_of
 
 from .factories import log_in, make_paced_record, make_solve, solve_through_api
 
@@ -66,7 +67,7 @@ def test_the_board_shows_the_top_and_the_players_own_row_below_it(daily):
 def test_late_hinted_and_flagged_solves_stay_off_the_board(daily):
     make_solve(daily, "fair", 200)
     make_solve(daily, "archive", 100, late=True)
-    make_solve(daily, "helped", 110, hinted=True)
+    make_solve(daily, "helped", 110, assisted=True)
     make_solve(daily, "robot", 3, flagged=True)
     board = leaderboard_for(daily, user_id=User.objects.get(username="helped").pk)
     assert [r.username for r in board.rows] == ["fair"]
@@ -76,7 +77,7 @@ def test_late_hinted_and_flagged_solves_stay_off_the_board(daily):
 def test_the_percentile_is_the_share_of_ranked_solvers_strictly_slower(daily):
     for name, seconds in [("a", 90), ("b", 90.5), ("c", 100), ("d", 120)]:
         make_solve(daily, name, seconds)
-    make_solve(daily, "helped", 30, hinted=True)  # not ranked: not counted either way
+    make_solve(daily, "helped", 30, assisted=True)  # not ranked: not counted either way
     by_name = {s.user.username: standing_of(s) for s in Solve.objects.select_related("user", "daily")}
     assert (by_name["a"].percentile, by_name["a"].rank) == (50, 1)  # b ties with a
     assert by_name["c"].percentile == 25 and by_name["c"].rank == 3
@@ -85,12 +86,12 @@ def test_the_percentile_is_the_share_of_ranked_solvers_strictly_slower(daily):
 
 
 def test_an_unranked_solve_says_why(daily, settings):
-    late = standing_of(make_solve(daily, "late", 300, late=True, hinted=True))
+    late = standing_of(make_solve(daily, "late", 300, late=True, assisted=True))
     assert not late.ranked and late.percentile is None
     assert "after its day" in late.sentence and "hints" in late.sentence
     flagged = standing_of(make_solve(daily, "quick", 5, flagged=True))
     assert "held until an admin checks it" in flagged.sentence
-    assert clock(settings.LEADERBOARD_FLOOR_SECONDS["easy"]) in flagged.sentence
+    assert format_duration(settings.LEADERBOARD_FLOOR_SECONDS["easy"]) in flagged.sentence
     unranked = standing_of(judged(daily, "script", 300, unranked=ranking.IN_SUBMIT))
     assert unranked.sentence == f"Not on the leaderboard: {words.reason(ranking.IN_SUBMIT)}."
 
@@ -110,7 +111,7 @@ def test_the_median_counts_only_ranked_solves(daily):
 
 
 def test_clock_shows_whole_seconds_like_the_board():
-    assert [clock(s) for s in (0, 59.9, 65, 3723)] == ["0:00", "0:59", "1:05", "1:02:03"]
+    assert [format_duration(s) for s in (0, 59.9, 65, 3723)] == ["0:00", "0:59", "1:05", "1:02:03"]
 
 
 # --- ranked time -------------------------------------------------------------------------

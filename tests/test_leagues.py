@@ -305,7 +305,7 @@ def test_the_board_marks_hinted_late_held_and_unranked_solves_in_words(client, f
     easy, medium = make_daily(yesterday, "easy"), make_daily(yesterday, "medium")
     league = make_league("ada", "Friends", "bob", "cy", "dee", "eve", "fay")
     make_solve(easy, "ada", 300)
-    make_solve(easy, "bob", 250, hinted=True)
+    make_solve(easy, "bob", 250, assisted=True)
     make_solve(easy, "cy", 200, late=True)
     make_solve(easy, "dee", 10, flagged=True)
     Solve.objects.filter(pk=make_solve(easy, "eve", 280).pk).update(unranked=ranking.LARGE_WRITES)
@@ -376,7 +376,7 @@ def test_the_week_counts_clean_solves_first_then_their_total_time(client, frozen
     make_solve(monday["easy"], "bob", 300)
     make_solve(monday["medium"], "bob", 550)
     make_solve(monday["easy"], "cy", 100)
-    make_solve(tuesday, "cy", 90, hinted=True)
+    make_solve(tuesday, "cy", 90, assisted=True)
     make_solve(monday["medium"], "dee", 60, late=True)
     make_solve(before, "dee", 50)
     rows = boards.league_standing(league, MONDAY, TODAY)
@@ -412,7 +412,7 @@ def test_the_home_page_shows_each_leagues_standing_today(client, frozen):
 
 
 def test_a_league_with_no_clean_solve_today_says_so_on_the_home_page(client, frozen):
-    make_solve(make_daily(TODAY, "easy"), "bob", 200, hinted=True)
+    make_solve(make_daily(TODAY, "easy"), "bob", 200, assisted=True)
     make_league("ada", "Quiet", "bob")
     log_in(client, "ada")
     assert "Quiet No clean solves yet today among its 2 members." in text(client.get("/"))

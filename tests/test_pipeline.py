@@ -112,6 +112,16 @@ def test_a_pool_counts_as_filled_once_it_has_been_seen_at_its_target():
     assert Puzzle.objects.available("hard").count() == 0
 
 
+def test_asking_which_pools_are_still_filling_writes_nothing():
+    # The home page and the daily page ask on GET; only the publisher remembers a full pool.
+    Pool.objects.create(tier="easy", target=1)
+    make_puzzle("easy", seed=1)
+    assert "easy" not in Pool.objects.first_filling()
+    assert Pool.objects.get(tier="easy").filled_at is None
+    Pool.objects.mark_first_fills()
+    assert Pool.objects.get(tier="easy").filled_at is not None
+
+
 def test_scheduling_a_taken_slot_or_a_used_puzzle_is_refused_with_a_reason():
     first, second = make_puzzle("easy", 1), make_puzzle("easy", 2)
     day = datetime.date(2026, 12, 1)

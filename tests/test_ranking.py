@@ -26,7 +26,7 @@ def test_every_reason_has_words_for_the_player_and_about_someone_else():
 
 
 def test_the_reasons_come_in_one_order_for_you_and_for_them():
-    solve = Solve(seconds=300, late=True, hinted=True, unranked=ranking.TOO_FAST, review=Solve.Review.DISQUALIFIED)
+    solve = Solve(seconds=300, late=True, assisted=True, unranked=ranking.TOO_FAST, review=Solve.Review.DISQUALIFIED)
     assert ranking.not_ranked_codes(solve) == [ranking.LATE, ranking.HELPED, ranking.TOO_FAST, ranking.DISQUALIFIED]
     assert words.reasons_for_you(solve) == [
         "you played it after its day",

@@ -110,7 +110,7 @@ def test_the_results_show_the_receipt_leaderboard_and_percentile_after_the_solve
 def test_the_results_explain_why_an_unranked_solve_is_not_on_the_board(client, daily):
     me = log_in(client, "ada")
     attempt = Attempt.objects.create(user=me, daily=daily)
-    Solve.objects.create(attempt=attempt, user=me, daily=daily, seconds=500, hinted=True)
+    Solve.objects.create(attempt=attempt, user=me, daily=daily, seconds=500, assisted=True)
     body = client.get(results_url(daily)).content.decode()
     assert "Not on the leaderboard: you used hints or checks." in body
     assert "No ranked solves yet" in body

@@ -193,7 +193,7 @@ def solves(todays_easy) -> dict[str, Solve]:
     found = {
         "bob": make_solve(todays_easy, "bob", 200),
         "carol": make_solve(todays_easy, "carol", 15, flagged=True),
-        "dan": make_solve(todays_easy, "dan", 300, hinted=True),
+        "dan": make_solve(todays_easy, "dan", 300, assisted=True),
     }
     found["guest"] = make_solve(todays_easy, "guest-0123456789abcdef", 250)
     Guest.objects.create(user=found["guest"].user)

@@ -113,7 +113,7 @@ def test_a_late_solve_keeps_the_streak_it_did_not_extend():
         today = make_daily(DAY)
         old = make_daily(DAY - datetime.timedelta(days=5))
         make_solve(today, "ada", 100)
-        late = make_solve(old, "ada", 90, late=True, hinted=True)
+        late = make_solve(old, "ada", 90, late=True, assisted=True)
         text = share.share_for(late, LINK).text
     assert text.splitlines()[:3] == [
         "Daily Sudoku · Easy · 17 November 2026",
@@ -153,7 +153,7 @@ def test_the_results_carry_the_share_box_with_the_text_and_an_absolute_link(clie
 def test_a_solve_with_a_check_shares_that_it_was_not_clean(client, daily):
     me = log_in(client, "ada")
     attempt = Attempt.objects.create(user=me, daily=daily, checks_used=1)
-    Solve.objects.create(attempt=attempt, user=me, daily=daily, seconds=500, hinted=True, solved_at=timezone.now())
+    Solve.objects.create(attempt=attempt, user=me, daily=daily, seconds=500, assisted=True, solved_at=timezone.now())
     text = shared_text(client.get(results_url(daily)).content.decode())
     assert "⏱️ 8:20, with hints or checks" in text
 

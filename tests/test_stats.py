@@ -10,6 +10,7 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 
+from puzzles.durations import duration_or_dash
 from puzzles.models import Attempt, Solve
 from puzzles.results import history
 
@@ -48,8 +49,8 @@ def test_times_read_like_a_clock(seconds, text):
 
 
 def test_a_missing_time_is_a_dash():
-    assert history.clock(None) == "—"
-    assert history.clock(65) == "1:05"
+    assert duration_or_dash(None) == "—"
+    assert duration_or_dash(65) == "1:05"
 
 
 def test_the_median_is_the_middle_time_or_the_mean_of_the_two_middle_ones():
@@ -109,7 +110,7 @@ def test_the_chart_puts_a_point_per_solve_oldest_left_and_slower_higher():
     points = [
         history.ChartPoint(D(2026, 3, 10), 600),
         history.ChartPoint(D(2026, 3, 1), 120),
-        history.ChartPoint(D(2026, 3, 10), 240, hinted=True),
+        history.ChartPoint(D(2026, 3, 10), 240, assisted=True),
     ]
     chart = history.solve_chart(points)
     assert len(chart.points) == 3
@@ -170,7 +171,7 @@ def test_the_page_shows_each_difficultys_times_and_completion(client):
         seconds=3723,
         solved_at=at_noon(day + ONE_DAY),
         late=True,
-        hinted=True,
+        assisted=True,
     )
 
     response = client.get("/stats/")

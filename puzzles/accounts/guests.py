@@ -2,7 +2,7 @@
 
 The row is made on the board's first write (views/api.py) and kept by the session cookie; it
 has no usable password, and its username starts with GUEST_PREFIX, which sign-ups may not take
-(accounts.USERNAME_VALIDATORS). Signing up turns the row itself into the account (accounts.py),
+(adapter.USERNAME_VALIDATORS). Signing up turns the row itself into the account (adapter.py),
 so nothing is copied; logging in to an existing account moves the guest's attempts over
 (guest_merge). Guests are never ranked (leaderboard.py); idle ones are deleted by a beat task.
 """
@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from ..models import Attempt, Guest, Hint, Solve
 from ..play.preferences import preferences_move
-from .ratelimits import hourly_allow
+from .ratelimits import hourly_wait
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +47,9 @@ def is_guest(user) -> bool:
     return Guest.objects.filter(user_id=user.pk).exists()
 
 
-def guest_allow_creation(address: str, now: float | None = None) -> None:
+def limit_guest_creations(address: str, now: float | None = None) -> None:
     """Count one guest creation for the address this hour; raise GuestsTooFast past the limit."""
-    if (wait := hourly_allow("guest-creations", address, settings.GUEST_CREATIONS_PER_HOUR, now)) is not None:
+    if (wait := hourly_wait("guest-creations", address, settings.GUEST_CREATIONS_PER_HOUR, now)) is not None:
         raise GuestsTooFast(wait)
 
 

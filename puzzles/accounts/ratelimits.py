@@ -13,7 +13,7 @@ from django.core.cache import cache
 WINDOW_SECONDS = 3600
 
 
-def hourly_allow(what: str, address: str, limit: int, now: float | None = None) -> int | None:
+def hourly_wait(what: str, address: str, limit: int, now: float | None = None) -> int | None:
     """Count one `what` made from `address` this hour: None while within `limit`, else the seconds
     until the window turns (what a 429's Retry-After says)."""
     now = time.time() if now is None else now

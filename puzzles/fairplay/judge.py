@@ -184,7 +184,7 @@ def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
 def is_held(solve: Solve) -> bool:
     """A solve that would be ranked, faster than its floor (floor_of): held for an admin's review.
     Solves not ranked anyway are not held: an approval could not rank them."""
-    if solve.late or solve.hinted or solve.unranked:
+    if solve.late or solve.assisted or solve.unranked:
         return False
     floor, _ = floor_of(solve)
     return rank_time(solve) < floor

@@ -52,7 +52,7 @@ def not_ranked_codes(solve: Solve) -> list[str]:
     codes = []
     if solve.late:
         codes.append(LATE)
-    if solve.hinted:
+    if solve.assisted:
         codes.append(HELPED)
     if solve.unranked:
         codes.append(solve.unranked)

@@ -80,19 +80,19 @@ class SolveAdmin(admin.ModelAdmin):
         *("user", "daily", "time", "ranked_time", "was_late", "was_helped"),
         *("review_state", "why_unranked"),
     )
-    list_filter = (ReviewFilter, UnrankedFilter, "late", "hinted", "daily__difficulty")
+    list_filter = (ReviewFilter, UnrankedFilter, "late", "assisted", "daily__difficulty")
     list_select_related = ("user", "daily")
     search_fields = ("user__username",)
     date_hierarchy = "solved_at"
     # Solves waiting for review first, so they are the first thing an admin sees.
     ordering = (Case(When(WAITING, then=1), default=0, output_field=IntegerField()).desc(), "-solved_at")
     fieldsets = (
-        (None, {"fields": ("user", "daily", "attempt", "solved_at", ("late", "hinted"))}),
+        (None, {"fields": ("user", "daily", "attempt", "solved_at", ("late", "assisted"))}),
         ("Fair play", {"fields": (("time", "ranked_time"), "unranked_reason", "flagged", "review")}),
         ("Record of play", {"fields": ("record_summary", "replay")}),
     )
     readonly_fields = (
-        *("user", "daily", "attempt", "time", "ranked_time", "solved_at", "late", "hinted"),
+        *("user", "daily", "attempt", "time", "ranked_time", "solved_at", "late", "assisted"),
         *("unranked_reason", "flagged", "record_summary", "replay"),
     )
     actions = ("approve", "disqualify")
@@ -116,9 +116,9 @@ class SolveAdmin(admin.ModelAdmin):
     def was_late(self, solve: Solve) -> bool:
         return solve.late
 
-    @admin.display(description="help", boolean=True, ordering="hinted")
+    @admin.display(description="help", boolean=True, ordering="assisted")
     def was_helped(self, solve: Solve) -> bool:
-        return solve.hinted
+        return solve.assisted
 
     @admin.display(description="unranked", ordering="unranked")
     def why_unranked(self, solve: Solve) -> str:

@@ -8,7 +8,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..durations import clock
+from ..durations import duration_or_dash
 from ..fairplay import ranking, words
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, League, Membership, Solve
 from .membership import members_of
@@ -38,7 +38,7 @@ class BoardRow:
 
     @property
     def time(self) -> str:
-        return clock(self.seconds)
+        return duration_or_dash(self.seconds)
 
 
 @dataclass
@@ -131,7 +131,7 @@ class StandingRow:
 
     @property
     def time(self) -> str:
-        return clock(self.seconds) if self.clean else "—"
+        return duration_or_dash(self.seconds) if self.clean else "—"
 
 
 def _standing(names: dict[int, str], totals: dict[int, list[float]], viewer_id: int | None) -> list[StandingRow]:

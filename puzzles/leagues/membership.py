@@ -2,7 +2,7 @@
 link, and its members see each other's times for every daily and a weekly standing.
 
 The rules, in one place:
-- Only players with an account own or join leagues; a guest is asked to sign up (accounts.py
+- Only players with an account own or join leagues; a guest is asked to sign up (accounts/adapter.py
   keeps a guest's play when they do).
 - A league holds at most MAX_MEMBERS players, a player belongs to at most MAX_LEAGUES_PER_PLAYER.
 - The owner cannot leave their league: they delete it, which removes it for every member.
@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from ..accounts.guests import is_guest
-from ..accounts.ratelimits import hourly_allow
+from ..accounts.ratelimits import hourly_wait
 from ..models import League, Membership
 from ..models.leagues import new_invite_code
 
@@ -70,9 +70,9 @@ def league_by_code(code: str) -> League | None:
 # --- changes -----------------------------------------------------------------------------------
 
 
-def creation_allow(address: str, now: float | None = None) -> None:
+def limit_league_creations(address: str, now: float | None = None) -> None:
     """Count one league made from `address` this hour; raise LeaguesTooFast past the limit."""
-    if (wait := hourly_allow("league-creations", address, CREATIONS_PER_HOUR, now)) is not None:
+    if (wait := hourly_wait("league-creations", address, CREATIONS_PER_HOUR, now)) is not None:
         raise LeaguesTooFast(wait)
 
 

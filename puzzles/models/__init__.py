@@ -1,8 +1,8 @@
 """Puzzles in the pools and the daily puzzles published from them, the players' attempts and solves;
 the record of play (play.py) and leagues (leagues.py) in modules of their own.
 
-Rules live here as constraints and querysets; the workflows that change them are in pipeline.py
-(pools and dailies) and attempts.py (a player's position and solve).
+Rules live here as constraints and querysets; the workflows that change them are in the domain
+packages above (pipeline/ for pools and dailies, play/ for a player's position and solve).
 """
 
 from __future__ import annotations
@@ -119,19 +119,23 @@ class DailyPuzzle(models.Model):
 
 class PoolQuerySet(models.QuerySet["Pool"]):
     def first_filling(self) -> set[str]:
-        """The tiers whose pools have never reached their target (or have no row yet): their first
-        puzzles are still being made. A pool found at its target now (filled by a seed batch or an
-        import, say) is marked as filled on the way. A pool's target counts puzzles inside the
-        tier's score band, as refills do."""
+        """The tiers whose pools are still making their first puzzles: no row yet, or never seen at
+        their target and not at it now. Reads only (pages ask it on GET); mark_first_fills() is
+        what remembers a pool once full. A pool's target counts puzzles inside the tier's score
+        band, as refills do."""
         pools = {pool.tier: pool for pool in self.all()}
-        waiting = set()
-        for tier in TIER_ORDER:
-            pool = pools.get(tier)
-            if pool and pool.filled_at is None and pool.available_in_band >= pool.target:
+        return {
+            tier
+            for tier in TIER_ORDER
+            if (pool := pools.get(tier)) is None or (pool.filled_at is None and pool.available_in_band < pool.target)
+        }
+
+    def mark_first_fills(self) -> None:
+        """Remember every pool found at its target now (filled by refills, a seed batch or an
+        import) as filled, so that running dry later does not count as a first fill again."""
+        for pool in self.filter(filled_at__isnull=True):
+            if pool.available_in_band >= pool.target:
                 pool.mark_filled()
-            if pool is None or pool.filled_at is None:
-                waiting.add(tier)
-        return waiting
 
 
 class Pool(models.Model):
@@ -148,7 +152,7 @@ class Pool(models.Model):
     fill_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Set the first time the pool is seen at its target (mark_filled). Until then its tier's first
     # puzzles are still being made, as on a site's first start: no other tier stands in for it
-    # (a substitute is for a pool that ran dry; pipeline.daily_publish) and the pages say so.
+    # (a substitute is for a pool that ran dry; publishing.daily_publish) and the pages say so.
     filled_at = models.DateTimeField("first filled", null=True, blank=True, editable=False)
 
     objects = PoolQuerySet.as_manager()
@@ -267,12 +271,12 @@ class Attempt(models.Model):
 class SolveQuerySet(models.QuerySet["Solve"]):
     def ranked(self) -> SolveQuerySet:
         """Solves that belong on a day's leaderboard: made on the day, without hints or checks, with
-        a record of play that earns a rank (fairplay.py), not held for review (or approved after it),
+        a record of play that earns a rank (fairplay/ranking.py), not held for review (or approved after it),
         and by a player with an account (a guest is told where their time would place them)."""
         return self.filter(
             Q(flagged=False) | Q(review=Solve.Review.APPROVED),
             late=False,
-            hinted=False,
+            assisted=False,
             unranked="",
             user__guest__isnull=True,
         ).exclude(review=Solve.Review.DISQUALIFIED)
@@ -282,9 +286,9 @@ class Solve(models.Model):
     """A player's one recorded solve of a daily puzzle, with the time the server measured.
 
     `late`: solved after the puzzle's own day (from the archive), so it extends no streak and
-    is not ranked. `hinted`: the player had help, a hint or a check (Attempt.is_assisted); the
-    name is older than checks. `flagged`: held for an admin's review, being faster than the
-    difficulty's floor or the day's own (fairplay.py), and kept off the leaderboard until approved;
+    is not ranked. `assisted`: the player had help, a hint or a check (Attempt.is_assisted); its
+    column keeps its first name, `hinted`, from before checks. `flagged`: held for an admin's
+    review, being faster than the difficulty's floor or the day's own (fairplay/ranking.py), and kept off the leaderboard until approved;
     `review` is the admin's answer. `unranked`: why the record of play does not earn a rank
     ("" when it does); `ranked_seconds`: the time the leaderboard ranks by, from that record.
     """
@@ -300,7 +304,7 @@ class Solve(models.Model):
     seconds = models.FloatField()
     solved_at = models.DateTimeField(default=timezone.now)
     late = models.BooleanField("played late", default=False)
-    hinted = models.BooleanField("with hints or checks", default=False)
+    assisted = models.BooleanField("with hints or checks", default=False, db_column="hinted")
     flagged = models.BooleanField("held for review", default=False, db_index=True)
     review = models.CharField(max_length=16, choices=Review.choices, blank=True, default="")
     unranked = models.CharField("not ranked because", max_length=40, blank=True, default="")
@@ -338,7 +342,7 @@ class Hint(models.Model):
 
 class Check(models.Model):
     """One check of a player's digits against the solution: when, and how many were wrong. The
-    rate limit counts these with the hints (attempts.assists_allow)."""
+    rate limit counts these with the hints (play/hints.py: _limit_assists)."""
 
     attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="checks")
     wrong = models.PositiveSmallIntegerField()
@@ -354,7 +358,7 @@ class Check(models.Model):
 
 class Guest(models.Model):
     """Marks a user row as a guest: a visitor's player, made on their first move and kept by
-    their session cookie (guests.py). Signing up turns the same row into the account, so every
+    their session cookie (accounts/guests.py). Signing up turns the same row into the account, so every
     attempt, solve and hint keeps its key; its last activity (log-in or attempt) decides when an
     idle one is deleted."""
 

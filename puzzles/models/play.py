@@ -2,9 +2,9 @@
 
 Every write of an attempt adds one event, stamped with the server's clock on arrival: the page
 opening or closing (the clock's own events, attempts.py), a save or the submit with the moves the
-board made since its last write (packed by playlog.py), a hint or a check. Events are only ever
+board made since its last write (packed by record_of_play/moves.py), a hint or a check. Events are only ever
 added, never changed, and an attempt holds at most a bounded number of moves
-(settings.PLAY_MOVES_PER_ATTEMPT). The ranking rules (fairplay.py) and the replays read them.
+(settings.PLAY_MOVES_PER_ATTEMPT). The ranking rules (fairplay/ranking.py) and the replays read them.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class PlayEvent(models.Model):
     attempt = models.ForeignKey("puzzles.Attempt", on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=8, choices=Kind.choices)
     arrived_at = models.DateTimeField()
-    # A save's or the submit's moves, in playlog.py's packed form (empty for the other kinds).
+    # A save's or the submit's moves, in record_of_play/moves.py's packed form (empty for the other kinds).
     moves = models.BinaryField(default=b"", blank=True)
     # How many digits this write put in cells that had none (the server's own count, from the
     # position before and after it: what the ranking rules trust), and the digits after it.

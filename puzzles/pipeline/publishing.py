@@ -83,7 +83,9 @@ def daily_publish(day: datetime.date | None = None, *, substitutes: bool = True)
     taken = set(DailyPuzzle.objects.filter(date=day).values_list("difficulty", flat=True))
     report.existing = [d for d in TIER_ORDER if d in taken]
     waiting = [d for d in TIER_ORDER if d not in taken]
-    first_filling = Pool.objects.first_filling() if waiting else set()  # marks any found at target
+    if waiting:
+        Pool.objects.mark_first_fills()
+    first_filling = Pool.objects.first_filling() if waiting else set()
     for substitutes_allowed in (False, True) if substitutes else (False,):
         for difficulty in list(waiting):
             if substitutes_allowed and difficulty in first_filling:

@@ -37,7 +37,7 @@ from django.utils import timezone
 from .. import engine
 from ..fairplay.judge import solve_judge
 from ..models import Attempt, DailyPuzzle, PlayEvent, Solve
-from ..record_of_play.events import moves_allow, play_log
+from ..record_of_play.events import ensure_room_for_moves, play_log
 from ..record_of_play.moves import Move, moves_clean
 from . import fastpath
 from .positions import BadPosition, Position, colours_clean, position_clean, position_key
@@ -169,7 +169,7 @@ def attempt_save(
             raise AlreadySolved()
         if version != attempt.version:
             raise StaleSave(attempt)
-        moves_allow(attempt, played)
+        ensure_room_for_moves(attempt, played)
         before = attempt.digits
         attempt.digits, attempt.corner, attempt.centre, attempt.colours = clean
         attempt.version += 1
@@ -225,7 +225,7 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
         clean, _, _ = position_clean(givens, digits, attempt.corner, attempt.centre)
         if version != attempt.version:
             raise StaleSave(attempt)
-        moves_allow(attempt, played)
+        ensure_room_for_moves(attempt, played)
         board = [int(g) if g != "0" else int(d) for g, d in zip(givens, clean)]
         before, attempt.digits = attempt.digits, clean  # the notes and colours stay as they are
         attempt.version += 1
@@ -252,9 +252,9 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
             solved_at=now,
             # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
             late=timezone.localdate(now) != daily.date,
-            hinted=attempt.is_assisted,  # a hint or a check: not ranked
+            assisted=attempt.is_assisted,  # a hint or a check: not ranked
         )
-        solve_judge(solve)  # whether it earns a rank (fairplay.py)
+        solve_judge(solve)  # whether it earns a rank (fairplay/ranking.py)
         return SubmitResult(True, attempt, solve=solve)
 
 

@@ -9,7 +9,7 @@ cells, never the digits that belong in them.
 
 Either one marks the solve as assisted, so it is not ranked, and both count against one limit
 per player: settings.HINTS_PER_MINUTE hints and checks together. Each hint shown and each check
-is also an event in the attempt's record of play (playrecord.py).
+is also an event in the attempt's record of play (record_of_play/events.py).
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def _retry_after(user_id: int, now: datetime.datetime) -> int | None:
     return max(1, math.ceil((frees_at - now).total_seconds()))
 
 
-def _assists_allow(user_id: int, now: datetime.datetime, asked: str) -> None:
+def _limit_assists(user_id: int, now: datetime.datetime, asked: str) -> None:
     """Raise HintsTooFast when the player is at the limit; call it in the transaction that
     records the hint or check.
 
@@ -173,7 +173,7 @@ def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None
         givens = daily.puzzle.givens
         digits, _, centre = position_clean(givens, digits, corner, centre)
         now = timezone.now()
-        _assists_allow(attempt.user_id, now, "hints")
+        _limit_assists(attempt.user_id, now, "hints")
         # Centre notes are the player's candidates (an empty one restricts nothing); corner
         # notes mark where a digit may go in a box, which is not a candidate list.
         step = engine.next_step(givens, digits, centre)
@@ -213,7 +213,7 @@ def check_request(user, daily: DailyPuzzle, digits: object) -> CheckResult:
             raise AlreadySolved()
         digits, _, _ = position_clean(daily.puzzle.givens, digits)
         now = timezone.now()
-        _assists_allow(attempt.user_id, now, "checks")
+        _limit_assists(attempt.user_id, now, "checks")
         solution = daily.puzzle.solution
         wrong = [cell for cell, mine in enumerate(digits) if mine != "0" and mine != solution[cell]]
         Check.objects.create(attempt=attempt, wrong=len(wrong), created=now)

@@ -2,7 +2,7 @@
 
 Every save, submit, open and close (attempts.py) and every hint shown and check (hints.py) appends
 one event, in the transaction of the write itself: stamped with the server's time, with the moves
-the board sent (playlog.py), the stored digits after it, and how many empty cells it filled,
+the board sent (record_of_play/moves.py), the stored digits after it, and how many empty cells it filled,
 counted from the stored digits before and after (placed_count), never from the moves.
 An attempt holds at most settings.PLAY_MOVES_PER_ATTEMPT moves: a write whose moves would pass it
 is refused whole (RecordFull, a 413), while a write without moves always goes through, so a board
@@ -34,7 +34,7 @@ def placed_count(before: str, after: str) -> int:
     return sum(1 for old, new in zip(before, after) if old == "0" and new != "0")
 
 
-def moves_allow(attempt: Attempt, moves: Sequence[Move]) -> None:
+def ensure_room_for_moves(attempt: Attempt, moves: Sequence[Move]) -> None:
     """Count the moves on the attempt, or raise RecordFull if they would pass the bound (a write
     without moves always passes: the board's way on with a full record)."""
     if moves and attempt.moves_logged + len(moves) > settings.PLAY_MOVES_PER_ATTEMPT:

@@ -6,7 +6,7 @@ candidates filled in, an undo. It carries the layer ("d" digits, "c" corner note
 notes, "k" colours), each changed cell with what the layer holds there after the move (a digit,
 0 for none; or the set of notes or colours, "" for none), and its age: how many milliseconds
 before the write that carries it the player made it. The server stamps the write's arrival, so a
-move's time is the arrival less its age, never earlier than the write before (fairplay.py).
+move's time is the arrival less its age, never earlier than the write before (fairplay/ranking.py).
 
 On the wire, in a save's or the submit's JSON body::
 

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from ..durations import clock as clock  # in the engine so the models can use it too; pages read it here
 from ..durations import format_duration
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Solve
 
@@ -145,7 +144,7 @@ def month_weeks(first: datetime.date) -> list[Week]:
 class PlayStatus:
     code: str  # not-started, in-progress, solved
     label: str
-    hinted: bool = False
+    assisted: bool = False
     late: bool = False
 
     @property
@@ -156,7 +155,7 @@ class PlayStatus:
     @property
     def description(self) -> str:
         """The status in words, for screen readers and the page's key."""
-        extras = [text for flag, text in ((self.hinted, "with hints or checks"), (self.late, "played late")) if flag]
+        extras = [text for flag, text in ((self.assisted, "with hints or checks"), (self.late, "played late")) if flag]
         return ", ".join([self.label, *extras])
 
 
@@ -170,7 +169,7 @@ def play_status(attempt: Attempt | None) -> PlayStatus:
         return NOT_STARTED
     if not attempt.is_solved:
         return IN_PROGRESS
-    return PlayStatus("solved", "solved", hinted=attempt.solve.hinted, late=attempt.solve.late)
+    return PlayStatus("solved", "solved", assisted=attempt.solve.assisted, late=attempt.solve.late)
 
 
 @dataclass(frozen=True)
@@ -217,7 +216,7 @@ def archive_weeks(
 class ChartPoint:
     day: datetime.date
     seconds: float
-    hinted: bool = False
+    assisted: bool = False
     late: bool = False
 
 
@@ -239,7 +238,7 @@ class PlottedPoint:
         """What the point's tooltip says: its date and time, and how it was played."""
         extras = "".join(
             f", {text}"
-            for flag, text in ((self.point.hinted, "with hints or checks"), (self.point.late, "played late"))
+            for flag, text in ((self.point.assisted, "with hints or checks"), (self.point.late, "played late"))
             if flag
         )
         return f"{short_date(self.point.day)}: {format_duration(self.point.seconds)}{extras}"
@@ -263,7 +262,7 @@ def chart_points(rows: Iterable[SolveRow]) -> dict[str, list[ChartPoint]]:
     """A player's solves as chart points, per difficulty, dated by the day they were solved."""
     points: dict[str, list[ChartPoint]] = {}
     for r in rows:
-        points.setdefault(r.difficulty, []).append(ChartPoint(r.solved_on, r.seconds, r.hinted, r.late))
+        points.setdefault(r.difficulty, []).append(ChartPoint(r.solved_on, r.seconds, r.assisted, r.late))
     return points
 
 
@@ -358,7 +357,7 @@ class SolveRow:
     solved_on: datetime.date
     seconds: float
     late: bool
-    hinted: bool
+    assisted: bool
 
 
 def solve_rows(user: AbstractBaseUser) -> list[SolveRow]:
@@ -366,11 +365,11 @@ def solve_rows(user: AbstractBaseUser) -> list[SolveRow]:
     rows = (
         Solve.objects.filter(user=user)
         .order_by("solved_at", "pk")
-        .values_list("daily__difficulty", "daily__date", "solved_at", "seconds", "late", "hinted")
+        .values_list("daily__difficulty", "daily__date", "solved_at", "seconds", "late", "assisted")
     )
     return [
-        SolveRow(difficulty, daily_date, site_date(solved_at), seconds, late, hinted)
-        for difficulty, daily_date, solved_at, seconds, late, hinted in rows
+        SolveRow(difficulty, daily_date, site_date(solved_at), seconds, late, assisted)
+        for difficulty, daily_date, solved_at, seconds, late, assisted in rows
     ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..durations import format_duration as clock
+from ..durations import format_duration
 from ..fairplay import ranking, words
 from ..models import DailyPuzzle, Guest, Solve, SolveQuerySet, site_today
 
@@ -26,7 +26,7 @@ class Row:
 
     @property
     def time(self) -> str:
-        return clock(self.seconds)
+        return format_duration(self.seconds)
 
 
 @dataclass
@@ -46,11 +46,11 @@ class Standing:
 
     @property
     def time(self) -> str:
-        return clock(self.seconds)
+        return format_duration(self.seconds)
 
     @property
     def ranked_time(self) -> str:
-        return clock(self.ranked_seconds) if self.ranked_seconds is not None else ""
+        return format_duration(self.ranked_seconds) if self.ranked_seconds is not None else ""
 
     @property
     def sentence(self) -> str:

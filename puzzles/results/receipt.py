@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from django.core.cache import cache
 
 from .. import engine
+from ..durations import format_duration
 from ..engine import technique_about, technique_title
 from ..engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES, article_for, technique_phrase
 from ..models import DailyPuzzle, Puzzle, Tier
-from .history import format_duration as clock
 from .leaderboard import median_time
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ class Receipt:
 
     @property
     def median(self) -> str:
-        return clock(self.median_seconds) if self.median_seconds is not None else ""
+        return format_duration(self.median_seconds) if self.median_seconds is not None else ""
 
     @property
     def why(self) -> str:

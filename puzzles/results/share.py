@@ -94,7 +94,7 @@ def share_for(solve: Solve, url: str) -> Share:
         day=daily.date,
         difficulty=daily.difficulty,
         seconds=solve.seconds,
-        clean=not solve.hinted,
+        clean=not solve.assisted,
         streak=current_streak(solve),
         techniques=(daily.puzzle.techniques or {}).keys(),
         url=url,

@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..durations import clock
+from ..durations import duration_or_dash
 from ..pipeline.scores import score_text
 
 register = template.Library()
@@ -12,7 +12,7 @@ register = template.Library()
 def duration(seconds: float | None) -> str:
     """Seconds as every clock of the site shows them, m:ss, h:mm:ss past an hour (a dash for
     none): {{ solve.seconds|duration }} -> 4:05, 1:02:03."""
-    return clock(seconds)
+    return duration_or_dash(seconds)
 
 
 @register.filter

@@ -30,7 +30,7 @@ class RefusedIs429:
 class GuestsAreVisitors:
     """allauth sends a logged-in user away from its sign-up and log-in pages; a guest is logged in
     but has no account yet, so these pages treat them as a visitor, keeping the guest on
-    request.guest for the adapter (accounts.py): signing up converts it, logging in merges it."""
+    request.guest for the adapter (accounts/adapter.py): signing up converts it, logging in merges it."""
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if is_guest(request.user):

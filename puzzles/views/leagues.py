@@ -55,7 +55,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                membership.creation_allow(get_adapter().get_client_ip(request))
+                membership.limit_league_creations(get_adapter().get_client_ip(request))
                 league = membership.league_create(request.user, form.cleaned_data["name"])
             except membership.LeaguesTooFast as exc:
                 form.add_error(None, str(exc))

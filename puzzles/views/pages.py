@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from ..context_processors import site_urls
+from ..durations import duration_or_dash
 from ..leagues import boards, membership
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
 from ..pipeline.dailies import dailies_of_today, daily_served
@@ -49,7 +50,7 @@ STATUS_KEY = [
     history.NOT_STARTED,
     history.IN_PROGRESS,
     history.PlayStatus("solved", "solved"),
-    history.PlayStatus("solved", "solved", hinted=True),
+    history.PlayStatus("solved", "solved", assisted=True),
     history.PlayStatus("solved", "solved", late=True),
 ]
 
@@ -267,9 +268,9 @@ def stats(request: HttpRequest) -> HttpResponse:
             {
                 "name": Tier(tier).label,
                 "stats": summary,
-                "best": history.clock(summary.best),
-                "median": history.clock(summary.median),
-                "mean": history.clock(summary.mean),
+                "best": duration_or_dash(summary.best),
+                "median": duration_or_dash(summary.median),
+                "mean": duration_or_dash(summary.mean),
                 "chart": history.solve_chart(points) if points else None,
             }
         )

@@ -97,7 +97,7 @@ def ada(todays_easy) -> User:
     make_solve(todays_easy, "ada", 312)
     for days, difficulty, seconds, options in (
         (1, "easy", 290, {}),
-        (2, "easy", 350, {"hinted": True}),
+        (2, "easy", 350, {"assisted": True}),
         (3, "medium", 640, {}),
         (4, "medium", 700, {"late": True}),
         (5, "hard", 1500, {}),

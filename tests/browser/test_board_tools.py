@@ -219,7 +219,7 @@ def test_check_asks_first_marks_wrong_digits_and_the_solve_is_not_ranked(board_p
             page.keyboard.press(SOLUTION[i])
     page.wait_for_selector("#sudoku-solved:not(:empty)", timeout=10_000)
     solve = Solve.objects.get(user__username="tools")
-    assert solve.hinted and not Solve.objects.ranked().filter(pk=solve.pk).exists()
+    assert solve.assisted and not Solve.objects.ranked().filter(pk=solve.pk).exists()
 
 
 def test_settings_by_keyboard_are_kept_on_the_server_and_follow_the_player(board_page, chromium, live_server):

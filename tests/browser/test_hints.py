@@ -101,7 +101,7 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     assert results.locator(".results-technique").first.inner_text().startswith("Naked single")
     assert "you used hints" in results.locator(".results-standing").inner_text()
     assert results.locator("#leaderboard-title").is_visible()
-    assert Solve.objects.get(user__username="hinter").hinted is True
+    assert Solve.objects.get(user__username="hinter").assisted is True
     page.wait_for_selector(".sudoku-board:not(.is-celebrating)")  # the shot after the wave, not halfway
     page.screenshot(path=str(SHOTS / "receipt.png"), full_page=True)
 

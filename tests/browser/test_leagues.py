@@ -83,7 +83,7 @@ def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_se
 
     # Both solve today's easy puzzle (bob with a hint); more friends make the board a real one.
     make_solve(today_dailies["easy"], "ada", 245)
-    make_solve(today_dailies["easy"], "bob", 301, hinted=True)
+    make_solve(today_dailies["easy"], "bob", 301, assisted=True)
     yesterday = make_daily(site_today() - datetime.timedelta(days=1), "easy")
     noon = timezone.now() - datetime.timedelta(days=1)
     league = League.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))

@@ -53,7 +53,7 @@ def grace(todays_easy) -> User:
         age = (today - day).days
         noon = timezone.make_aware(datetime.datetime.combine(day, datetime.time(12)))
         if 1 <= age <= 12 and age % 5 != 4:
-            make_solve(dailies["easy"], "grace", 240 + 7 * age, hinted=age == 3, solved_at=noon)
+            make_solve(dailies["easy"], "grace", 240 + 7 * age, assisted=age == 3, solved_at=noon)
         if 2 <= age <= 9 and age % 3 == 0:
             late = age == 6
             later = noon + datetime.timedelta(days=late)

@@ -66,7 +66,7 @@ def record_a_solve(solve: Solve) -> None:
 @pytest.fixture
 def watched(todays_easy) -> tuple[User, str]:
     """Ada solved today's easy; the replay of Grace's ranked solve, which has a record of play."""
-    ada = make_solve(todays_easy, "ada", 312, hinted=True).user
+    ada = make_solve(todays_easy, "ada", 312, assisted=True).user
     grace = make_solve(todays_easy, "grace", 63.4)  # the server's time: the record's open time
     record_a_solve(grace)
     return ada, reverse("puzzles:replay", args=(todays_easy.date, "easy", grace.pk))
