@@ -1,9 +1,8 @@
 """Chains: simple colouring and the x-chain on one digit, and the xy-chain of two-candidate cells.
 
-Each finder takes a pencil-marked position (see steps.py) and returns one Step, or None; the
-chain finders return their shortest chain.
-Every finder here is sound for every solution of the position: it never removes a digit that
-some solution puts in that cell.
+Each finder takes a pencil-marked position (see steps.py) and returns one Step, or None: simple
+colouring its first, the chains their shortest. Every finder here is sound for every solution of
+the position: it never removes a digit that some solution puts in that cell.
 """
 
 from __future__ import annotations

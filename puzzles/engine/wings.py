@@ -1,4 +1,4 @@
-"""Wings: a pivot cell and two pincers whose candidates force a digit into one of them.
+"""Wings: a pivot cell and two pincers whose candidates force a digit into one of the three.
 
 Each finder takes a pencil-marked position (see steps.py) and returns its first Step, or None.
 Every finder here is sound for every solution of the position: it never removes a digit that
