@@ -1,32 +1,51 @@
 """The Sudoku engine: pure Python, standard library only.
 
 The names below are the engine's public interface; the site, the tasks and the benchmarks use
-only these.
+only these. The modules behind them are the engine's own business and may move.
 """
 
+from .catalogue import (
+    TECHNIQUE_BY_NAME,
+    TECHNIQUES,
+    TIERS,
+    Technique,
+    article_for,
+    technique_about,
+    technique_phrase,
+    technique_title,
+    tier_of,
+)
 from .clearer import SYMMETRIES, clear, symmetry_of
 from .families import FAMILIES, family_stock
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
-from .generator import Generated, GenerationGaveUp, generate, generate_varied
-from .grid import InvalidGrid, as_grid, format_grid, parse
-from .rater import TIERS, Rating, next_step, rate
+from .generator import Generated, GenerationGaveUp, check_options, generate, generate_varied
+from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid, parse, unit_name
+from .rater import Rating, next_step, rate
 from .solver import count_solutions, solve
-from .techniques import Step, technique_about, technique_phrase, technique_title
+from .steps import Step
 
 __all__ = [
     "DEFAULT_FILLER",
     "FAMILIES",
     "FILLERS",
     "SYMMETRIES",
+    "TECHNIQUES",
+    "TECHNIQUE_BY_NAME",
     "TIERS",
+    "UNITS",
     "FillStats",
     "Generated",
     "GenerationGaveUp",
     "InvalidGrid",
     "Rating",
     "Step",
+    "Technique",
+    "article_for",
     "as_grid",
+    "cell_name",
+    "check_options",
     "clear",
+    "conflicts",
     "count_solutions",
     "family_stock",
     "fill",
@@ -41,4 +60,6 @@ __all__ = [
     "technique_about",
     "technique_phrase",
     "technique_title",
+    "tier_of",
+    "unit_name",
 ]

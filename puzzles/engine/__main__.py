@@ -16,11 +16,12 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 
+from .catalogue import TIERS
 from .clearer import SYMMETRIES, symmetry_of
 from .fillers import DEFAULT_FILLER, FILLERS
 from .generator import GenerationGaveUp, check_options, generate
 from .grid import Grid, InvalidGrid, format_grid, parse
-from .rater import TIERS, rate
+from .rater import rate
 from .solver import solutions
 
 

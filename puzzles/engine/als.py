@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .catalogue import EXPERT_CEILING
 from .grid import CELL_BIT, DIGITS_OF, PEER_BITS, POPCOUNT, UNITS, Cell, Digit, Grid, Mask, cell_name
-from .steps import EXPERT_CEILING, HOUSE_ORDER, Candidates, Step, bits, digit_boards, removals_text
+from .steps import HOUSE_ORDER, Candidates, Step, bits, digit_boards, removals_text
 
 # Sets of up to four cells keep the search quick; larger ones rarely add a step that a chain
 # finder wouldn't find anyway.

@@ -51,7 +51,7 @@ def symmetry_groups(symmetry: str) -> list[tuple[int, ...]]:
     """The cells grouped so that each group is kept or cleared together."""
     if symmetry not in SYMMETRIES:
         raise ValueError(f"unknown symmetry {symmetry!r}; choose one of {', '.join(SYMMETRIES)}")
-    groups = []
+    groups: list[tuple[int, ...]] = []
     for cell in CELLS:
         other = _partner(cell, symmetry)
         if other >= cell:
@@ -116,7 +116,7 @@ def _stays_unique(placed: Boards, group: tuple[int, ...], solution: Grid, soluti
     (a naked or hidden single) is safe. And most second solutions differ from the first only
     near the removed cell, so we first look for one with every cell outside the removed cells'
     bands and stacks pinned to the known solution: a small search that, on random grids,
-    settles about half the clues that must stay.
+    settles many of the clues that must stay.
     """
     if all(_forced(placed, c, solution[c]) for c in group):
         return True

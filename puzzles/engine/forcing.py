@@ -1,11 +1,8 @@
 """Forcing chains: assume a digit, follow the singles it forces, and see where they lead.
 
-Each assumption (digit d in cell c) is followed on a copy of the position by placing naked and
-hidden singles, breadth first, until none is left or the position breaks: a cell with no
-candidate, or a house with no place for a digit (two equal digits in a house show up as one of
-these, since placing the first strikes the digit from the second). Every placement remembers
-which single it was and which earlier placements struck the candidates it needed gone, so a
-conclusion can be traced back to the assumption and told as a chain.
+Each assumption is followed by singles until none is left or the position breaks
+(propagation.py), and every placement remembers what it rests on, so a conclusion can be traced
+back to the assumption and told as a chain.
 
 - nishio: an assumption that breaks the position is false.
 - cell forcing chain: every candidate of a two- or three-candidate cell leads to the same placement
@@ -21,26 +18,8 @@ being the number of implications along all its branches.
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass, field
-
-from .grid import (
-    BIT,
-    CELL_BIT,
-    CELLS,
-    DIGIT_OF_BIT,
-    DIGITS_OF,
-    PEER_BITS,
-    POPCOUNT,
-    UNIT_BITS,
-    UNITS,
-    UNITS_OF,
-    Cell,
-    Digit,
-    Grid,
-    cell_name,
-    unit_name,
-)
+from .grid import CELLS, DIGITS_OF, POPCOUNT, UNIT_BITS, Cell, Digit, Grid, cell_name, unit_name
+from .propagation import HIDDEN, Branch, Broken, Position
 from .steps import (
     HOUSE_ORDER,
     Candidates,
@@ -49,7 +28,6 @@ from .steps import (
     cell_houses,
     cells_text,
     chain_difficulty,
-    digit_boards,
     pencil,
     removals_text,
 )
@@ -61,166 +39,21 @@ UNIT_FORCING_BASE = 8.0
 # A long chain is told by its first few links and its last, with the count of those left out.
 SHOWN_LINKS = 3
 
-NAKED, HIDDEN = "naked", "hidden"
-
-
-@dataclass(slots=True)
-class Branch:
-    """What one assumption forces by singles.
-
-    `placed` lists the placements in order, the assumption first, each as (cell, digit, kind,
-    house); `where` maps a placed cell to its index there; `struck` maps (cell, digit) to the
-    index of the placement that ruled it out. `broken` is the contradiction, if any: ('cell',
-    cell) for a cell left with no candidate, ('house', unit, digit) for a house with no place for
-    a digit. `start` is the position's candidates, which say what each single needed struck.
-    """
-
-    start: Candidates
-    placed: list[tuple[Cell, Digit, str, int]]
-    where: dict[Cell, int]
-    struck: dict[tuple[Cell, Digit], int]
-    broken: tuple[int, ...] | None
-    _reach: list[int] = field(default_factory=list)
-
-    def needs(self, index: int) -> list[int]:
-        """The placements that struck what placement `index` (or, at len(placed), the
-        contradiction) needed gone."""
-        if index == len(self.placed):
-            if self.broken[0] == "cell":  # type: ignore[index]
-                return [self.struck[self.broken[1], d] for d in DIGITS_OF[self.start[self.broken[1]]]]  # type: ignore[index]
-            _, unit, digit = self.broken  # type: ignore[misc]
-            return [self.struck[r, digit] for r in UNITS[unit] if self.start[r] & BIT[digit]]
-        cell, digit, kind, unit = self.placed[index]
-        if kind == NAKED:
-            return [self.struck[cell, d] for d in DIGITS_OF[self.start[cell] & ~BIT[digit]]]
-        if kind == HIDDEN:
-            return [self.struck[r, digit] for r in UNITS[unit] if r != cell and self.start[r] & BIT[digit]]
-        return []
-
-    def reach(self, index: int) -> int:
-        """The placements (a bit set of indexes) that placement `index`, or the contradiction at
-        len(placed), rests on, back to the assumption; `index` itself included."""
-        reach = self._reach
-        if len(reach) <= index:
-            # Built on a copy and swapped in whole, so two threads reading one branch can't mix.
-            reach = list(reach)
-            for i in range(len(reach), index + 1):
-                found = 1 << i
-                for j in self.needs(i):
-                    found |= reach[j]
-                reach.append(found)
-            self._reach = reach
-        return reach[index]
-
-    def length(self, index: int, elimination: bool = False) -> int:
-        """Implications from the assumption to placement `index` (or the contradiction at
-        len(placed)), and one more for an elimination that placement makes."""
-        return self.reach(index).bit_count() - 1 + elimination
-
-
-# --- propagation ------------------------------------------------------------------------------
-
-
-def _follow(cands: Candidates, boards: list[int], done: list[int], cell: Cell, digit: Digit) -> Branch:
-    """Place `digit` in `cell` on a copy of the position and then every single that follows,
-    stopping at the first contradiction."""
-    start = cands
-    cands = list(cands)
-    boards = list(boards)
-    done = list(done)
-    placed: list[tuple[Cell, Digit, str, int]] = []
-    where: dict[Cell, int] = {}
-    struck: dict[tuple[Cell, Digit], int] = {}
-    queue: deque[tuple[Cell, Digit, str, int]] = deque([(cell, digit, "assumed", -1)])
-    while queue:
-        cell, digit, kind, house = queue.popleft()
-        bit = BIT[digit]
-        mask = cands[cell]
-        if not mask & bit:
-            # Queued twice (as a naked and a hidden single) and placed already. It can't have been
-            # struck since it was queued: that strike would have emptied its cell or its house.
-            continue
-        index = len(placed)
-        placed.append((cell, digit, kind, house))
-        where[cell] = index
-        cands[cell] = 0
-        here = CELL_BIT[cell]
-        for u in UNITS_OF[cell]:
-            done[u] |= bit
-        boards[digit] &= ~here
-        for other in DIGITS_OF[mask & ~bit]:
-            struck[cell, other] = index
-            boards[other] &= ~here
-            for u in UNITS_OF[cell]:
-                left = boards[other] & UNIT_BITS[u]
-                if not left:
-                    return Branch(start, placed, where, struck, ("house", u, other))
-                if not left & (left - 1):
-                    queue.append((left.bit_length() - 1, other, HIDDEN, u))
-        hits = boards[digit] & PEER_BITS[cell]
-        if not hits:
-            continue
-        boards[digit] &= ~hits
-        houses: set[int] = set()
-        for p in bits(hits):
-            struck[p, digit] = index
-            left = cands[p] & ~bit
-            cands[p] = left
-            if not left:
-                return Branch(start, placed, where, struck, ("cell", p))
-            if not left & (left - 1):
-                queue.append((p, DIGIT_OF_BIT[left], NAKED, -1))
-            houses.update(UNITS_OF[p])
-        for u in sorted(houses):
-            if done[u] & bit:
-                continue
-            left = boards[digit] & UNIT_BITS[u]
-            if not left:
-                return Branch(start, placed, where, struck, ("house", u, digit))
-            if not left & (left - 1):
-                queue.append((left.bit_length() - 1, digit, HIDDEN, u))
-    return Branch(start, placed, where, struck, None)
-
-
-# --- the shared work --------------------------------------------------------------------------
-
-
-class _Position:
-    """One position's assumptions, each followed once, on demand."""
-
-    def __init__(self, digits: Grid, cands: Candidates) -> None:
-        self.cands = list(cands)
-        self.boards = digit_boards(cands)
-        self.done = [0] * 27
-        for unit, cells in enumerate(UNITS):
-            for c in cells:
-                self.done[unit] |= BIT[digits[c]]
-        self.branches: dict[tuple[Cell, Digit], Branch] = {}
-
-    def branch(self, cell: Cell, digit: Digit) -> Branch:
-        """What placing `digit` in `cell` forces."""
-        found = self.branches.get((cell, digit))
-        if found is None:
-            found = _follow(self.cands, self.boards, self.done, cell, digit)
-            self.branches[cell, digit] = found
-        return found
-
-
 # The last position seen, with its followed assumptions: the rater asks nishio, then the cell and
 # then the unit forcing chain about the same position, and each would otherwise follow the same
 # assumptions again. One entry is enough, since a step changes the position. It is one tuple,
 # read and replaced whole, so threads sharing it never pair one position with another's work.
-_last: tuple[tuple[int, ...], _Position] | None = None
+_last: tuple[tuple[int, ...], Position] | None = None
 
 
-def _position(digits: Grid, cands: Candidates) -> _Position:
+def _position(digits: Grid, cands: Candidates) -> Position:
     """The shared work for a position, from the cache when it is the last one seen."""
     global _last
     key = (*digits, *cands)
     last = _last
     if last is not None and last[0] == key:
         return last[1]
-    position = _Position(digits, cands)
+    position = Position(digits, cands)
     _last = (key, position)
     return position
 
@@ -243,7 +76,8 @@ def nishio(digits: Grid, cands: Candidates) -> Step | None:
         return None
     length, cell, digit, branch = best
     end = len(branch.placed)
-    chain = _chain_text(branch, end, _broken_text(branch.broken))  # type: ignore[arg-type]
+    assert branch.broken is not None
+    chain = _chain_text(branch, end, _broken_text(branch.broken))
     elims = ((cell, digit),)
     return Step(
         "nishio",
@@ -301,13 +135,13 @@ def unit_forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
         return None
     length, target, placement, branches, unit = best
     digit = branches[0][0][1]
-    places = tuple(c for (c, _), _ in branches)
-    opening = f"In {unit_name(unit)}, {digit} can only go in {cells_text(places, 'or')}."
+    cells = tuple(c for (c, _), _ in branches)
+    opening = f"In {unit_name(unit)}, {digit} can only go in {cells_text(cells, 'or')}."
     cases = [f"If {cell_name(c)} is {digit}, {_conclusion_text(b, target, placement)}." for (c, _), b in branches]
     return _forcing_step(
         "unit-forcing-chain",
         (unit,) + tuple(u for u in cell_houses(target[0]) if u != unit),
-        places,
+        cells,
         (digit,),
         target,
         placement,
@@ -319,7 +153,7 @@ def unit_forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
 Found = tuple[int, tuple[Cell, Digit], bool, list[tuple[tuple[Cell, Digit], Branch]]]
 
 
-def _common(position: _Position, assumptions: list[tuple[Cell, Digit]]) -> Found | None:
+def _common(position: Position, assumptions: list[tuple[Cell, Digit]]) -> Found | None:
     """The shortest conclusion all the assumptions lead to (one of them must hold): (length,
     (cell, digit), True for a placement or False for an elimination, the branches). Placements
     win ties. None when there is none, or when an assumption breaks the position (nishio's case)."""
@@ -329,17 +163,17 @@ def _common(position: _Position, assumptions: list[tuple[Cell, Digit]]) -> Found
     first = branches[0][1]
     best: Found | None = None
     for cell, digit, _, _ in first.placed[1:]:
-        indexes = [b.where.get(cell) for _, b in branches]
-        if None in indexes or any(b.placed[i][1] != digit for (_, b), i in zip(branches, indexes)):  # type: ignore[index]
+        indexes = [i for _, b in branches if (i := b.where.get(cell)) is not None]
+        if len(indexes) < len(branches) or any(b.placed[i][1] != digit for (_, b), i in zip(branches, indexes)):
             continue
-        length = sum(b.length(i) for (_, b), i in zip(branches, indexes))  # type: ignore[arg-type]
+        length = sum(b.length(i) for (_, b), i in zip(branches, indexes))
         if best is None or length < best[0]:
             best = (length, (cell, digit), True, branches)
     for pair in first.struck:
-        indexes = [b.struck.get(pair) for _, b in branches]
-        if None in indexes:
+        indexes = [i for _, b in branches if (i := b.struck.get(pair)) is not None]
+        if len(indexes) < len(branches):
             continue
-        length = sum(b.length(i, elimination=True) for (_, b), i in zip(branches, indexes))  # type: ignore[arg-type]
+        length = sum(b.length(i, elimination=True) for (_, b), i in zip(branches, indexes))
         if best is None or length < best[0]:
             best = (length, pair, False, branches)
     return best
@@ -392,11 +226,12 @@ def _link_text(link: tuple[Cell, Digit, str, int]) -> str:
     return f"{cell_name(cell)} is {digit} (its only candidate left)"
 
 
-def _broken_text(broken: tuple[int, ...]) -> str:
+def _broken_text(broken: Broken) -> str:
     """'r4c4 has no candidate left' or 'row 2 has no place left for 5'."""
-    if broken[0] == "cell":
-        return f"{cell_name(broken[1])} has no candidate left"
-    return f"{unit_name(broken[1])} has no place left for {broken[2]}"
+    kind, where, digit = broken
+    if kind == "cell":
+        return f"{cell_name(where)} has no candidate left"
+    return f"{unit_name(where)} has no place left for {digit}"
 
 
 def _chain_indexes(branch: Branch, index: int) -> list[int]:

@@ -9,16 +9,17 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .catalogue import TIERS
 from .clearer import SYMMETRIES, clear
 from .families import FAMILIES, FAMILY_OF, least_stocked
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .grid import Grid, format_grid
-from .rater import TIERS, Rating, rate
+from .rater import Rating, rate
 from .solver import solved_by_propagation
 
 # Tries a varied hard puzzle may spend looking for the least-stocked family before it settles
-# for the best puzzle met on the way (generate_varied). A hard puzzle takes about 6 tries, so
-# aiming costs at most about three puzzles' time; bench/hardest.py --aimed measures it.
+# for the best puzzle met on the way (generate_varied). That is a few hard puzzles' worth of
+# tries, so aiming costs at most a few puzzles' time; bench/hardest.py --aimed measures it.
 AIM_TRIES = 18
 
 
@@ -152,7 +153,7 @@ def _attempts(
         givens = clear(solution, rng, symmetry=symmetry)
         if beyond_medium and solved_by_propagation(givens):
             # Singles, pointing and claiming suffice, so rate() would say easy or medium: a
-            # miss known for a twentieth of the cost of rating it (about 40% of tries).
+            # miss known for a small part of the cost of rating it, and a common one.
             yield None
             continue
         rating = rate(givens, max_tier=difficulty, solution=solution)

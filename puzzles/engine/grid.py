@@ -98,7 +98,7 @@ def parse(text: str) -> Grid:
     return grid
 
 
-def as_grid(grid: Grid | str) -> Grid:
+def as_grid(grid: Iterable[int] | str) -> Grid:
     """A checked copy of a grid given as text or as 81 ints; raises InvalidGrid like parse()."""
     if isinstance(grid, str):
         return parse(grid)

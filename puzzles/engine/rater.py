@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from .catalogue import TECHNIQUE_BY_NAME, TECHNIQUES, TIER_RANK, TIERS, Technique, tier_of
 from .direct import DIRECT_TECHNIQUES
+from .finders import FINDER_OF, LOGICAL, find_step, trial_and_error
 from .grid import (
     BIT,
     CELLS,
@@ -26,20 +29,8 @@ from .grid import (
     cell_name,
     unit_name,
 )
-from .techniques import (
-    LOGICAL,
-    TECHNIQUE_BY_NAME,
-    TECHNIQUES,
-    TIER_RANK,
-    TIERS,
-    Step,
-    Technique,
-    apply,
-    find_step,
-    naked_single,
-    tier_of,
-    trial_and_error,
-)
+from .singles import naked_single
+from .steps import Step, apply
 
 __all__ = ["TIERS", "Rating", "Step", "next_step", "rate", "tier_of"]
 
@@ -61,7 +52,7 @@ class Rating:
     steps: list[Step] = field(default_factory=list)
     complete: bool = True
 
-    def to_dict(self, steps: bool = True) -> dict:
+    def to_dict(self, steps: bool = True) -> dict[str, Any]:
         """A JSON-ready form; steps=False leaves out the step list."""
         out = {
             "tier": self.tier,
@@ -148,7 +139,7 @@ def easiest_step(digits: Grid, cands: list[int], usable: Sequence[Technique]) ->
             break
         if technique.difficulty >= best:
             continue
-        other = technique.find(digits, cands)  # type: ignore[misc]
+        other = FINDER_OF[technique.name](digits, cands)
         if other is not None and (figure := step_difficulty(other)) < best:
             step, best = other, figure
     return step

@@ -64,8 +64,8 @@ def _place(state: State, d: int, cells: int) -> bool:
         seen |= peers
         rest ^= low
     keep = ~cells
-    # Written out: a comprehension over the nine boards costs a third more, and this runs
-    # for every placement of every search.
+    # Written out: a comprehension over the nine boards costs noticeably more, and this runs
+    # for every placement of every search (bench/engine.py shows it).
     state[0] &= keep
     state[1] &= keep
     state[2] &= keep
@@ -146,11 +146,11 @@ def _propagate_quick(state: State) -> bool:
     """Naked singles, and hidden singles in boxes only, until nothing changes; False on a contradiction.
 
     The clearer's searches start from nearly full grids and mostly end within a few placements;
-    there the rows' and columns' hidden singles and locked candidates cost more than they prune:
-    clearing is about a sixth quicker with this propagation (4.9 against 5.9 ms over 400 grids,
-    the same puzzles made). On hard puzzles it is the other way round (count_solutions over
-    top-1465 runs at less than half the speed), so only has_other_solution uses it. Any pruning
-    here is sound and _place refuses a clash, so the search stays exact either way.
+    there the rows' and columns' hidden singles and locked candidates cost more than they prune,
+    and clearing is quicker with this propagation (the same puzzles made). On hard puzzles it is
+    the other way round (count_solutions over top-1465 is slower with it), so only
+    has_other_solution uses it; bench/engine.py measures both. Any pruning here is sound and
+    _place refuses a clash, so the search stays exact either way.
     """
     return _propagate(state, _BOX_BITS, None)
 
@@ -159,8 +159,8 @@ def _branch_cell(state: State) -> int:
     """A cell to guess in: the fewest candidates, then the most unsolved peers.
 
     Among bivalue cells, the one that sees the most open cells prunes the most when its guess
-    is placed; on top-1465 that choice alone visits about a third fewer nodes than the first
-    bivalue cell.
+    is placed; on top-1465 that choice alone visits clearly fewer nodes than the first bivalue
+    cell would.
     """
     ones = twos = threes = fours = 0
     for b in state[:9]:

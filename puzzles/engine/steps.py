@@ -4,15 +4,18 @@ words and bit tricks the finders have in common.
 A position is two lists of 81 ints: the digits placed (0 for an empty cell) and each cell's
 candidate mask (bit d - 1 for digit d, 0 for a filled cell), as a player with full pencil marks
 would keep them. A finder only reads a position; apply() carries a step out. The catalogue of
-techniques, with their tiers and difficulties, is in techniques.py; the finders are there and in
-the modules beside it (uniqueness, patterns, als, forcing).
+techniques, with their tiers and difficulties, is data in catalogue.py; the finders are in a
+module for each family (singles, subsets, fish, wings, chains, patterns, uniqueness, als,
+forcing, direct), bound to the catalogue's names in finders.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from .catalogue import TECHNIQUE_BY_NAME
 from .grid import (
     BIT,
     CELL_BIT,
@@ -33,16 +36,6 @@ from .grid import (
 Candidates = list[Mask]  # 81 masks, 0 for a filled cell
 Pair = tuple[Cell, Digit]  # a placement or an elimination
 Finder = Callable[[Grid, Candidates], "Step | None"]
-
-TIERS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "extreme")
-TIER_RANK: dict[str, int] = {tier: rank for rank, tier in enumerate(TIERS)}
-
-# A pattern whose difficulty grows with its size stops here, below the extreme tier's figures.
-EXPERT_CEILING = 7.4
-
-# Each technique's tier by name, filled in by the catalogue (techniques.py) when it loads, so a
-# Step can name its tier without this module importing the finders.
-TIER_OF: dict[str, str] = {}
 
 # People scan boxes before lines, so every search visits boxes first, then rows, then columns.
 HOUSE_ORDER: tuple[int, ...] = tuple(range(18, 27)) + tuple(range(18))
@@ -73,9 +66,10 @@ class Step:
     @property
     def tier(self) -> str | None:
         """The technique's tier, or None for a check such as 'wrong-digit'."""
-        return TIER_OF.get(self.technique)
+        technique = TECHNIQUE_BY_NAME.get(self.technique)
+        return technique.tier if technique else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form: houses and cells carry both their index and their name."""
         return {
             "technique": self.technique,
@@ -89,7 +83,7 @@ class Step:
         }
 
 
-def _pair_dict(cell: Cell, digit: Digit) -> dict:
+def _pair_dict(cell: Cell, digit: Digit) -> dict[str, Any]:
     """{'cell': index, 'name': 'r1c1', 'digit': d} for one placement or elimination."""
     return {"cell": cell, "name": cell_name(cell), "digit": digit}
 

@@ -13,13 +13,15 @@ from pathlib import Path
 import pytest
 
 from puzzles.engine.als import almost_locked_sets, als_figure, als_xz
+from puzzles.engine.finders import FINDER_OF, LOGICAL, find_step
 from puzzles.engine.grid import BIT, CELL_BIT, DIGITS_OF, PEER_BITS, POPCOUNT, UNITS, as_grid, candidates
 from puzzles.engine.solver import solve
 from puzzles.engine.steps import Step, apply
-from puzzles.engine.techniques import LOGICAL, find_step
+
+from .classic import CLASSIC_MODULES
 
 # The classic techniques only, so the positions walked do not change as the catalogue grows.
-CLASSIC = tuple(t for t in LOGICAL if t.find.__module__ == "puzzles.engine.techniques")
+CLASSIC = tuple(t for t in LOGICAL if FINDER_OF[t.name].__module__ in CLASSIC_MODULES)
 
 TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
 

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from puzzles.engine import direct
+from puzzles.engine.finders import FINDER_OF, LOGICAL, find_step, trial_and_error
 from puzzles.engine.grid import BIT, UNITS, as_grid, candidates
 from puzzles.engine.rater import next_step, rate
 from puzzles.engine.solver import solve
-from puzzles.engine.techniques import LOGICAL, apply, find_step, trial_and_error
+from puzzles.engine.steps import apply
 
 SE_RATED = Path(__file__).resolve().parents[2] / "bench" / "se_rated.txt"
 FINDERS = {
@@ -108,7 +109,7 @@ def test_each_direct_step_is_pinned_where_it_is_the_easiest_step(name):
     for easier in LOGICAL:
         if easier.name == name:
             break
-        assert easier.find(board, cands) is None, f"{easier.name} applies before {name}"
+        assert FINDER_OF[easier.name](board, cands) is None, f"{easier.name} applies before {name}"
     step = next_step(case.givens, board)
     assert step.technique == name
     assert step.placements == (case.placement,) and step.explanation == case.explanation

@@ -18,14 +18,16 @@ import pytest
 
 from puzzles.engine import forcing
 from puzzles.engine.als import als_xz
+from puzzles.engine.finders import FINDER_OF, LOGICAL, find_step
 from puzzles.engine.forcing import cell_forcing_chain, nishio, unit_forcing_chain
 from puzzles.engine.grid import BIT, DIGITS_OF, PEERS, UNITS, as_grid, candidates
 from puzzles.engine.solver import solve
 from puzzles.engine.steps import Step, apply
-from puzzles.engine.techniques import LOGICAL, find_step
+
+from .classic import CLASSIC_MODULES
 
 # The classic techniques only, so the positions walked do not change as the catalogue grows.
-CLASSIC = tuple(t for t in LOGICAL if t.find.__module__ == "puzzles.engine.techniques")
+CLASSIC = tuple(t for t in LOGICAL if FINDER_OF[t.name].__module__ in CLASSIC_MODULES)
 
 TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
 FINDERS = (nishio, cell_forcing_chain, unit_forcing_chain)

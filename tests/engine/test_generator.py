@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from puzzles.engine.catalogue import TECHNIQUES
 from puzzles.engine.clearer import clear
 from puzzles.engine.families import FAMILIES, FAMILY_OF, family_stock, least_stocked
 from puzzles.engine.fillers import FILLERS, fill
@@ -21,7 +22,6 @@ from puzzles.engine.generator import Generated, GenerationGaveUp, generate, gene
 from puzzles.engine.grid import format_grid
 from puzzles.engine.rater import TIERS, rate, tier_of
 from puzzles.engine.solver import solve
-from puzzles.engine.techniques import TECHNIQUES
 
 from . import independent, independent_logic
 from .independent_logic import Board, closure, solves_with

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from puzzles.engine import patterns
+from puzzles.engine.finders import LOGICAL, find_step, trial_and_error
 from puzzles.engine.grid import BIT, BOX_OF, COL_OF, ROW_OF, UNITS, UNITS_OF, as_grid, candidates
 from puzzles.engine.solver import solve
-from puzzles.engine.techniques import LOGICAL, apply, find_step, trial_and_error
+from puzzles.engine.steps import apply
 
 TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
 

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from puzzles.engine.catalogue import TECHNIQUE_BY_NAME
 from puzzles.engine.grid import BIT, CELLS, DIGITS_OF, InvalidGrid, as_grid, candidates, format_grid
 from puzzles.engine.rater import TIERS, Rating, next_step, rate, step_difficulty, tier_of
 from puzzles.engine.solver import count_solutions, solve
-from puzzles.engine.techniques import TECHNIQUE_BY_NAME, apply
+from puzzles.engine.steps import apply
 
 TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
 # Solved by naked and hidden singles alone.

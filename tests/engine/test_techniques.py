@@ -16,23 +16,21 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.engine.grid import BIT, DIGITS_OF, PEERS, UNITS, as_grid, candidates
-from puzzles.engine.rater import next_step
-from puzzles.engine.solver import solve
-from puzzles.engine.techniques import (
-    LOGICAL,
-    TECHNIQUE_BY_NAME,
+from puzzles.engine.catalogue import (
     TECHNIQUES,
     TIERS,
-    Step,
-    apply,
-    find_step,
     technique_about,
     technique_phrase,
     technique_title,
     tier_of,
-    trial_and_error,
 )
+from puzzles.engine.finders import FINDER_OF, LOGICAL, find_step, trial_and_error
+from puzzles.engine.grid import BIT, DIGITS_OF, PEERS, UNITS, as_grid, candidates
+from puzzles.engine.rater import next_step
+from puzzles.engine.solver import solve
+from puzzles.engine.steps import Step, apply
+
+from .classic import CLASSIC_MODULES
 
 TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
 
@@ -386,7 +384,7 @@ def _step_at(name: str) -> Step:
         step = trial_and_error(board, cands, solve(case.givens))
         assert step is not None
     elif name in FOUND_ALONE:
-        step = TECHNIQUE_BY_NAME[technique].find(board, cands)
+        step = FINDER_OF[technique](board, cands)
         assert step is not None and step.technique == technique
     else:
         step = next_step(case.givens, case.board(), case.note_list())
@@ -394,7 +392,7 @@ def _step_at(name: str) -> Step:
         for easier in LOGICAL:
             if easier.name == technique:
                 break
-            assert easier.find(board, cands) is None, f"{easier.name} applies before {technique}"
+            assert FINDER_OF[easier.name](board, cands) is None, f"{easier.name} applies before {technique}"
     assert [tuple(p) for p in step.placements] == [tuple(p) for p in case.placements]
     assert [tuple(e) for e in step.eliminations] == [tuple(e) for e in case.eliminations]
     _assert_sound(step, solve(case.givens))
@@ -496,10 +494,11 @@ def test_every_technique_has_a_pinned_position():
     that module's test file (tests/engine/test_uniqueness.py and so on)."""
     pinned = {_technique_of(name) for name in CASES}
     for technique in TECHNIQUES:
-        if technique.find is None or technique.find.__module__ == "puzzles.engine.techniques":
+        finder = FINDER_OF.get(technique.name)
+        if finder is None or finder.__module__ in CLASSIC_MODULES:
             assert technique.name in pinned, technique.name
         else:
-            module = technique.find.__module__.rsplit(".", 1)[1]
+            module = finder.__module__.rsplit(".", 1)[1]
             tests = (Path(__file__).parent / f"test_{module}.py").read_text()
             assert f'"{technique.name}"' in tests, f"no pinned test names {technique.name}"
 
@@ -541,7 +540,7 @@ def test_a_name_outside_the_catalogue_is_tidied_into_a_title_with_nothing_about_
 def test_no_technique_finds_anything_on_a_solved_grid():
     solution = solve(CASES["x-wing"].givens)
     cands = candidates(solution)
-    assert all(t.find(solution, cands) is None for t in LOGICAL)
+    assert all(FINDER_OF[t.name](solution, cands) is None for t in LOGICAL)
     assert trial_and_error(solution, cands, solution) is None
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from puzzles.engine.finders import FINDER_OF, LOGICAL, find_step, trial_and_error
 from puzzles.engine.grid import BIT, as_grid, candidates
 from puzzles.engine.solver import solve
 from puzzles.engine.steps import Step, apply
-from puzzles.engine.techniques import LOGICAL, find_step, trial_and_error
 from puzzles.engine.uniqueness import (
     _RECTANGLES,
     bug_plus_one,
@@ -28,10 +28,12 @@ from puzzles.engine.uniqueness import (
     unique_rectangle_4,
 )
 
+from .classic import CLASSIC_MODULES
+
 TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
 FINDERS = (unique_rectangle_1, unique_rectangle_2, unique_rectangle_3, unique_rectangle_4, bug_plus_one)
 # The classic techniques only, so the positions stay the same once the catalogue lists these finders.
-CLASSIC = tuple(t for t in LOGICAL if t.find.__module__ == "puzzles.engine.techniques")
+CLASSIC = tuple(t for t in LOGICAL if FINDER_OF[t.name].__module__ in CLASSIC_MODULES)
 
 
 @dataclass(frozen=True)
