@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles.engine.grid import UNITS
+from puzzles.engine import UNITS
 from puzzles.models import Attempt, Hint, Solve
 from puzzles.play import hints
 

@@ -37,7 +37,7 @@ def test_the_receipt_names_the_hardest_technique_in_engine_order_and_why(daily):
     medium = make_daily(daily.date, "medium", make_puzzle("medium", 1))
     made = receipt.receipt_for(medium)
     names = [t.name for t in made.techniques]
-    assert names == [t.name for t in engine.rater.TECHNIQUES if t.name in medium.puzzle.techniques]
+    assert names == [t.name for t in engine.TECHNIQUES if t.name in medium.puzzle.techniques]
     assert made.hardest.name == medium.puzzle.hardest and made.hardest.explanation
     rating = engine.rate(medium.puzzle.givens)
     assert made.hardest.explanation == next(s.explanation for s in rating.steps if s.technique == made.hardest.name)

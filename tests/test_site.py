@@ -23,3 +23,9 @@ def test_redis_answers(redis_url):
     import redis
 
     assert redis.Redis.from_url(redis_url).ping() is True
+
+
+def test_the_settings_name_the_engines_tiers_in_its_order(settings):
+    from puzzles.engine import TIERS
+
+    assert settings.TIERS == TIERS

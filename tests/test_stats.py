@@ -10,8 +10,9 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 
-from puzzles.durations import duration_or_dash
+from puzzles.durations import duration_or_dash, format_duration
 from puzzles.models import Attempt, Solve
+from puzzles.results import chart as solve_times
 from puzzles.results import history
 
 from .factories import log_in, make_daily, solve_through_api
@@ -45,7 +46,7 @@ def at_noon(day: datetime.date) -> datetime.datetime:
     ],
 )
 def test_times_read_like_a_clock(seconds, text):
-    assert history.format_duration(seconds) == text
+    assert format_duration(seconds) == text
 
 
 def test_a_missing_time_is_a_dash():
@@ -108,11 +109,11 @@ def test_streaks_cross_month_and_year_ends():
 
 def test_the_chart_puts_a_point_per_solve_oldest_left_and_slower_higher():
     points = [
-        history.ChartPoint(D(2026, 3, 10), 600),
-        history.ChartPoint(D(2026, 3, 1), 120),
-        history.ChartPoint(D(2026, 3, 10), 240, assisted=True),
+        solve_times.ChartPoint(D(2026, 3, 10), 600),
+        solve_times.ChartPoint(D(2026, 3, 1), 120),
+        solve_times.ChartPoint(D(2026, 3, 10), 240, assisted=True),
     ]
-    chart = history.solve_chart(points)
+    chart = solve_times.solve_chart(points)
     assert len(chart.points) == 3
     xs = [p.x for p in chart.points]
     assert xs[0] == chart.left and xs[1] == xs[2] == chart.right
@@ -123,7 +124,9 @@ def test_the_chart_puts_a_point_per_solve_oldest_left_and_slower_higher():
 
 
 def test_the_chart_time_axis_starts_at_zero_with_round_clock_labels():
-    chart = history.solve_chart([history.ChartPoint(D(2026, 3, 1), 130), history.ChartPoint(D(2026, 3, 5), 590)])
+    chart = solve_times.solve_chart(
+        [solve_times.ChartPoint(D(2026, 3, 1), 130), solve_times.ChartPoint(D(2026, 3, 5), 590)]
+    )
     labels = [t.label for t in chart.y_ticks]
     assert labels == ["0:00", "2:00", "4:00", "6:00", "8:00", "10:00"]
     assert chart.y_ticks[0].position == chart.bottom and chart.y_ticks[-1].position == chart.top
@@ -131,15 +134,15 @@ def test_the_chart_time_axis_starts_at_zero_with_round_clock_labels():
 
 
 def test_a_single_solve_sits_in_the_middle_of_the_chart():
-    chart = history.solve_chart([history.ChartPoint(D(2026, 3, 1), 3723)])
+    chart = solve_times.solve_chart([solve_times.ChartPoint(D(2026, 3, 1), 3723)])
     assert chart.points[0].x == (chart.left + chart.right) / 2
     assert [t.label for t in chart.x_ticks] == ["1 Mar 2026"]
     assert [t.label for t in chart.y_ticks] == ["0:00", "15:00", "30:00", "45:00", "1:00:00", "1:15:00"]
 
 
 def test_the_chart_summary_says_what_it_shows():
-    points = [history.ChartPoint(D(2026, 3, 1), 245), history.ChartPoint(D(2026, 3, 4), 3723)]
-    assert history.chart_summary(points) == (
+    points = [solve_times.ChartPoint(D(2026, 3, 1), 245), solve_times.ChartPoint(D(2026, 3, 4), 3723)]
+    assert solve_times.chart_summary(points) == (
         "2 solves from 1 Mar 2026 to 4 Mar 2026; fastest 4:05, slowest 1:02:03, most recent 1:02:03."
     )
 

@@ -188,7 +188,7 @@ def pools_needing_puzzles() -> list[str]:
 
 def seed_batch_create(tier: str, count: int, *, filler: str, symmetry: str) -> SeedBatch:
     """Record an admin's request for `count` puzzles (checked options; nothing made yet)."""
-    engine.generator.check_options(tier, filler, symmetry)
+    engine.check_options(tier, filler, symmetry)
     if count < 1:
         raise ValueError("count must be at least 1")
     return SeedBatch.objects.create(tier=tier, filler=filler, symmetry=symmetry, requested=count)

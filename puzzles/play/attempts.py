@@ -233,7 +233,7 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
         _advance_clock(attempt, now)
         if 0 in board:
             message = "Not quite: some cells are still empty."
-        elif engine.grid.conflicts(board):
+        elif engine.conflicts(board):
             message = "Not quite: a digit appears twice in a row, column or box."
         else:
             message = ""

@@ -25,8 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import engine
-from ..engine import technique_about, technique_phrase, technique_title
-from ..engine.grid import UNITS, cell_name, unit_name
+from ..engine import UNITS, cell_name, technique_about, technique_phrase, technique_title, unit_name
 from ..models import Check, DailyPuzzle, Hint, PlayEvent
 from ..record_of_play.events import play_log
 from .attempts import AlreadySolved, attempt_lock

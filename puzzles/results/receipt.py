@@ -14,8 +14,7 @@ from django.core.cache import cache
 
 from .. import engine
 from ..durations import format_duration
-from ..engine import technique_about, technique_title
-from ..engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES, article_for, technique_phrase
+from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES, article_for, technique_about, technique_phrase, technique_title
 from ..models import DailyPuzzle, Puzzle, Tier
 from .leaderboard import median_time
 

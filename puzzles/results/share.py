@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 from django.urls import reverse
 
-from ..engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES
+from ..durations import format_duration
+from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES
 from ..models import DailyPuzzle, Solve, Tier, site_today
-from .history import format_duration, solve_rows, streak_days, streaks
+from .history import solve_rows, streak_days, streaks
 
 SITE_NAME = "Daily Sudoku"
 

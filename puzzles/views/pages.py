@@ -29,7 +29,7 @@ from ..leagues import boards, membership
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
 from ..pipeline.dailies import dailies_of_today, daily_served
 from ..play.attempts import attempt_state
-from ..results import history
+from ..results import chart, history
 from ..results.drawing import entries_of, grid_svg
 from ..results.leaderboard import leaderboard_for, standing_of
 from ..results.receipt import receipt_for
@@ -259,7 +259,7 @@ def stats(request: HttpRequest) -> HttpResponse:
     """The player's own statistics per difficulty, a chart of their times, and their streaks."""
     rows = history.solve_rows(request.user)
     started = history.started_counts(request.user)
-    times = history.chart_points(rows)
+    times = chart.chart_points(rows)
     difficulties = []
     for tier in TIER_ORDER:
         points = times.get(tier, [])
@@ -271,7 +271,7 @@ def stats(request: HttpRequest) -> HttpResponse:
                 "best": duration_or_dash(summary.best),
                 "median": duration_or_dash(summary.median),
                 "mean": duration_or_dash(summary.mean),
-                "chart": history.solve_chart(points) if points else None,
+                "chart": chart.solve_chart(points) if points else None,
             }
         )
     context = {

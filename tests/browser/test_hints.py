@@ -7,8 +7,7 @@ import re
 import pytest
 
 from puzzles import engine
-from puzzles.engine import technique_title
-from puzzles.engine.grid import UNITS, unit_name
+from puzzles.engine import UNITS, technique_title, unit_name
 from puzzles.models import Solve
 from tests.browser.test_board import GIVENS, SHOTS, SOLUTION, cell, digit_in, sign_up, wait_saved
 
