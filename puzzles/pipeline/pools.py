@@ -200,8 +200,8 @@ class _StoreBehind:
     A store is a database round trip during which the engine would sit idle; on its own thread
     (with its own connection) it overlaps with making the next puzzle, since waiting on a socket
     releases the GIL. Each puzzle is still stored in its own transaction. It earns its place by
-    bench/pipeline.py: without it one worker's overhead on easy puzzles rose from 3.5% to 14%,
-    past the 10% target (README, "Measured speed").
+    bench/pipeline.py: without it a worker's overhead on easy puzzles passes its target
+    (docs/performance.md).
     """
 
     def __init__(self) -> None:
