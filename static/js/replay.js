@@ -7,8 +7,8 @@
 // board after each, and is tested in node (tests/js/replay.test.mjs); the page part below runs
 // only on a page with a replay.
 
-import { SIZE, applyMoves, valueAt } from "./sudoku.js";
-import { cellLabel, formatTime, render } from "./view.js";
+import { SIZE, applyMoves } from "./sudoku.js";
+import { formatTime, render } from "./view.js";
 
 export const SPEEDS = [1, 2, 5, 10];
 

@@ -327,7 +327,7 @@ export class SyncQueue {
     // login_required answers a logged-out API call with a redirect to the login page, which fetch
     // follows to a 200 HTML page: that means logged out, not success.
     if (response.redirected) return { status: 401, data: null };
-    let data = null;
+    let data;
     try {
       data = await response.json();
     } catch {

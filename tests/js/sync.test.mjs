@@ -673,7 +673,7 @@ describe("the record of play", () => {
     const later = Date.now() + 60_000;
     let saves = 0;
     const { sync, time, requests, game, play } = setUp({
-      answer: (r) => (saves++ === 0 ? [409, { error: "stale", state: serverState(7, { digits: "0" + "2".padEnd(80, "0"), saved_at: later }) }] : undefined),
+      answer: () => (saves++ === 0 ? [409, { error: "stale", state: serverState(7, { digits: "0" + "2".padEnd(80, "0"), saved_at: later }) }] : undefined),
     });
     play(); // r1c1 = 4
     play(); // r1c2 = 8, which the other device made a 2 later on: the 2 stays
