@@ -6,8 +6,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { applyMoves, digitsString, isFull, movesBetween, parseState, placeDigit, toggleMarks } from "../../static/js/sudoku.js";
+import { MOVES_PER_WRITE } from "../../static/js/record-of-play.js";
 import {
-  MOVES_PER_WRITE, SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat,
+  SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat,
 } from "../../static/js/sync.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -646,12 +647,12 @@ describe("the record of play", () => {
     play();
     await time.advance(600);
     assert.deepEqual(requests[0].body.moves, [[600, "d", [[0, 4]]]]);
-    assert.equal(sync.moves.length, 1, "kept for the retry");
+    assert.equal(sync.record.moves.length, 1, "kept for the retry");
     assert.deepEqual(JSON.parse(stored.get(KEY)).moves.map((m) => m.slice(1)), [["d", [[0, 4]]]], "and on this device");
     online = true;
     await time.advance(1000);
     assert.deepEqual(requests[1].body.moves, [[1600, "d", [[0, 4]]]]);
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
     assert.ok(!stored.has(KEY));
   });
 
@@ -662,11 +663,11 @@ describe("the record of play", () => {
     play();
     requests[0].reply(200, { version: 2 });
     await settle();
-    assert.deepEqual(wireOf(sync.moves), [["d", [[1, 8]]]]);
+    assert.deepEqual(wireOf(sync.record.moves), [["d", [[1, 8]]]]);
     await time.advance(600);
     requests[1].reply(400, { error: "bad moves" });
     await settle();
-    assert.deepEqual(wireOf(sync.moves), [["d", [[1, 8]]]]);
+    assert.deepEqual(wireOf(sync.record.moves), [["d", [[1, 8]]]]);
   });
 
   test("on a 409 the moves go with the rebased save, with one more where the merge changed the board", async () => {
@@ -683,7 +684,7 @@ describe("the record of play", () => {
     const server = parseState(serverState(7, { digits: "0" + "2".padEnd(80, "0") })).board;
     const replayed = applyMoves(server, requests[1].body.moves.map((m) => m.slice(1)));
     assert.deepEqual(digitsString(replayed), digitsString(game.board), "the moves take the server's board to the one sent");
-    assert.ok(sync.moves.length === 3);
+    assert.ok(sync.record.moves.length === 3);
   });
 
   test("a write carries at most 500 moves; the rest go in the next, at once", async () => {
@@ -697,14 +698,14 @@ describe("the record of play", () => {
     await time.advance(600);
     assert.deepEqual(requests.map((r) => r.body.moves.length), [500, 20]);
     assert.deepEqual(wireOf(requests.flatMap((r) => r.body.moves)), made, "every move once, in order");
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
     assert.equal(requests[1].body.digits, requests[0].body.digits);
   });
 
   test("a move kept offline for more than a day goes as a day old, the limit the server takes", async () => {
     const { sync, requests, T0 } = setUp();
-    sync.record([["d", [[0, 4]]]], T0 - 3 * 86_400_000);
-    sync.record([["d", [[1, 8]]]], T0 - 1000);
+    sync.record.add([["d", [[0, 4]]]], T0 - 3 * 86_400_000);
+    sync.record.add([["d", [[1, 8]]]], T0 - 1000);
     sync.dirty = sync.due = true;
     sync.pump();
     await settle();
@@ -719,12 +720,12 @@ describe("the record of play", () => {
     await settle();
     assert.deepEqual(requests.map((r) => r.url), [URLS.save, URLS.submit]);
     assert.ok(!("moves" in requests[1].body), "the save carried them all");
-    sync.record([["k", [[2, "1"]]]], T0);
+    sync.record.add([["k", [[2, "1"]]]], T0);
     sync.submit = true;
     sync.pump();
     await settle();
     assert.deepEqual(requests[2].body.moves, [[0, "k", [[2, "1"]]]]);
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
   });
 
   test("the device's copy keeps the unsent moves with their times, and a reload sends them", async () => {
@@ -737,7 +738,7 @@ describe("the record of play", () => {
     stored.set(KEY, kept);
     await time.advance(5000);
     game.board = sync.restore(server(game.board)).board;
-    assert.deepEqual(wireOf(sync.moves), [["d", [[0, 4]]], ["d", [[1, 8]]]]);
+    assert.deepEqual(wireOf(sync.record.moves), [["d", [[0, 4]]], ["d", [[1, 8]]]]);
     sync.pump();
     await settle();
     const ages = requests[0].body.moves.map((m) => m[0]);
@@ -751,7 +752,7 @@ describe("the record of play", () => {
       version: 1, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre, colours: board.colours,
     }));
     sync.restore(server(game.board));
-    assert.deepEqual(wireOf(sync.moves), [["d", [[0, 4]]], ["k", [[1, "3"]]]]);
+    assert.deepEqual(wireOf(sync.record.moves), [["d", [[0, 4]]], ["k", [[1, "3"]]]]);
   });
 
   test("when the server says the attempt's record is full, the write goes again without moves, and so do the next", async () => {
@@ -766,16 +767,16 @@ describe("the record of play", () => {
     play();
     await time.advance(600);
     assert.deepEqual(requests.map((r) => "moves" in r.body), [true, false, false]);
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
   });
 
   test("the server's board taking over forgets moves made on the one it replaced, and so does the solve", async () => {
     const { sync, play } = setUp({ answer: () => undefined });
     play();
     sync.adopt(serverState(9), "");
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
     play();
     sync.finished();
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
   });
 });
