@@ -150,7 +150,7 @@ export function clearHint(game) {
   delete els.hintPanel.dataset.state;
   els.hint.replaceChildren();
   // Hiding the focused close button would drop focus to the page: hand it to the grid first.
-  if (els.hintClose.contains(document.activeElement)) els.cells[game.selected].focus();
+  if (els.hintClose.contains(document.activeElement)) els.cells[game.cursor].focus();
   els.hintClose.hidden = true;
 }
 

@@ -146,7 +146,7 @@ export function confirmWith(game, { title, text, ok }) {
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => {
       // Back to where the player was: the grid's cursor if the opener has gone (the Tools panel closed).
-      const back = opener?.isConnected && !opener.closest("[hidden]") ? opener : game.els.cells[game.selected];
+      const back = opener?.isConnected && !opener.closest("[hidden]") ? opener : game.els.cells[game.cursor];
       back.focus();
       resolve(dialog.returnValue === "ok");
     }, { once: true });
