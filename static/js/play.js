@@ -4,7 +4,7 @@
 // server through the sync queue (game.sync).
 
 import {
-  SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, newHistory, record, redo, sameEntries, undo,
+  SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, newHistory, pushHistory, redo, sameEntries, undo,
 } from "./sudoku.js";
 import { clearHint, dropStaleHint } from "./hints.js";
 import { newClock } from "./state.js";
@@ -66,7 +66,7 @@ export function eraseSelection(game) {
 /** Make `next` the board: one undo step, a redraw, a save, and a submit when the grid is full. */
 export function change(game, next) {
   if (next === game.board || sameEntries(next, game.board)) return;
-  game.history = record(game.history, game.board);
+  game.history = pushHistory(game.history, game.board);
   const before = game.board;
   game.board = next;
   afterChange(game, before);

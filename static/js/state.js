@@ -15,7 +15,7 @@ export function newClock(base = 0) {
 }
 
 /** The hint as the page keeps it between presses of the hint button (hints.js). */
-export function newHint() {
+function newHint() {
   return {
     key: null, // positionKey of the position the last answer was for
     stage: 0, // that answer's stage: what the next press asks for

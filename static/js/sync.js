@@ -24,10 +24,10 @@ import { conflictMessage, mergeBoards } from "./merge.js";
 import { RecordOfPlay } from "./record-of-play.js";
 import { digitsString, parseState, sameEntries } from "./sudoku.js";
 
-export const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
-export const SAVE_MAX_WAIT_MS = 3_000;
+const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
+const SAVE_MAX_WAIT_MS = 3_000;
 export const BEAT_MS = 10_000; // The server counts gaps between beats up to 30 s as play time.
-export const RETRY_MAX_MS = 30_000;
+const RETRY_MAX_MS = 30_000;
 const REFRESH_EVERY_MS = 5_000;
 const BACK_ONLINE_MS = 3_000;
 

@@ -9,7 +9,7 @@ import { applySettings, render, showNotice } from "./view.js";
 import { change } from "./play.js";
 
 /** What a player who never chose gets (the server has the same defaults: puzzles/preferences.py). */
-export const DEFAULT_SETTINGS = Object.freeze({
+const DEFAULT_SETTINGS = Object.freeze({
   remove_notes: true,
   highlight_units: true,
   highlight_same: true,
@@ -21,7 +21,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
 const SETTINGS_KEY = "sudoku:settings";
 
 /** Only the known keys, each of the right type: what a stored or received copy may set. */
-export function cleanSettings(raw) {
+function cleanSettings(raw) {
   const clean = { ...DEFAULT_SETTINGS };
   for (const [key, value] of Object.entries(raw ?? {})) {
     if (!(key in DEFAULT_SETTINGS)) continue;
@@ -135,7 +135,7 @@ async function onSettingChanged(game, input) {
 // ---- Confirmations. ----
 
 /** Ask before a tool that cannot lightly be taken back; resolves true if the player confirms. */
-export function confirmWith(game, { title, text, ok }) {
+function confirmWith(game, { title, text, ok }) {
   const dialog = game.els.confirm;
   dialog.querySelector("#sudoku-confirm-title").textContent = title;
   dialog.querySelector("#sudoku-confirm-text").textContent = text;

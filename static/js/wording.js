@@ -24,7 +24,7 @@ export function solvedWords(seconds) {
 // ---- The board. ----
 
 /** The nine colours by the number each keeps on the keypad and in the cells (board.css draws them). */
-export const COLOUR_NAMES = ["", "grey", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"];
+const COLOUR_NAMES = ["", "grey", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"];
 
 /**
  * What a screen reader hears for a cell, e.g. "Row 2, Column 3, empty, notes 2 5, colours 2 red,

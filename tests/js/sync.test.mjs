@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { applyMoves, digitsString, isFull, movesBetween, parseState, placeDigit, toggleMarks } from "../../static/js/sudoku.js";
+import { applyDigit, applyMoves, digitsString, isFull, movesBetween, parseState, toggleMarks } from "../../static/js/sudoku.js";
 import { MOVES_PER_WRITE } from "../../static/js/record-of-play.js";
 import {
   SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat,
@@ -119,7 +119,7 @@ function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = tru
   let entries = 0;
   const play = () => {
     const i = EMPTY[entries++];
-    change(placeDigit(game.board, i, Number(SOLUTION[i])));
+    change(applyDigit(game.board, [i], Number(SOLUTION[i])));
   };
   /** Any change the page makes, as play.js reports it. */
   const change = (next) => {
@@ -503,7 +503,7 @@ describe("the local copy", () => {
 
   test("moves kept on this device come back onto the version they were built on, and go to the server", async () => {
     const { sync, game, requests, stored } = setUp();
-    keep(stored, placeDigit(game.board, 0, 4), 1);
+    keep(stored, applyDigit(game.board, [0], 4), 1);
     const restored = sync.restore(server(game.board)).board;
     assert.equal(restored.digits[0], 4);
     game.board = restored;
@@ -514,7 +514,7 @@ describe("the local copy", () => {
 
   test("a copy without its base that the server has moved on from is dropped, and so is one with nothing new", () => {
     const { sync, game, stored } = setUp();
-    keep(stored, placeDigit(game.board, 0, 4), 0);
+    keep(stored, applyDigit(game.board, [0], 4), 0);
     assert.equal(sync.restore(server(game.board)), null);
     assert.ok(!stored.has(KEY) && !sync.dirty);
     keep(stored, game.board, 1);
@@ -527,10 +527,10 @@ describe("the local copy", () => {
   test("moves kept offline go on top of what another device saved since, the newer entry winning a shared cell", () => {
     const { sync, game, stored } = setUp();
     const base = game.board;
-    const mine = placeDigit(placeDigit(base, 0, 4), 1, 8); // r1c1 and r1c2, an hour ago
+    const mine = applyDigit(applyDigit(base, [0], 4), [1], 8); // r1c1 and r1c2, an hour ago
     const anHourAgo = Date.now() - 3_600_000;
     keep(stored, mine, 0, base, [[0, anHourAgo], [1, anHourAgo]]);
-    const theirs = placeDigit(base, 1, 2); // r1c2, saved a minute ago on the other device
+    const theirs = applyDigit(base, [1], 2); // r1c2, saved a minute ago on the other device
     const restored = sync.restore(server(theirs, Date.now() - 60_000));
     assert.equal(restored.board.digits[0], 4, "a cell only this device changed is kept");
     assert.equal(restored.board.digits[1], 2, "the newer entry wins the shared cell");
@@ -547,7 +547,7 @@ describe("a guest's moves from before the page knew them", () => {
 
   test("a guest takes the moves this device kept for them as a visitor", () => {
     const { sync, game, stored } = setUp();
-    stored.set(VISITOR, copyOf(placeDigit(game.board, 0, 4), 1));
+    stored.set(VISITOR, copyOf(applyDigit(game.board, [0], 4), 1));
     sync.begin(1, 7, "2026-01-01-easy", true);
     assert.ok(!stored.has(VISITOR));
     assert.equal(sync.restore(server(game.board)).board.digits[0], 4);
@@ -555,7 +555,7 @@ describe("a guest's moves from before the page knew them", () => {
 
   test("a signed-up player never takes a visitor's moves", () => {
     const { sync, game, stored } = setUp();
-    stored.set(VISITOR, copyOf(placeDigit(game.board, 0, 4), 1));
+    stored.set(VISITOR, copyOf(applyDigit(game.board, [0], 4), 1));
     sync.begin(1, 7, "2026-01-01-easy", false);
     assert.ok(stored.has(VISITOR));
     assert.equal(sync.restore(server(game.board)), null);
@@ -747,7 +747,7 @@ describe("the record of play", () => {
 
   test("a copy kept before moves were recorded comes back as one move a layer", () => {
     const { sync, game, stored } = setUp();
-    const board = toggleMarks(placeDigit(game.board, 0, 4), [1], 3, "colour");
+    const board = toggleMarks(applyDigit(game.board, [0], 4), [1], 3, "colour");
     stored.set(KEY, JSON.stringify({
       version: 1, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre, colours: board.colours,
     }));
