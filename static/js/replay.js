@@ -30,8 +30,8 @@ function emptyBoard(givens) {
 
 /**
  * The replay: {steps, boards, end}. A step is the moves made at one moment ({ms, moves: [[layer,
- * cells], ...], sync}); the moves of one action (a digit and the notes it cleared) share their
- * moment, so a step is what the player did at once. After each write, a step with `sync` puts the
+ * cells], ...], fromServer}); the moves of one action (a digit and the notes it cleared) share their
+ * moment, so a step is what the player did at once. After each write, a step `fromServer` puts the
  * board's digits right where they differ from the server's record of them (a move the board never
  * sent); a solve without moves is its givens, then its solved grid. boards[k] is the board after k
  * steps (boards[0] the givens); `end` is the clock at the solve, in ms.
@@ -41,14 +41,14 @@ export function replayOf(timeline) {
   const writes = timeline.writes ?? [];
   const steps = [];
   const boards = [emptyBoard(timeline.givens ?? "")];
-  const add = (ms, move, sync) => {
+  const add = (ms, move, fromServer) => {
     const board = applyMoves(boards.at(-1), [move]);
     const last = steps.at(-1);
-    if (last && !sync && !last.sync && last.ms === ms) {
+    if (last && !fromServer && !last.fromServer && last.ms === ms) {
       last.moves.push(move);
       boards[boards.length - 1] = board;
     } else {
-      steps.push({ ms, moves: [move], sync });
+      steps.push({ ms, moves: [move], fromServer });
       boards.push(board);
     }
   };

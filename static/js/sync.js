@@ -16,7 +16,7 @@
 // in between; the server counts the time between them (puzzles/attempts.py).
 //
 // The queue decides; what its answers do to the page goes through its host (see SyncQueue), and
-// fetch, timers, the clock and storage are passed in, so Node's test runner drives it without a
+// fetch, timers, the two kinds of time and storage are passed in, so Node's test runner drives it without a
 // browser (tests/js/sync.test.mjs).
 
 import { browserStorage, DeviceCopy, wire } from "./device.js";
@@ -97,9 +97,10 @@ export function nextRetryMs(ms) {
 export class SyncQueue {
   constructor({
     urls, host, csrfToken = () => "", fetch = (...args) => globalThis.fetch(...args),
-    timers = globalThis, now = () => performance.now(), clock = () => Date.now(), storage = browserStorage,
+    timers = globalThis, now = () => performance.now(), dateNow = () => Date.now(), storage = browserStorage,
   }) {
-    Object.assign(this, { urls, host, csrfToken, fetch, timers, now, clock });
+    // now: monotonic ms, for waits (debounce, retries); dateNow: epoch ms, when a move was made.
+    Object.assign(this, { urls, host, csrfToken, fetch, timers, now, dateNow });
     this.copy = new DeviceCopy(storage); // unsaved moves kept on this device, per player once the server says who
     this.version = 0; // the server's version of the position the board builds on
     this.base = null; // that version's board: what the server has, to tell this device's own changes from it
@@ -169,9 +170,9 @@ export class SyncQueue {
    * once it is full. A visitor's first move starts the server's clock with the save that makes them a guest.
    */
   changed(full, cells = [], moves = []) {
-    const now = this.clock();
-    for (const i of cells) this.times.set(i, now);
-    this.record.add(moves, now);
+    const at = this.dateNow();
+    for (const i of cells) this.times.set(i, at);
+    this.record.add(moves, at);
     if (this.awaitingFirstMove) this.counting = true;
     this.awaitingFirstMove = false;
     this.writeLocalCopy();
@@ -374,7 +375,7 @@ export class SyncQueue {
       this.record.reset();
       this.clearLocalCopy();
     } else {
-      this.record.settle(server.board, board, this.clock());
+      this.record.settle(server.board, board, this.dateNow());
       this.scheduleSave();
       this.due = true;
       this.writeLocalCopy();
@@ -442,7 +443,7 @@ export class SyncQueue {
     if (!taken) return null;
     this.times = taken.times;
     this.record.reset(taken.moves);
-    this.record.settle(server.board, taken.board, this.clock());
+    this.record.settle(server.board, taken.board, this.dateNow());
     this.dirty = true;
     this.due = true;
     return { board: taken.board, message: taken.message };
@@ -453,7 +454,7 @@ export class SyncQueue {
 const JOBS = {
   async save(sync, keepalive) {
     const sent = sync.host.board();
-    const { batch, body } = sync.record.outgoing(sync.clock());
+    const { batch, body } = sync.record.outgoing(sync.dateNow());
     sync.dirty = false;
     sync.due = false;
     if (!sync.offline) sync.show("saving");
@@ -490,7 +491,7 @@ const JOBS = {
 
   async submit(sync) {
     sync.submit = false;
-    const { batch, body } = sync.record.outgoing(sync.clock());
+    const { batch, body } = sync.record.outgoing(sync.dateNow());
     const { status, data } = await sync.send(sync.urls.submit, { version: sync.version, digits: digitsString(sync.host.board()), ...body });
     if (status === 200) sync.record.delivered(batch);
     if (status === 200 && data.solved) {

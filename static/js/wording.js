@@ -88,7 +88,7 @@ const cellWords = (i) => `row ${rowOf(i) + 1}, column ${colOf(i) + 1}`;
 
 /** A step in words, for the status line: "5 in row 3, column 4", "corner notes in 3 cells". */
 export function stepWords(step) {
-  if (step.sync) return "the digits as the server recorded them";
+  if (step.fromServer) return "the digits as the server recorded them";
   return step.moves
     .map(([layer, cells]) => {
       const where = cells.length === 1 ? cellWords(cells[0][0]) : `${cells.length} cells`;

@@ -59,7 +59,7 @@ describe("replayOf", () => {
   });
 
   test("a write that agrees with the moves adds no step", () => {
-    assert.ok(steps.every((s) => !s.sync));
+    assert.ok(steps.every((s) => !s.fromServer));
   });
 
   test("a move the board never sent is put right by the digits after its write", () => {
@@ -78,7 +78,7 @@ describe("replayOf", () => {
     };
     const replay = replayOf(lost);
     assert.deepEqual(
-      replay.steps.map((s) => [s.ms, s.sync]),
+      replay.steps.map((s) => [s.ms, s.fromServer]),
       [
         [1_000, false],
         [2_000, true],

@@ -1,4 +1,4 @@
-// The sync queue (static/js/sync.js) against a fake server: fetch, timers, the clock and storage
+// The sync queue (static/js/sync.js) against a fake server: fetch, timers, time and storage
 // are the test's own, so every decision (when to save, what a 409, 401, 4xx or 5xx does, retries
 // and their backoff, one request at a time) is checked without a browser.
 
@@ -22,7 +22,7 @@ const KEY = "sudoku:7:2026-01-01-easy"; // player 7's copy of that puzzle
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Timers and a clock that move only when the test moves them. */
+/** Timers and a time that move only when the test moves them. */
 class FakeTime {
   constructor() {
     this.now = 0;
@@ -109,10 +109,10 @@ function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = tru
     setItem: (key, value) => stored.set(key, value),
     removeItem: (key) => stored.delete(key),
   };
-  // The wall clock moves with the fake one, from the real time the test started.
+  // The date (epoch ms) moves with the fake time, from the real time the test started.
   const T0 = Date.now();
   const sync = new SyncQueue({
-    urls: URLS, host, fetch, timers: time, now: () => time.now, clock: () => T0 + time.now, storage, csrfToken: () => "token",
+    urls: URLS, host, fetch, timers: time, now: () => time.now, dateNow: () => T0 + time.now, storage, csrfToken: () => "token",
   });
   sync.begin(1, 7, "2026-01-01-easy", false, game.board);
   /** The player puts the next right digit in the next empty cell, as the page does. */

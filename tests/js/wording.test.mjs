@@ -89,7 +89,7 @@ describe("words", () => {
       "4 in row 1, column 1; corner notes in 2 cells",
     );
     assert.equal(stepWords({ moves: [["k", [[80, "3"]]]] }), "colours in row 9, column 9");
-    assert.equal(stepWords({ sync: true, moves: [] }), "the digits as the server recorded them");
+    assert.equal(stepWords({ fromServer: true, moves: [] }), "the digits as the server recorded them");
   });
 });
 
