@@ -1,7 +1,7 @@
 // The record of play on this device: every change the player makes, kept as moves (sudoku.js
 // movesBetween) with the time it was made, until a save or the submit that carries them is
 // answered 200. A write carries the oldest MOVES_PER_WRITE with their ages (how long before the
-// write each was made); the server stamps the write's arrival (puzzles/playlog.py). When a merge
+// write each was made); the server stamps the write's arrival (puzzles/record_of_play/moves.py). When a merge
 // changes the board, a move saying so follows this device's own, so the moves made on the
 // server's board always end at the board sent. Once the server says the attempt's record is full
 // (413), writes go on without moves.
@@ -11,7 +11,7 @@
 
 import { applyMoves, movesBetween } from "./sudoku.js";
 
-export const MOVES_PER_WRITE = 500; // the server's limit a write (puzzles/playlog.py)
+export const MOVES_PER_WRITE = 500; // the server's limit a write (puzzles/record_of_play/moves.py)
 const MAX_AGE_MS = 24 * 3600 * 1000; // and a move's oldest age there: an older one is sent as that old
 
 export class RecordOfPlay {

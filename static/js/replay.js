@@ -1,7 +1,7 @@
 // A solve's replay on the board's grid (templates/puzzles/replay.html), read-only: play and pause,
 // four speeds, a step back or forward, a scrubber, and the clock of active time.
 //
-// The timeline comes from the replay API (puzzles/replays.py has its rules): the givens, every move
+// The timeline comes from the replay API (puzzles/fairplay/replays.py has its rules): the givens, every move
 // on the player's clock ([ms, layer, [[cell, value], ...]]), and the digits the server recorded
 // after each write ([moves made before it, ms, digits]). The pure part turns it into steps and the
 // board after each, and is tested in node (tests/js/replay.test.mjs), as are its words

@@ -244,7 +244,7 @@ export function positionKey(board) {
   return `${digitsString(board)}|${board.centre.join(",")}`;
 }
 
-// ---- Moves: a change as the record of play keeps it (the wire form in puzzles/playlog.py). ----
+// ---- Moves: a change as the record of play keeps it (the wire form in puzzles/record_of_play/moves.py). ----
 
 /** The record's letter for each layer of the board, in the order a change's moves go. */
 const MOVE_LAYERS = { d: "digits", c: "corner", n: "centre", k: "colours" };

@@ -13,7 +13,7 @@
 //
 // The clock: time counts while a page of the puzzle is open, visible and unpaused, and only then.
 // The page tells the server when that starts ("open") and stops ("close"), and beats ("tick")
-// in between; the server counts the time between them (puzzles/attempts.py).
+// in between; the server counts the time between them (puzzles/play/attempts.py).
 //
 // The queue decides; what its answers do to the page goes through its host (see SyncQueue), and
 // fetch, timers, the two kinds of time and storage are passed in, so Node's test runner drives it without a

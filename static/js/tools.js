@@ -8,7 +8,7 @@ import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
 import { applySettings, render, showNotice } from "./view.js";
 import { change } from "./play.js";
 
-/** What a player who never chose gets (the server has the same defaults: puzzles/preferences.py). */
+/** What a player who never chose gets (the server has the same defaults: puzzles/play/preferences.py). */
 const DEFAULT_SETTINGS = Object.freeze({
   remove_notes: true,
   highlight_units: true,
