@@ -70,7 +70,7 @@ export function wireTools(game) {
   const { els } = game;
   els.settingsOpen.addEventListener("click", () => openSettings(game));
   els.settingsForm.addEventListener("change", (e) => onSettingChanged(game, e.target));
-  els.settings.addEventListener("close", () => els.settingsOpen.focus());
+  els.settingsDialog.addEventListener("close", () => els.settingsOpen.focus());
 
   els.moreKey.addEventListener("click", () => toggleMore(game, els.more.hidden));
   els.more.addEventListener("click", (e) => {
@@ -107,13 +107,13 @@ function toggleMore(game, open, moveFocus = true) {
 // ---- Settings. ----
 
 function openSettings(game) {
-  const { settingsForm, settings, settingsStatus } = game.els;
+  const { settingsForm, settingsDialog, settingsStatus } = game.els;
   for (const input of settingsForm.elements) {
     if (input.type === "checkbox") input.checked = Boolean(game.settings[input.name]);
     else if (input.type === "radio") input.checked = game.settings[input.name] === input.value;
   }
   settingsStatus.textContent = "";
-  settings.showModal();
+  settingsDialog.showModal();
 }
 
 /** One setting changed: in effect at once, then saved for the player. */

@@ -22,7 +22,7 @@ export function elements(doc) {
     grid: one("#sudoku-grid"),
     cells,
     parts: cellParts(cells),
-    board: one(".sudoku-board"),
+    boardArea: one(".sudoku-board"), // the grid and what sits on it (the paused panel); game.board is the position
     pausedPanel: one("#sudoku-paused"),
     resume: one("#sudoku-resume"),
     pause: one("#sudoku-pause"),
@@ -31,7 +31,7 @@ export function elements(doc) {
     shortcuts: one("#sudoku-keys"),
     shortcutList: one("#sudoku-keys-list"),
     settingsOpen: one("#sudoku-settings-open"),
-    settings: one("#sudoku-settings"),
+    settingsDialog: one("#sudoku-settings"),
     settingsForm: one("#sudoku-settings-form"),
     settingsStatus: one("#sudoku-settings-status"),
     confirm: one("#sudoku-confirm"),
@@ -44,7 +44,7 @@ export function elements(doc) {
     notice: one("#sudoku-notice"),
     saveStatus: one("#save-status"),
     hintPanel: one("#sudoku-hint-panel"),
-    hint: one("#sudoku-hint"),
+    hintBody: one("#sudoku-hint"), // the panel's live region
     hintClose: one("#sudoku-hint-close"),
     resultsSlot: one("#sudoku-results-slot"),
     keypad,
@@ -281,7 +281,7 @@ export function showControls(game) {
 /** Pausing hides the grid (no peeking); the button says what a press will do. */
 export function showPaused(game, paused) {
   const { els } = game;
-  els.board.classList.toggle("is-paused", paused);
+  els.boardArea.classList.toggle("is-paused", paused);
   els.grid.inert = paused;
   els.keypad.inert = paused;
   els.pausedPanel.hidden = !paused;
@@ -312,10 +312,10 @@ const CELEBRATION_MS = 1_600;
  */
 export function celebrate(game) {
   if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
-  const { cells, board } = game.els;
+  const { cells, boardArea } = game.els;
   cells.forEach((cell, i) => cell.style.setProperty("--wave", String(rowOf(i) + colOf(i))));
-  board.classList.add("is-celebrating");
-  setTimeout(() => board.classList.remove("is-celebrating"), CELEBRATION_MS);
+  boardArea.classList.add("is-celebrating");
+  setTimeout(() => boardArea.classList.remove("is-celebrating"), CELEBRATION_MS);
 }
 
 // ---- Messages. ----
