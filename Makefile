@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
 TEST_STAMP := $(VENV)/.requirements-test-installed
 
-.PHONY: run test test-js lint bench venv venv-test
+.PHONY: run test test-js lint lint-js bench venv venv-test
 
 venv: $(STAMP)
 venv-test: $(TEST_STAMP)
@@ -44,6 +44,16 @@ lint: $(TEST_STAMP)
 # by their import/export syntax.
 test-js:
 	node --test tests/js/*.test.mjs
+
+# The JavaScript lint: ESLint (eslint.config.mjs) on the board's modules and their node tests.
+# ESLint is pinned in package.json and package-lock.json; npm ci installs exactly that when
+# node_modules is missing or older than the lock file. Nothing of it is served: no build step.
+lint-js: node_modules/.package-lock.json
+	node_modules/.bin/eslint static/js tests/js eslint.config.mjs
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/engine.py

@@ -1,11 +1,14 @@
 // The daily Sudoku board's entry point: read the page, build the game, load the player's
 // position, and wire the page's events (pointer, keyboard, keypad, the page's lifecycle) to the
 // modules that do the work, one job each:
+//   state.js   the game's state: every field, with its default
 //   sudoku.js  the rules, conflicts, a change's moves and the undo history (pure)
 //   keys.js    a keyboard event to an action (pure)
 //   view.js    the page's elements, looked up once, and everything drawn on them
+//   wording.js what the board says: labels, notices, the timer's text (pure)
 //   sync.js    the server: saves (with the moves of the record of play), beats, submit, state, hints and results
 //              (the only module that talks to it)
+//   record-of-play.js  the moves no write has carried yet (sync.js's)
 //   hints.js   the hint panel and the marks on the board
 //   play.js    what the player's moves and the server's answers do to the game
 //   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)
@@ -16,8 +19,9 @@
 // The page is the same for every player (so the server can cache it whole); a player's own
 // position comes from the state API.
 
-import { newHistory, parseState, positionKey } from "./sudoku.js";
-import { MODE_NAMES, keyAction, moveTarget, nextMode } from "./keys.js";
+import { parseState, positionKey } from "./sudoku.js";
+import { newGame } from "./state.js";
+import { keyAction, moveTarget, nextMode } from "./keys.js";
 import { BEAT_MS, SyncQueue } from "./sync.js";
 import { askHint, closeHint, hintOpen } from "./hints.js";
 import {
@@ -29,35 +33,13 @@ import "./share.js"; // the Share and Copy buttons of the results, which arrive 
 import {
   applySettings, csrfToken, elements, render, showAlert, showControls, showGuest, showNotice, showPlayer, showSaveState,
 } from "./view.js";
+import { entryNotice } from "./wording.js";
 
 /** Build the game from the page, wire the grid, then load and show the player's position. */
 async function start(els) {
   const page = parseState(JSON.parse(els.pageState.textContent));
   const data = els.root.dataset;
-  const game = {
-    els,
-    loginUrl: data.loginUrl,
-    canPlay: false, // true once the player's position has arrived (a visitor's empty one too)
-    results: "none", // the results fragment: "none", "loading", "loaded" or "failed"
-    board: page.board,
-    solved: false,
-    history: newHistory(),
-    selected: 0, // the cursor: the focused cell
-    selection: new Set([0]), // the cells a digit, note, colour or Erase goes to (the cursor's among them)
-    mode: "normal",
-    settings: storedSettings(),
-    wrong: new Set(), // cells a check found wrong, until their digit changes
-    checks: 0,
-    paused: false,
-    clock: { base: 0, since: null, shown: 0 }, // since: performance.now() while running
-    noticeTimer: null,
-    hint: {
-      key: null, stage: 0, // the last answer's position and stage: what the next press asks for
-      shown: null, // the answer on screen, null when the panel is closed (or shows an error)
-      marks: new Map(), // its cells, see hintMarks
-      busy: false,
-    },
-  };
+  const game = newGame({ els, board: page.board, settings: storedSettings(), loginUrl: data.loginUrl });
   game.sync = new SyncQueue({
     urls: {
       save: data.apiSave, beat: data.apiBeat, submit: data.apiSubmit, state: data.apiState,
@@ -152,7 +134,7 @@ function wireGrid(game) {
   // Tab into the grid: the selection follows the focused cell.
   grid.addEventListener("focusin", (e) => {
     const cell = e.target.closest("[data-cell]");
-    if (cell && !drag && Number(cell.dataset.cell) !== game.selected) select(game, Number(cell.dataset.cell), false);
+    if (cell && !drag && Number(cell.dataset.cell) !== game.cursor) select(game, Number(cell.dataset.cell), false);
   });
   document.addEventListener("keydown", (e) => onKey(game, e));
 }
@@ -177,7 +159,7 @@ function onKey(game, e) {
   if (!inGrid && !game.els.root.contains(e.target) && e.target !== document.body) return;
   if (e.target.closest?.("dialog")) return; // a dialog's own keys (Escape closes it)
   if (moving) {
-    const to = moveTarget(game.selected, action, game.settings.wrap_arrows);
+    const to = moveTarget(game.cursor, action, game.settings.wrap_arrows);
     select(game, to, true, action.extend ? "add" : "only");
   } else if (action.type === "selectAll") {
     if (!inGrid) return; // Ctrl+A elsewhere selects the page's text, as usual
@@ -192,7 +174,7 @@ function onKey(game, e) {
     eraseSelection(game);
   } else if (action.type === "setMode") {
     setMode(game, action.mode);
-    showNotice(game, `Entry: ${MODE_NAMES[game.mode]}`);
+    showNotice(game, entryNotice(game.mode));
   } else if (action.type === "undo" || action.type === "redo") {
     travel(game, action.type);
   } else if (action.type === "hint") {
@@ -202,7 +184,7 @@ function onKey(game, e) {
   } else if (action.type === "mode") {
     setMode(game, nextMode(game.mode));
     // Clicking a radio announces itself; a key press needs saying (and shows what N did).
-    showNotice(game, `Entry: ${MODE_NAMES[game.mode]}`);
+    showNotice(game, entryNotice(game.mode));
   }
   e.preventDefault();
 }

@@ -78,7 +78,7 @@ export class DeviceCopy {
    * board, or with nothing the server lacks is forgotten.
    */
   take(server, version) {
-    let copy = null;
+    let copy;
     try {
       copy = JSON.parse(this.storage.getItem(this.key) || "null");
     } catch {

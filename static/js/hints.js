@@ -132,7 +132,7 @@ function showHintError(game, text, login = false) {
 function openHintPanel(game, state, content) {
   const { els } = game;
   els.hintPanel.dataset.state = state;
-  els.hint.replaceChildren(...content);
+  els.hintBody.replaceChildren(...content);
   els.hintClose.hidden = false;
 }
 
@@ -148,9 +148,9 @@ export function clearHint(game) {
   game.hint.shown = null;
   game.hint.marks = new Map();
   delete els.hintPanel.dataset.state;
-  els.hint.replaceChildren();
+  els.hintBody.replaceChildren();
   // Hiding the focused close button would drop focus to the page: hand it to the grid first.
-  if (els.hintClose.contains(document.activeElement)) els.cells[game.selected].focus();
+  if (els.hintClose.contains(document.activeElement)) els.cells[game.cursor].focus();
   els.hintClose.hidden = true;
 }
 

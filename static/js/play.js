@@ -4,9 +4,10 @@
 // server through the sync queue (game.sync).
 
 import {
-  SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, newHistory, record, redo, sameEntries, undo,
+  SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, newHistory, pushHistory, redo, sameEntries, undo,
 } from "./sudoku.js";
 import { clearHint, dropStaleHint } from "./hints.js";
+import { newClock } from "./state.js";
 import {
   celebrate, loadResults, render, renderKeypad, showAlert, showNotice, showPaused, showSolvedBoard, showTime,
 } from "./view.js";
@@ -25,7 +26,7 @@ export function select(game, i, focus, how = "only") {
     selection.add(i);
   }
   game.selection = selection;
-  game.selected = i;
+  game.cursor = i;
   render(game);
   if (focus && document.activeElement !== game.els.cells[i]) game.els.cells[i].focus();
 }
@@ -39,15 +40,15 @@ export function selectAll(game) {
 /** Back to the cursor alone (Escape). True if there was more to clear. */
 export function clearSelection(game) {
   if (game.selection.size <= 1) return false;
-  game.selection = new Set([game.selected]);
+  game.selection = new Set([game.cursor]);
   render(game);
   return true;
 }
 
 /** The selected cells, the cursor's first when it is one of them (Ctrl+click can take it out). */
-export function selectedCells(game) {
-  const others = [...game.selection].filter((i) => i !== game.selected);
-  return game.selection.has(game.selected) ? [game.selected, ...others] : others;
+function selectedCells(game) {
+  const others = [...game.selection].filter((i) => i !== game.cursor);
+  return game.selection.has(game.cursor) ? [game.cursor, ...others] : others;
 }
 
 // ---- Entries. ----
@@ -65,7 +66,7 @@ export function eraseSelection(game) {
 /** Make `next` the board: one undo step, a redraw, a save, and a submit when the grid is full. */
 export function change(game, next) {
   if (next === game.board || sameEntries(next, game.board)) return;
-  game.history = record(game.history, game.board);
+  game.history = pushHistory(game.history, game.board);
   const before = game.board;
   game.board = next;
   afterChange(game, before);
@@ -155,7 +156,7 @@ export function setPaused(game, paused) {
   showPaused(game, paused);
   updateClock(game);
   if (paused) game.els.resume.focus();
-  else game.els.cells[game.selected].focus();
+  else game.els.cells[game.cursor].focus();
 }
 
 // ---- The server's word. ----
@@ -194,9 +195,9 @@ export function rebase(game, server, notice) {
 export function showSolved(game, seconds, justNow = false) {
   game.solved = true;
   game.sync.finished();
-  game.clock = { base: Number(seconds) || 0, since: null };
+  game.clock = newClock(Number(seconds) || 0);
   tickClock(game);
-  game.selection = new Set([game.selected]);
+  game.selection = new Set([game.cursor]);
   showSolvedBoard(game, seconds);
   if (justNow) celebrate(game);
   clearHint(game);

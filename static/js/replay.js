@@ -1,21 +1,23 @@
 // A solve's replay on the board's grid (templates/puzzles/replay.html), read-only: play and pause,
 // four speeds, a step back or forward, a scrubber, and the clock of active time.
 //
-// The timeline comes from the replay API (puzzles/replays.py has its rules): the givens, every move
+// The timeline comes from the replay API (puzzles/fairplay/replays.py has its rules): the givens, every move
 // on the player's clock ([ms, layer, [[cell, value], ...]]), and the digits the server recorded
 // after each write ([moves made before it, ms, digits]). The pure part turns it into steps and the
-// board after each, and is tested in node (tests/js/replay.test.mjs); the page part below runs
-// only on a page with a replay.
+// board after each, and is tested in node (tests/js/replay.test.mjs), as are its words
+// (wording.js); the page part below runs only on a page with a replay.
 
-import { SIZE, applyMoves, valueAt } from "./sudoku.js";
-import { cellLabel, formatTime, render } from "./view.js";
-
-export const SPEEDS = [1, 2, 5, 10];
+import { SIZE, applyMoves, rowOf } from "./sudoku.js";
+import { newGame } from "./state.js";
+import { cellParts, render } from "./view.js";
+import {
+  endWords, formatDuration, loadedWords, pausedWords, playingWords, positionWords, steppedWords,
+} from "./wording.js";
 
 // ---- The timeline as steps and boards. Pure. ----
 
 /** The board with nothing but the givens (sudoku.js's shape). */
-export function emptyBoard(givens) {
+function emptyBoard(givens) {
   const blank = () => Array(SIZE).fill("");
   return {
     givens: Array.from({ length: SIZE }, (_, i) => Number(givens[i]) || 0),
@@ -28,8 +30,8 @@ export function emptyBoard(givens) {
 
 /**
  * The replay: {steps, boards, end}. A step is the moves made at one moment ({ms, moves: [[layer,
- * cells], ...], sync}); the moves of one action (a digit and the notes it cleared) share their
- * moment, so a step is what the player did at once. After each write, a step with `sync` puts the
+ * cells], ...], fromServer}); the moves of one action (a digit and the notes it cleared) share their
+ * moment, so a step is what the player did at once. After each write, a step `fromServer` puts the
  * board's digits right where they differ from the server's record of them (a move the board never
  * sent); a solve without moves is its givens, then its solved grid. boards[k] is the board after k
  * steps (boards[0] the givens); `end` is the clock at the solve, in ms.
@@ -39,14 +41,14 @@ export function replayOf(timeline) {
   const writes = timeline.writes ?? [];
   const steps = [];
   const boards = [emptyBoard(timeline.givens ?? "")];
-  const add = (ms, move, sync) => {
+  const add = (ms, move, fromServer) => {
     const board = applyMoves(boards.at(-1), [move]);
     const last = steps.at(-1);
-    if (last && !sync && !last.sync && last.ms === ms) {
+    if (last && !fromServer && !last.fromServer && last.ms === ms) {
       last.moves.push(move);
       boards[boards.length - 1] = board;
     } else {
-      steps.push({ ms, moves: [move], sync });
+      steps.push({ ms, moves: [move], fromServer });
       boards.push(board);
     }
   };
@@ -91,46 +93,19 @@ export function stepAt(steps, ms) {
   return low;
 }
 
-const LAYER_WORDS = { c: "corner notes", n: "centre notes", k: "colours" };
-const cellWords = (i) => `row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`;
-
-/** A step in words, for the status line: "5 in row 3, column 4", "corner notes in 3 cells". */
-export function stepWords(step) {
-  if (step.sync) return "the digits as the server recorded them";
-  return step.moves
-    .map(([layer, cells]) => {
-      const where = cells.length === 1 ? cellWords(cells[0][0]) : `${cells.length} cells`;
-      if (layer !== "d") return `${LAYER_WORDS[layer]} in ${where}`;
-      if (cells.length > 1) return `digits in ${where}`;
-      return cells[0][1] ? `${cells[0][1]} in ${where}` : `erased ${where}`;
-    })
-    .join("; ");
-}
-
-/** The scrubber's value in words (its aria-valuetext): the clock, and where in the replay. */
-export function positionWords(ms, k, count) {
-  if (k === 0) return `${formatTime(ms / 1000)}, the givens`;
-  return `${formatTime(ms / 1000)}, move ${k} of ${count}`;
-}
-
-// ---- The page. ----
+// ---- The page: a player of the replay, in parts that each do one thing. ----
 
 const ARROWS = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -9, ArrowDown: 9 };
 
-function start(root) {
-  const doc = root.ownerDocument;
-  const $ = (id) => doc.getElementById(id);
+/** The replay page's elements, looked up once; the grid's are named as view.js names the board's. */
+function replayElements(root) {
+  const $ = (id) => root.ownerDocument.getElementById(id);
   const cells = [...root.querySelectorAll("[data-cell]")];
-  const els = {
+  return {
     grid: $("sudoku-grid"),
     cells,
-    parts: cells.map((cell) => ({
-      colour: cell.querySelector(".cell-colour"),
-      digit: cell.querySelector(".cell-digit"),
-      corner: cell.querySelector(".cell-corner"),
-      centre: cell.querySelector(".cell-centre"),
-    })),
-    clock: $("replay-clock"),
+    parts: cellParts(cells),
+    timer: $("replay-clock"), // the clock's text, as the board's #sudoku-timer
     controls: $("replay-controls"),
     back: $("replay-back"),
     play: $("replay-play"),
@@ -141,137 +116,181 @@ function start(root) {
     status: $("replay-status"),
     speeds: [...root.querySelectorAll("input[name=replay-speed]")],
   };
-  // What view.js's render reads of a game: a board nobody can play, no selection, hints or checks.
-  const game = {
+}
+
+/**
+ * The player: a game for view.js's render (a board nobody can play: no selection, hints or
+ * checks; the cursor is the grid's one Tab stop, moved by the arrow keys), the replay once
+ * loaded, and where in it the player is.
+ */
+function newPlayer(els) {
+  return {
     els,
-    board: null,
-    selected: 0, // the grid's one Tab stop, moved by the arrow keys
-    selection: new Set(),
-    settings: {},
-    canPlay: false,
-    solved: true,
-    hint: { marks: new Map() },
-    wrong: new Set(),
+    game: { ...newGame({ els }), solved: true, selection: new Set() },
+    replay: null, // replayOf(timeline)
+    k: 0, // steps shown
+    ms: 0, // the replay's clock
+    speed: 1,
+    playing: false,
+    lastFrame: 0, // performance.now() of the last frame drawn while playing
   };
-  let replay = null;
-  let k = 0;
-  let ms = 0;
-  let speed = 1;
-  let playing = false;
-  let lastFrame = 0;
+}
 
-  const say = (text) => {
-    if (els.status.textContent !== text) els.status.textContent = text;
-  };
+/** The status line, written only when it changes. */
+function say(player, text) {
+  const { status } = player.els;
+  if (status.textContent !== text) status.textContent = text;
+}
 
-  function show(next) {
-    const count = replay.steps.length;
-    const changed = next !== k || game.board === null;
-    k = next;
-    if (changed) {
-      game.board = replay.boards[k];
-      render(game);
-      const last = new Set(k ? replay.steps[k - 1].moves.flatMap(([, moved]) => moved.map(([i]) => i)) : []);
-      cells.forEach((cell, i) => cell.classList.toggle("is-last", last.has(i)));
-      els.move.textContent = String(k);
-      els.scrub.value = String(k);
-      els.back.setAttribute("aria-disabled", String(k === 0));
-      els.forward.setAttribute("aria-disabled", String(k === count));
-    }
-    const time = formatTime(ms / 1000);
-    if (els.clock.textContent !== time) els.clock.textContent = time;
-    els.scrub.setAttribute("aria-valuetext", positionWords(ms, k, count));
+/** The cells the k-th step changed (none before the first): outlined as the last move. */
+function cellsOfStep(replay, k) {
+  return new Set(k ? replay.steps[k - 1].moves.flatMap(([, moved]) => moved.map(([i]) => i)) : []);
+}
+
+/** Draw the board after `next` steps, the buttons and the scrubber; then the clock. */
+function show(player, next) {
+  const { els, game, replay } = player;
+  const count = replay.steps.length;
+  const changed = next !== player.k || game.board === null;
+  player.k = next;
+  if (changed) {
+    game.board = replay.boards[next];
+    render(game);
+    const last = cellsOfStep(replay, next);
+    els.cells.forEach((cell, i) => cell.classList.toggle("is-last", last.has(i)));
+    els.move.textContent = String(next);
+    els.scrub.value = String(next);
+    els.back.setAttribute("aria-disabled", String(next === 0));
+    els.forward.setAttribute("aria-disabled", String(next === count));
   }
+  showClock(player);
+}
 
-  function pause(words) {
-    playing = false;
-    els.play.textContent = "Play";
-    say(words ?? `Paused at ${formatTime(ms / 1000)}, move ${k} of ${replay.steps.length}.`);
+/** The clock's text and the scrubber's words. */
+function showClock(player) {
+  const { els, ms, k, replay } = player;
+  const time = formatDuration(ms / 1000);
+  if (els.timer.textContent !== time) els.timer.textContent = time;
+  els.scrub.setAttribute("aria-valuetext", positionWords(ms, k, replay.steps.length));
+}
+
+/** Stop playing, saying where (or `words`). */
+function pause(player, words) {
+  player.playing = false;
+  player.els.play.textContent = "Play";
+  say(player, words ?? pausedWords(player.ms, player.k, player.replay.steps.length));
+}
+
+/** One animation frame while playing: the clock moves on by the time since the last, at the speed. */
+function frame(player, now) {
+  if (!player.playing) return;
+  const { replay } = player;
+  player.ms = Math.min(replay.end, player.ms + (now - player.lastFrame) * player.speed);
+  player.lastFrame = now;
+  show(player, stepAt(replay.steps, player.ms));
+  if (player.ms >= replay.end) pause(player, endWords(replay.end));
+  else requestAnimationFrame((t) => frame(player, t));
+}
+
+/** Play, or pause while playing; at the end, play from the start again. */
+function play(player) {
+  if (player.playing) return pause(player);
+  if (player.ms >= player.replay.end) {
+    player.ms = 0;
+    show(player, 0);
   }
+  player.playing = true;
+  player.els.play.textContent = "Pause";
+  say(player, playingWords(player.speed));
+  player.lastFrame = performance.now();
+  requestAnimationFrame((t) => frame(player, t));
+}
 
-  function frame(now) {
-    if (!playing) return;
-    ms = Math.min(replay.end, ms + (now - lastFrame) * speed);
-    lastFrame = now;
-    show(stepAt(replay.steps, ms));
-    if (ms >= replay.end) pause(`The end: solved at ${formatTime(replay.end / 1000)}.`);
-    else requestAnimationFrame(frame);
-  }
+/** Go to step `next` (a step or the scrubber), paused, saying what that step did. */
+function goTo(player, next) {
+  const { steps } = player.replay;
+  const target = Math.max(0, Math.min(next, steps.length));
+  player.ms = clockAt(steps, target);
+  player.playing = false;
+  player.els.play.textContent = "Play";
+  show(player, target);
+  say(player, steppedWords(player.ms, target, steps));
+}
 
-  function play() {
-    if (playing) return pause();
-    if (ms >= replay.end) {
-      ms = 0; // from the start again
-      show(0);
-    }
-    playing = true;
-    els.play.textContent = "Pause";
-    say(`Playing at ${speed}×.`);
-    lastFrame = performance.now();
-    requestAnimationFrame(frame);
-  }
-
-  /** Go to step `next` (a step or the scrubber), paused, saying what that step did. */
-  function goTo(next) {
-    const target = Math.max(0, Math.min(next, replay.steps.length));
-    ms = clockAt(replay.steps, target);
-    if (playing) playing = false;
-    els.play.textContent = "Play";
-    show(target);
-    const where = positionWords(ms, target, replay.steps.length);
-    say(target ? `${where}: ${stepWords(replay.steps[target - 1])}.` : `${where}.`);
-  }
-
-  els.play.addEventListener("click", play);
-  els.back.addEventListener("click", () => goTo(k - 1));
-  els.forward.addEventListener("click", () => goTo(k + 1));
-  els.scrub.addEventListener("input", () => goTo(Number(els.scrub.value)));
+/** The buttons, the scrubber and the speeds. */
+function wireControls(player) {
+  const { els } = player;
+  els.play.addEventListener("click", () => play(player));
+  els.back.addEventListener("click", () => goTo(player, player.k - 1));
+  els.forward.addEventListener("click", () => goTo(player, player.k + 1));
+  els.scrub.addEventListener("input", () => goTo(player, Number(els.scrub.value)));
   for (const radio of els.speeds) {
     radio.addEventListener("change", () => {
-      speed = Number(radio.value) || 1;
-      if (playing) say(`Playing at ${speed}×.`);
+      player.speed = Number(radio.value) || 1;
+      if (player.playing) say(player, playingWords(player.speed));
     });
   }
+}
 
-  doc.addEventListener("keydown", (e) => {
-    if (!replay || e.altKey || e.ctrlKey || e.metaKey) return;
-    const target = e.target instanceof Element ? e.target : null;
-    if (target && els.grid.contains(target) && e.key in ARROWS) {
-      // Inside the grid the arrows read it, cell by cell, as on the board.
-      const next = game.selected + ARROWS[e.key];
-      const sideways = Math.abs(ARROWS[e.key]) === 1;
-      if (next >= 0 && next < SIZE && (!sideways || Math.floor(next / 9) === Math.floor(game.selected / 9))) {
-        game.selected = next;
-        render(game);
-        cells[next].focus();
-      }
-      e.preventDefault();
-      return;
-    }
-    // A control keeps its own keys: Space presses a button or picks a speed, the arrows move the
-    // scrubber (one move a press, as stepping does) or change the speed.
-    const control = target?.closest("button, a, summary, input, select, textarea");
-    if (e.key === " " && !(control && control !== els.scrub)) {
-      e.preventDefault();
-      play();
-    } else if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && !control?.matches("input, select, textarea")) {
-      e.preventDefault();
-      goTo(k + (e.key === "ArrowLeft" ? -1 : 1));
-    }
-  });
+/** Inside the grid the arrows read it, cell by cell, as on the board; the edges hold. */
+function moveInGrid(player, key) {
+  const { game, els } = player;
+  const next = game.cursor + ARROWS[key];
+  const sideways = Math.abs(ARROWS[key]) === 1;
+  if (next >= 0 && next < SIZE && (!sideways || rowOf(next) === rowOf(game.cursor))) {
+    game.cursor = next;
+    render(game);
+    els.cells[next].focus();
+  }
+}
 
-  fetch(root.dataset.timelineUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
-    .then((response) => (response.ok ? response.json() : Promise.reject(new Error(String(response.status)))))
-    .then((timeline) => {
-      replay = replayOf(timeline);
-      const count = replay.steps.length;
-      els.scrub.max = String(count);
-      els.count.textContent = String(count);
-      els.controls.hidden = false;
-      show(0);
-      say(`${count} move${count === 1 ? "" : "s"} over ${formatTime(replay.end / 1000)}. Press Play.`);
-    })
-    .catch(() => say("The replay could not be loaded: reload the page to try again."));
+/**
+ * The keyboard: the arrows in the grid; elsewhere Space plays or pauses and Left and Right step.
+ * A control keeps its own keys: Space presses a button or picks a speed, the arrows move the
+ * scrubber (one move a press, as stepping does) or change the speed.
+ */
+function onKey(player, e) {
+  if (!player.replay || e.altKey || e.ctrlKey || e.metaKey) return;
+  const target = e.target instanceof Element ? e.target : null;
+  if (target && player.els.grid.contains(target) && e.key in ARROWS) {
+    moveInGrid(player, e.key);
+    e.preventDefault();
+    return;
+  }
+  const control = target?.closest("button, a, summary, input, select, textarea");
+  if (e.key === " " && !(control && control !== player.els.scrub)) {
+    e.preventDefault();
+    play(player);
+  } else if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && !control?.matches("input, select, textarea")) {
+    e.preventDefault();
+    goTo(player, player.k + (e.key === "ArrowLeft" ? -1 : 1));
+  }
+}
+
+/** Fetch the timeline, then show its givens and the controls; or say it could not be had. */
+async function load(player, url) {
+  const { els } = player;
+  try {
+    const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    if (!response.ok) throw new Error(String(response.status));
+    player.replay = replayOf(await response.json());
+  } catch {
+    say(player, "The replay could not be loaded: reload the page to try again.");
+    return;
+  }
+  const count = player.replay.steps.length;
+  els.scrub.max = String(count);
+  els.count.textContent = String(count);
+  els.controls.hidden = false;
+  show(player, 0);
+  say(player, loadedWords(count, player.replay.end));
+}
+
+function start(root) {
+  const player = newPlayer(replayElements(root));
+  wireControls(player);
+  root.ownerDocument.addEventListener("keydown", (e) => onKey(player, e));
+  load(player, root.dataset.timelineUrl);
 }
 
 const root = globalThis.document?.getElementById("replay");

@@ -6,21 +6,21 @@
 // dashboard's live refresh). A box that has focus keeps its stop until focus leaves it.
 const SELECTOR = "[data-scroll-region]";
 
-function sync(box) {
+function fitTabStop(box) {
   const overflows = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
   if (overflows) box.setAttribute("tabindex", "0");
   else if (document.activeElement !== box) box.removeAttribute("tabindex");
 }
 
 const resized = new ResizeObserver((entries) => {
-  for (const entry of entries) sync(entry.target);
+  for (const entry of entries) fitTabStop(entry.target);
 });
 
 function watch(root) {
   const boxes = root.matches?.(SELECTOR) ? [root] : [...root.querySelectorAll(SELECTOR)];
   for (const box of boxes) {
     resized.observe(box);
-    sync(box);
+    fitTabStop(box);
   }
 }
 
@@ -31,5 +31,5 @@ new MutationObserver((records) => {
   }
 }).observe(document.body, { childList: true, subtree: true });
 document.addEventListener("focusout", (event) => {
-  if (event.target instanceof Element && event.target.matches(SELECTOR)) sync(event.target);
+  if (event.target instanceof Element && event.target.matches(SELECTOR)) fitTabStop(event.target);
 });

@@ -112,7 +112,6 @@ export function remaining(board) {
 /** The board field each kind of mark lives in. */
 const MARK_LAYERS = { corner: "corner", centre: "centre", colour: "colours" };
 
-const replaceAt = (list, i, value) => list.map((x, j) => (j === i ? value : x));
 /** `list` with `change(x)` at each of `cells` (a Set). */
 const changeAt = (list, cells, change) => list.map((x, j) => (cells.has(j) ? change(x) : x));
 const without = (marks, d) => marks.replace(String(d), "");
@@ -125,22 +124,6 @@ function markLayer(kind) {
   const layer = MARK_LAYERS[kind];
   if (!layer) throw new RangeError(`Marks are "corner", "centre" or "colour", not ${JSON.stringify(kind)}.`);
   return layer;
-}
-
-/**
- * Put digit d in cell i and take d out of the notes of its peers, as players expect, in one step
- * (so one undo takes both back). The cell keeps its own notes underneath: erasing brings them back.
- * Returns the same board when nothing changes (givens, or the digit is already there).
- */
-export function placeDigit(board, i, d) {
-  if (board.givens[i] || board.digits[i] === d) return board;
-  const strip = (notes) => notes.map((n, j) => (PEERS[i].includes(j) ? without(n, d) : n));
-  return {
-    ...board,
-    digits: replaceAt(board.digits, i, d),
-    corner: strip(board.corner),
-    centre: strip(board.centre),
-  };
 }
 
 /**
@@ -180,11 +163,6 @@ export function toggleMarks(board, cells, d, kind) {
   return { ...board, [layer]: changeAt(board[layer], eligible, change) };
 }
 
-/** Toggle note d ("corner" or "centre") or colour d ("colour") in cell i; cells showing a digit take no notes. */
-export function toggleNote(board, i, d, kind) {
-  return toggleMarks(board, [i], d, kind);
-}
-
 /**
  * Erase on a selection, one layer a press: in "colour" mode the colours; otherwise the first layer
  * holding something among the selected cells, in the order digits, centre notes, corner notes,
@@ -202,14 +180,6 @@ export function eraseCells(board, cells, mode) {
     if (hit.size) return { ...board, [layer]: changeAt(board[layer], hit, () => (layer === "digits" ? 0 : "")) };
   }
   return board;
-}
-
-/** Erase one cell: the digit if there is one, else all its notes (colours stay). Givens stay. */
-export function eraseCell(board, i) {
-  if (board.givens[i]) return board;
-  if (board.digits[i]) return { ...board, digits: replaceAt(board.digits, i, 0) };
-  if (!board.corner[i] && !board.centre[i]) return board;
-  return { ...board, corner: replaceAt(board.corner, i, ""), centre: replaceAt(board.centre, i, "") };
 }
 
 /** An entry on a selection: a digit in "normal" kind (applyDigit's options), else a mark of that kind. */
@@ -274,7 +244,7 @@ export function positionKey(board) {
   return `${digitsString(board)}|${board.centre.join(",")}`;
 }
 
-// ---- Moves: a change as the record of play keeps it (the wire form in puzzles/playlog.py). ----
+// ---- Moves: a change as the record of play keeps it (the wire form in puzzles/record_of_play/moves.py). ----
 
 /** The record's letter for each layer of the board, in the order a change's moves go. */
 const MOVE_LAYERS = { d: "digits", c: "corner", n: "centre", k: "colours" };
@@ -313,8 +283,8 @@ export function newHistory() {
   return { past: [], future: [] };
 }
 
-/** Record that `board` is being replaced by a new one; a new change forgets the redo branch. */
-export function record(history, board) {
+/** Push `board`, which a new one is replacing, onto the history; a new change forgets the redo branch. */
+export function pushHistory(history, board) {
   const past = [...history.past, board].slice(-HISTORY_LIMIT);
   return { past, future: [] };
 }

@@ -8,33 +8,28 @@
 // this device (device.js), with the board they were made on, so they survive a closed tab or a
 // long time offline and are merged the same way when the server has moved on meanwhile.
 //
-// The record of play: every change is also kept as moves (sudoku.js movesBetween) with the time
-// it was made, until a save or the submit that carries them is answered 200. A write sends the
-// oldest MOVES_PER_WRITE with their ages (how long before the write each was made); the server
-// stamps the write's arrival (puzzles/playlog.py). When a merge changes the board, a move saying
-// so follows this device's own, so the moves made on the server's board always end at the board sent.
-// Once the server says the attempt's record is full (413), writes go on without moves.
+// The record of play: every change is also kept as moves (record-of-play.js), and each save or
+// submit carries the oldest of them; the queue says when they were made, written and stored.
 //
 // The clock: time counts while a page of the puzzle is open, visible and unpaused, and only then.
 // The page tells the server when that starts ("open") and stops ("close"), and beats ("tick")
-// in between; the server counts the time between them (puzzles/attempts.py).
+// in between; the server counts the time between them (puzzles/play/attempts.py).
 //
 // The queue decides; what its answers do to the page goes through its host (see SyncQueue), and
-// fetch, timers, the clock and storage are passed in, so Node's test runner drives it without a
+// fetch, timers, the two kinds of time and storage are passed in, so Node's test runner drives it without a
 // browser (tests/js/sync.test.mjs).
 
 import { browserStorage, DeviceCopy, wire } from "./device.js";
 import { conflictMessage, mergeBoards } from "./merge.js";
-import { applyMoves, digitsString, movesBetween, parseState, sameEntries } from "./sudoku.js";
+import { RecordOfPlay } from "./record-of-play.js";
+import { digitsString, parseState, sameEntries } from "./sudoku.js";
 
-export const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
-export const SAVE_MAX_WAIT_MS = 3_000;
+const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
+const SAVE_MAX_WAIT_MS = 3_000;
 export const BEAT_MS = 10_000; // The server counts gaps between beats up to 30 s as play time.
-export const RETRY_MAX_MS = 30_000;
+const RETRY_MAX_MS = 30_000;
 const REFRESH_EVERY_MS = 5_000;
 const BACK_ONLINE_MS = 3_000;
-export const MOVES_PER_WRITE = 500; // the server's limit a write (puzzles/playlog.py)
-const MAX_AGE_MS = 24 * 3600 * 1000; // and a move's oldest age there: an older one is sent as that old
 
 /** What the page says when the server's board replaces the one on screen. */
 export const UPDATED_ELSEWHERE = "Updated from your other device";
@@ -102,15 +97,15 @@ export function nextRetryMs(ms) {
 export class SyncQueue {
   constructor({
     urls, host, csrfToken = () => "", fetch = (...args) => globalThis.fetch(...args),
-    timers = globalThis, now = () => performance.now(), clock = () => Date.now(), storage = browserStorage,
+    timers = globalThis, now = () => performance.now(), dateNow = () => Date.now(), storage = browserStorage,
   }) {
-    Object.assign(this, { urls, host, csrfToken, fetch, timers, now, clock });
+    // now: monotonic ms, for waits (debounce, retries); dateNow: epoch ms, when a move was made.
+    Object.assign(this, { urls, host, csrfToken, fetch, timers, now, dateNow });
     this.copy = new DeviceCopy(storage); // unsaved moves kept on this device, per player once the server says who
     this.version = 0; // the server's version of the position the board builds on
     this.base = null; // that version's board: what the server has, to tell this device's own changes from it
     this.times = new Map(); // cell -> when this device last changed it (epoch ms), for merging
-    this.moves = []; // [epoch ms, layer, [[cell, value], ...]]: moves no write has carried yet, oldest first
-    this.recordFull = false; // the server's record of play for this attempt takes no more moves
+    this.record = new RecordOfPlay(); // the moves no write has carried yet
     this.counting = false; // an "open" has gone and no "close" since: the server's clock runs
     this.awaitingFirstMove = false; // a visitor who has not moved: no beats (see shouldBeat)
     this.dirty = false; // unsaved changes exist
@@ -175,9 +170,9 @@ export class SyncQueue {
    * once it is full. A visitor's first move starts the server's clock with the save that makes them a guest.
    */
   changed(full, cells = [], moves = []) {
-    const now = this.clock();
-    for (const i of cells) this.times.set(i, now);
-    this.record(moves, now);
+    const at = this.dateNow();
+    for (const i of cells) this.times.set(i, at);
+    this.record.add(moves, at);
     if (this.awaitingFirstMove) this.counting = true;
     this.awaitingFirstMove = false;
     this.writeLocalCopy();
@@ -259,7 +254,7 @@ export class SyncQueue {
   /** The puzzle is solved: nothing is left to submit, nor to keep on this device. */
   finished() {
     this.submit = false;
-    this.moves = [];
+    this.record.reset();
     this.clearLocalCopy();
   }
 
@@ -327,7 +322,7 @@ export class SyncQueue {
     // login_required answers a logged-out API call with a redirect to the login page, which fetch
     // follows to a 200 HTML page: that means logged out, not success.
     if (response.redirected) return { status: 401, data: null };
-    let data = null;
+    let data;
     try {
       data = await response.json();
     } catch {
@@ -342,7 +337,8 @@ export class SyncQueue {
   adopt(raw, notice) {
     if (!raw) {
       // A conflict without the state attached: drop our copy and fetch the server's.
-      Object.assign(this, { dirty: false, due: false, submit: false, refresh: true, lastRefresh: 0, moves: [] });
+      Object.assign(this, { dirty: false, due: false, submit: false, refresh: true, lastRefresh: 0 });
+      this.record.reset();
       return;
     }
     const server = parseState(raw);
@@ -350,7 +346,7 @@ export class SyncQueue {
     Object.assign(this, { dirty: false, due: false, submit: false, base: server.board });
     this.version = server.version;
     this.times.clear();
-    this.moves = []; // they were made on a board that is gone: the server's moves made this one
+    this.record.reset(); // they were made on a board that is gone: the server's moves made this one
     this.clearLocalCopy();
     this.host.adopt(server, notice);
   }
@@ -376,10 +372,10 @@ export class SyncQueue {
     this.host.rebase({ ...server, board }, [notice, conflictMessage(conflicts)].filter(Boolean).join(". "));
     if (sameEntries(board, server.board)) {
       this.times.clear();
-      this.moves = [];
+      this.record.reset();
       this.clearLocalCopy();
     } else {
-      this.settle(server.board, board);
+      this.record.settle(server.board, board, this.dateNow());
       this.scheduleSave();
       this.due = true;
       this.writeLocalCopy();
@@ -430,7 +426,7 @@ export class SyncQueue {
 
   /** Keep the unsaved board with the server version it was built on, that version's board and the edits' times. */
   writeLocalCopy() {
-    this.copy.write(this.host.board(), this.version, this.base, this.times, this.moves);
+    this.copy.write(this.host.board(), this.version, this.base, this.times, this.record.moves);
   }
 
   /** Forget the local copy once the server has everything. */
@@ -446,50 +442,11 @@ export class SyncQueue {
     const taken = this.copy.take(server, this.version);
     if (!taken) return null;
     this.times = taken.times;
-    this.moves = taken.moves;
-    this.settle(server.board, taken.board);
+    this.record.reset(taken.moves);
+    this.record.settle(server.board, taken.board, this.dateNow());
     this.dirty = true;
     this.due = true;
     return { board: taken.board, message: taken.message };
-  }
-
-  // ---- The record of play. ----
-
-  /** Keep `moves` (movesBetween's shape) as made at `at` (epoch ms; never before the last kept). */
-  record(moves, at) {
-    if (this.recordFull) return;
-    const time = Math.max(at, this.moves.at(-1)?.[0] ?? 0);
-    for (const [layer, cells] of moves) this.moves.push([time, layer, cells]);
-  }
-
-  /**
-   * The board became `board` by this device's unsaved moves made on the server's `serverBoard`,
-   * merged: a move now takes those moves' end to `board` where the merge made it differ.
-   */
-  settle(serverBoard, board) {
-    const end = applyMoves(serverBoard, this.moves.map(([, layer, cells]) => [layer, cells]));
-    this.record(movesBetween(end, board), this.clock());
-  }
-
-  /** The moves the next write carries (the oldest MOVES_PER_WRITE) and their wire form, ages as of now. */
-  outgoing() {
-    const batch = this.moves.slice(0, MOVES_PER_WRITE);
-    const now = this.clock();
-    const wired = batch.map(([at, layer, cells]) => [Math.min(MAX_AGE_MS, Math.max(0, now - at)), layer, cells]);
-    return { batch, body: wired.length ? { moves: wired } : {} };
-  }
-
-  /** 413: the attempt's record is full; true if that is what `data` says (the write goes again without moves). */
-  full(status, data) {
-    if (status !== 413 || !data?.record_full) return false;
-    Object.assign(this, { recordFull: true, moves: [] });
-    return true;
-  }
-
-  /** A write that carried `batch` was stored: those moves are on the record. */
-  delivered(batch) {
-    const sent = new Set(batch);
-    this.moves = this.moves.filter((move) => !sent.has(move));
   }
 }
 
@@ -497,7 +454,7 @@ export class SyncQueue {
 const JOBS = {
   async save(sync, keepalive) {
     const sent = sync.host.board();
-    const { batch, body } = sync.outgoing();
+    const { batch, body } = sync.record.outgoing(sync.dateNow());
     sync.dirty = false;
     sync.due = false;
     if (!sync.offline) sync.show("saving");
@@ -514,9 +471,9 @@ const JOBS = {
       sync.base = sent;
       sync.counting ||= sync.host.running(); // a save starts the server's clock (a guest's first one, say)
       sync.host.elapsed(data.elapsed);
-      sync.delivered(batch);
+      sync.record.delivered(batch);
       // More than one write's moves: the rest go in the next save, at once.
-      if (sync.moves.length && !sync.dirty) Object.assign(sync, { dirty: true, due: true });
+      if (sync.record.moves.length && !sync.dirty) Object.assign(sync, { dirty: true, due: true });
       if (sync.dirty) sync.writeLocalCopy(); // Newer moves: their copy now builds on this version.
       else {
         sync.times.clear();
@@ -525,7 +482,7 @@ const JOBS = {
       sync.show("saved");
     } else if (status === 409) {
       sync.rebase(data?.state, UPDATED_ELSEWHERE);
-    } else if (sync.full(status, data)) {
+    } else if (sync.record.refusedAsFull(status, data)) {
       Object.assign(sync, { dirty: true, due: true });
     } else {
       sync.refuse(status, data);
@@ -534,9 +491,9 @@ const JOBS = {
 
   async submit(sync) {
     sync.submit = false;
-    const { batch, body } = sync.outgoing();
+    const { batch, body } = sync.record.outgoing(sync.dateNow());
     const { status, data } = await sync.send(sync.urls.submit, { version: sync.version, digits: digitsString(sync.host.board()), ...body });
-    if (status === 200) sync.delivered(batch);
+    if (status === 200) sync.record.delivered(batch);
     if (status === 200 && data.solved) {
       if (data.state) sync.adopt(data?.state, "");
       sync.host.finish(data.seconds ?? data.state?.solve_seconds);
@@ -545,7 +502,7 @@ const JOBS = {
       sync.host.alert(data.message || "Not quite: some digits are wrong.");
     } else if (status === 409) {
       sync.rebase(data?.state, UPDATED_ELSEWHERE);
-    } else if (sync.full(status, data)) {
+    } else if (sync.record.refusedAsFull(status, data)) {
       sync.submit = true;
     } else {
       sync.refuse(status, data);

@@ -8,8 +8,8 @@ import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
 import { applySettings, render, showNotice } from "./view.js";
 import { change } from "./play.js";
 
-/** What a player who never chose gets (the server has the same defaults: puzzles/preferences.py). */
-export const DEFAULT_SETTINGS = Object.freeze({
+/** What a player who never chose gets (the server has the same defaults: puzzles/play/preferences.py). */
+const DEFAULT_SETTINGS = Object.freeze({
   remove_notes: true,
   highlight_units: true,
   highlight_same: true,
@@ -21,7 +21,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
 const SETTINGS_KEY = "sudoku:settings";
 
 /** Only the known keys, each of the right type: what a stored or received copy may set. */
-export function cleanSettings(raw) {
+function cleanSettings(raw) {
   const clean = { ...DEFAULT_SETTINGS };
   for (const [key, value] of Object.entries(raw ?? {})) {
     if (!(key in DEFAULT_SETTINGS)) continue;
@@ -70,7 +70,7 @@ export function wireTools(game) {
   const { els } = game;
   els.settingsOpen.addEventListener("click", () => openSettings(game));
   els.settingsForm.addEventListener("change", (e) => onSettingChanged(game, e.target));
-  els.settings.addEventListener("close", () => els.settingsOpen.focus());
+  els.settingsDialog.addEventListener("close", () => els.settingsOpen.focus());
 
   els.moreKey.addEventListener("click", () => toggleMore(game, els.more.hidden));
   els.more.addEventListener("click", (e) => {
@@ -107,13 +107,13 @@ function toggleMore(game, open, moveFocus = true) {
 // ---- Settings. ----
 
 function openSettings(game) {
-  const { settingsForm, settings, settingsStatus } = game.els;
+  const { settingsForm, settingsDialog, settingsStatus } = game.els;
   for (const input of settingsForm.elements) {
     if (input.type === "checkbox") input.checked = Boolean(game.settings[input.name]);
     else if (input.type === "radio") input.checked = game.settings[input.name] === input.value;
   }
   settingsStatus.textContent = "";
-  settings.showModal();
+  settingsDialog.showModal();
 }
 
 /** One setting changed: in effect at once, then saved for the player. */
@@ -135,7 +135,7 @@ async function onSettingChanged(game, input) {
 // ---- Confirmations. ----
 
 /** Ask before a tool that cannot lightly be taken back; resolves true if the player confirms. */
-export function confirmWith(game, { title, text, ok }) {
+function confirmWith(game, { title, text, ok }) {
   const dialog = game.els.confirm;
   dialog.querySelector("#sudoku-confirm-title").textContent = title;
   dialog.querySelector("#sudoku-confirm-text").textContent = text;
@@ -146,7 +146,7 @@ export function confirmWith(game, { title, text, ok }) {
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => {
       // Back to where the player was: the grid's cursor if the opener has gone (the Tools panel closed).
-      const back = opener?.isConnected && !opener.closest("[hidden]") ? opener : game.els.cells[game.selected];
+      const back = opener?.isConnected && !opener.closest("[hidden]") ? opener : game.els.cells[game.cursor];
       back.focus();
       resolve(dialog.returnValue === "ok");
     }, { once: true });

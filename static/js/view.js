@@ -2,10 +2,11 @@
 // everything else here writes to them: the cells (one pass over the 81 after every change; cheap,
 // and never out of step), the keypad, the timer, the messages, the solved screen and the results.
 // The settings panel and the confirmations are tools.js's.
-// The words a cell or a button says are pure and tested with node (tests/js/view.test.mjs).
+// The words a cell or a button says are wording.js's, pure and tested with node.
 
 import { KEY_HELP } from "./keys.js";
 import { PEERS, colOf, conflicts, positionKey, remaining, rowOf, valueAt } from "./sudoku.js";
+import { cellLabel, colourKeyLabel, formatDuration, hintLabel, pauseLabel, solvedWords } from "./wording.js";
 
 const NOTICE_MS = 8_000;
 
@@ -20,13 +21,8 @@ export function elements(doc) {
     root,
     grid: one("#sudoku-grid"),
     cells,
-    parts: cells.map((cell) => ({
-      colour: cell.querySelector(".cell-colour"),
-      digit: cell.querySelector(".cell-digit"),
-      corner: cell.querySelector(".cell-corner"),
-      centre: cell.querySelector(".cell-centre"),
-    })),
-    board: one(".sudoku-board"),
+    parts: cellParts(cells),
+    boardArea: one(".sudoku-board"), // the grid and what sits on it (the paused panel); game.board is the position
     pausedPanel: one("#sudoku-paused"),
     resume: one("#sudoku-resume"),
     pause: one("#sudoku-pause"),
@@ -35,7 +31,7 @@ export function elements(doc) {
     shortcuts: one("#sudoku-keys"),
     shortcutList: one("#sudoku-keys-list"),
     settingsOpen: one("#sudoku-settings-open"),
-    settings: one("#sudoku-settings"),
+    settingsDialog: one("#sudoku-settings"),
     settingsForm: one("#sudoku-settings-form"),
     settingsStatus: one("#sudoku-settings-status"),
     confirm: one("#sudoku-confirm"),
@@ -48,7 +44,7 @@ export function elements(doc) {
     notice: one("#sudoku-notice"),
     saveStatus: one("#save-status"),
     hintPanel: one("#sudoku-hint-panel"),
-    hint: one("#sudoku-hint"),
+    hintBody: one("#sudoku-hint"), // the panel's live region
     hintClose: one("#sudoku-hint-close"),
     resultsSlot: one("#sudoku-results-slot"),
     keypad,
@@ -70,65 +66,21 @@ export function elements(doc) {
   };
 }
 
+/** Each cell's layers, where render writes: its colours, digit, corner and centre notes. */
+export function cellParts(cells) {
+  return cells.map((cell) => ({
+    colour: cell.querySelector(".cell-colour"),
+    digit: cell.querySelector(".cell-digit"),
+    corner: cell.querySelector(".cell-corner"),
+    centre: cell.querySelector(".cell-centre"),
+  }));
+}
+
 /** Django's CSRF token: the cookie, or the hidden input the template renders. */
 export function csrfToken(els) {
   const cookie = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
   if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
   return els.csrfInput?.value ?? "";
-}
-
-// ---- Words: what a cell, the timer and the hint button say. Pure. ----
-
-/** Seconds as the site writes a time everywhere: m:ss, or h:mm:ss past an hour. */
-export function formatTime(seconds) {
-  const s = Math.max(0, Math.floor(Number(seconds) || 0));
-  const pad = (n) => String(n).padStart(2, "0");
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
-}
-
-/** The nine colours by the number each keeps on the keypad and in the cells (board.css draws them). */
-export const COLOUR_NAMES = ["", "grey", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"];
-
-/**
- * What a screen reader hears for a cell, e.g. "Row 2, Column 3, empty, notes 2 5, colours 2 red,
- * hint: look here". `wrong`: a check found its digit wrong.
- */
-export function cellLabel(board, i, conflicted, mark = null, wrong = false) {
-  const parts = [`Row ${rowOf(i) + 1}`, `Column ${colOf(i) + 1}`];
-  const spaced = (notes) => notes.split("").join(" ");
-  if (board.givens[i]) parts.push(`given ${board.givens[i]}`);
-  else if (board.digits[i]) parts.push(String(board.digits[i]));
-  else {
-    parts.push("empty");
-    if (board.corner[i]) parts.push(`corner notes ${spaced(board.corner[i])}`);
-    if (board.centre[i]) parts.push(`notes ${spaced(board.centre[i])}`);
-  }
-  const colours = board.colours?.[i] ?? "";
-  if (colours) parts.push(`${colours.length > 1 ? "colours" : "colour"} ${[...colours].map((c) => `${c} ${COLOUR_NAMES[c]}`).join(", ")}`);
-  if (wrong) parts.push("wrong");
-  if (conflicted) parts.push("conflict");
-  if (mark) parts.push(hintWords(mark));
-  return parts.join(", ");
-}
-
-/** A hint's mark in words, for the cell's label: the outline says it on screen, this says it aloud. */
-function hintWords(mark) {
-  const digits = [...mark.digits].sort().join(" ");
-  if (mark.kind === "place") return `hint: ${digits} goes here`;
-  if (mark.kind === "remove") return `hint: remove ${digits}`;
-  return mark.kind === "cell" ? "hint: this cell" : "hint: look here";
-}
-
-/**
- * What the hint button's next press shows, from the last hint answered ({key, stage}) and the
- * position now: the same position goes on to the next stage, any other starts again. With the
- * panel closed (`open` false) it says "Hint": a press shows the last answer again first.
- */
-export function hintLabel(last, key, open = true) {
-  if (!open || !last || last.key !== key || !last.stage) return "Hint";
-  return last.stage === 1 ? "More" : "Show me";
 }
 
 // ---- The board. ----
@@ -139,27 +91,27 @@ export function hintLabel(last, key, open = true) {
  * cannot be played (a visitor's before it loads, a solved one) shows none: only the focus ring.
  */
 export function render(game) {
-  const { board, selected, settings } = game;
+  const { board, cursor, settings } = game;
   const playing = game.canPlay && !game.solved;
   const bad = conflicts(board);
-  const focusValue = playing && settings.highlight_same ? valueAt(board, selected) : 0;
+  const focusValue = playing && settings.highlight_same ? valueAt(board, cursor) : 0;
   const marks = game.hint.marks;
   const many = game.selection.size > 1;
   game.els.cells.forEach((cell, i) => {
     const value = valueAt(board, i);
     const chosen = playing && game.selection.has(i);
-    const peer = playing && !many && settings.highlight_units && i !== selected && PEERS[selected].includes(i);
+    const peer = playing && !many && settings.highlight_units && i !== cursor && PEERS[cursor].includes(i);
     const wrong = game.wrong.has(i) && value !== 0;
     cell.classList.toggle("is-entry", !board.givens[i] && value !== 0);
     cell.classList.toggle("is-selected", chosen);
-    cell.classList.toggle("is-cursor", playing && many && i === selected);
+    cell.classList.toggle("is-cursor", playing && many && i === cursor);
     cell.classList.toggle("is-peer", peer);
     cell.classList.toggle("is-same", focusValue !== 0 && value === focusValue && !chosen);
     cell.classList.toggle("is-conflict", bad.has(i));
     cell.classList.toggle("is-wrong", wrong);
     const ariaSelected = String(chosen);
     if (cell.getAttribute("aria-selected") !== ariaSelected) cell.setAttribute("aria-selected", ariaSelected);
-    cell.tabIndex = i === selected ? 0 : -1;
+    cell.tabIndex = i === cursor ? 0 : -1;
     const parts = game.els.parts[i];
     setText(parts.digit, value ? String(value) : "");
     renderNotes(parts.corner, value ? "" : board.corner[i], focusValue, true);
@@ -240,7 +192,7 @@ export function renderKeypad(game) {
     const d = Number(button.dataset.digit);
     button.classList.toggle("is-done", left[d] === 0 && game.mode !== "colour");
     setText(digitLeft[k], String(left[d]));
-    const label = game.mode === "colour" ? `Colour ${d}, ${COLOUR_NAMES[d]}` : null;
+    const label = game.mode === "colour" ? colourKeyLabel(d) : null;
     if (label) button.setAttribute("aria-label", label);
     else button.removeAttribute("aria-label");
   });
@@ -257,11 +209,11 @@ export function renderKeypad(game) {
 
 /** Redraw the timer. */
 export function showTime(game, seconds) {
-  if (game.els.timer) setText(game.els.timer, formatTime(seconds));
+  if (game.els.timer) setText(game.els.timer, formatDuration(seconds));
 }
 
 /** The keyboard reference, from the table the keys act on (keys.js), so it names every key. */
-export function showKeyHelp(game) {
+function showKeyHelp(game) {
   const list = game.els.shortcutList;
   if (!list || list.childElementCount) return;
   for (const [keys, meaning] of KEY_HELP) {
@@ -329,11 +281,11 @@ export function showControls(game) {
 /** Pausing hides the grid (no peeking); the button says what a press will do. */
 export function showPaused(game, paused) {
   const { els } = game;
-  els.board.classList.toggle("is-paused", paused);
+  els.boardArea.classList.toggle("is-paused", paused);
   els.grid.inert = paused;
   els.keypad.inert = paused;
   els.pausedPanel.hidden = !paused;
-  els.pause.textContent = paused ? "Resume" : "Pause";
+  els.pause.textContent = pauseLabel(paused);
 }
 
 /** The solved screen: the board turns read-only and the keypad gives way to the time. */
@@ -345,10 +297,10 @@ export function showSolvedBoard(game, seconds) {
   for (const el of [els.keypad, els.pause, els.shortcuts]) {
     if (!el) continue;
     // Hiding the focused control would drop focus to the page: hand it to the grid first.
-    if (el.contains(document.activeElement)) els.cells[game.selected].focus();
+    if (el.contains(document.activeElement)) els.cells[game.cursor].focus();
     el.hidden = true;
   }
-  setText(els.solved, `Solved in ${formatTime(seconds)}`); // one line beside a wide grid
+  setText(els.solved, solvedWords(seconds)); // one line beside a wide grid
 }
 
 const CELEBRATION_MS = 1_600;
@@ -360,10 +312,10 @@ const CELEBRATION_MS = 1_600;
  */
 export function celebrate(game) {
   if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
-  const { cells, board } = game.els;
+  const { cells, boardArea } = game.els;
   cells.forEach((cell, i) => cell.style.setProperty("--wave", String(rowOf(i) + colOf(i))));
-  board.classList.add("is-celebrating");
-  setTimeout(() => board.classList.remove("is-celebrating"), CELEBRATION_MS);
+  boardArea.classList.add("is-celebrating");
+  setTimeout(() => boardArea.classList.remove("is-celebrating"), CELEBRATION_MS);
 }
 
 // ---- Messages. ----

@@ -1,9 +1,10 @@
 // A replay's pure part (static/js/replay.js): the timeline as steps, the board after each, the clock.
+// Its words are wording.js's (tests/js/wording.test.mjs).
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { boardAt, clockAt, positionWords, replayOf, stepAt, stepWords } from "../../static/js/replay.js";
+import { boardAt, clockAt, replayOf, stepAt } from "../../static/js/replay.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 const digitsWith = (entries) => {
@@ -58,7 +59,7 @@ describe("replayOf", () => {
   });
 
   test("a write that agrees with the moves adds no step", () => {
-    assert.ok(steps.every((s) => !s.sync));
+    assert.ok(steps.every((s) => !s.fromServer));
   });
 
   test("a move the board never sent is put right by the digits after its write", () => {
@@ -77,7 +78,7 @@ describe("replayOf", () => {
     };
     const replay = replayOf(lost);
     assert.deepEqual(
-      replay.steps.map((s) => [s.ms, s.sync]),
+      replay.steps.map((s) => [s.ms, s.fromServer]),
       [
         [1_000, false],
         [2_000, true],
@@ -123,28 +124,5 @@ describe("the clock", () => {
     assert.equal(stepAt(steps, 2_500), 3);
     assert.equal(stepAt(steps, 5_999), 3);
     assert.equal(stepAt(steps, 60_000), 4);
-  });
-});
-
-describe("words", () => {
-  test("the scrubber says the clock and the move", () => {
-    assert.equal(positionWords(0, 0, 12), "0:00, the givens");
-    assert.equal(positionWords(83_400, 7, 12), "1:23, move 7 of 12");
-  });
-
-  test("a step says what it did and where", () => {
-    assert.equal(stepWords({ moves: [["d", [[20, 5]]]] }), "5 in row 3, column 3");
-    assert.equal(stepWords({ moves: [["d", [[0, 0]]]] }), "erased row 1, column 1");
-    assert.equal(
-      stepWords({
-        moves: [
-          ["d", [[0, 4]]],
-          ["c", [[1, "5"], [2, "5"]]],
-        ],
-      }),
-      "4 in row 1, column 1; corner notes in 2 cells",
-    );
-    assert.equal(stepWords({ moves: [["k", [[80, "3"]]]] }), "colours in row 9, column 9");
-    assert.equal(stepWords({ sync: true, moves: [] }), "the digits as the server recorded them");
   });
 });

@@ -5,9 +5,8 @@ import { describe, test } from "node:test";
 
 import {
   PEERS, SIZE, UNITS, applyDigit, applyMoves, changedCells, clearedBoard, conflicts, digitCounts, digitsString, enter,
-  enterMany, eraseCell, eraseCells, fillCandidates, isFull, movesBetween, newHistory, normaliseNotes, parseState,
-  placeDigit, positionKey, record, redo, remaining, sameCell, sameEntries, toggleMarks, toggleNote, undo,
-  valueAt,
+  enterMany, eraseCells, fillCandidates, isFull, movesBetween, newHistory, normaliseNotes, parseState,
+  positionKey, pushHistory, redo, remaining, sameCell, sameEntries, toggleMarks, undo, valueAt,
 } from "../../static/js/sudoku.js";
 
 // The easy puzzle the Python tests use (tests/conftest.py), and its solution.
@@ -74,7 +73,7 @@ describe("conflicts", () => {
   });
 
   test("a repeated digit marks both cells, the given too", () => {
-    const board = placeDigit(fresh(), 0, 3); // r1c3 is a given 3
+    const board = applyDigit(fresh(), [0], 3); // r1c3 is a given 3
     assert.deepEqual([...conflicts(board)].sort((a, b) => a - b), [0, 2]);
   });
 });
@@ -82,44 +81,42 @@ describe("conflicts", () => {
 describe("entries", () => {
   test("a digit takes itself out of its peers' notes, in one step, and leaves other cells' notes", () => {
     let board = fresh();
-    board = toggleNote(board, 1, 4, "corner");
-    board = toggleNote(board, 9 * 8 + 8, 4, "centre"); // r9c9: no peer of r1c1
-    board = toggleNote(board, 0, 7, "centre");
-    board = placeDigit(board, 0, 4);
+    board = toggleMarks(board, [1], 4, "corner");
+    board = toggleMarks(board, [9 * 8 + 8], 4, "centre"); // r9c9: no peer of r1c1
+    board = toggleMarks(board, [0], 7, "centre");
+    board = applyDigit(board, [0], 4);
     assert.equal(board.digits[0], 4);
     assert.equal(board.corner[1], "");
     assert.equal(board.centre[80], "4");
     assert.equal(board.centre[0], "7", "the cell keeps its own notes underneath");
-    assert.equal(eraseCell(board, 0).centre[0], "7");
+    assert.equal(eraseCells(board, [0], "normal").centre[0], "7");
   });
 
-  test("a given cannot change, and the same digit twice changes nothing", () => {
+  test("a given cannot change", () => {
     const board = fresh();
-    assert.equal(placeDigit(board, 2, 5), board);
-    const once = placeDigit(board, 0, 4);
-    assert.equal(placeDigit(once, 0, 4), once);
-    assert.equal(eraseCell(board, 2), board);
+    assert.equal(applyDigit(board, [2], 5), board);
+    assert.equal(eraseCells(board, [2], "normal"), board);
   });
 
   test("notes toggle, stay sorted, and never go on a cell showing a digit", () => {
-    let board = toggleNote(fresh(), 0, 9, "corner");
-    board = toggleNote(board, 0, 1, "corner");
+    let board = toggleMarks(fresh(), [0], 9, "corner");
+    board = toggleMarks(board, [0], 1, "corner");
     assert.equal(board.corner[0], "19");
-    assert.equal(toggleNote(board, 0, 9, "corner").corner[0], "1");
-    const placed = placeDigit(board, 1, 8);
-    assert.equal(toggleNote(placed, 1, 2, "corner"), placed);
-    assert.equal(toggleNote(fresh(), 2, 2, "centre").centre[2], "", "a given takes no notes");
+    assert.equal(toggleMarks(board, [0], 9, "corner").corner[0], "1");
+    const placed = applyDigit(board, [1], 8);
+    assert.equal(toggleMarks(placed, [1], 2, "corner"), placed);
+    assert.equal(toggleMarks(fresh(), [2], 2, "centre").centre[2], "", "a given takes no notes");
   });
 
   test("erase takes the digit first, then all the notes, and nothing when there is nothing", () => {
-    let board = toggleNote(toggleNote(fresh(), 0, 1, "corner"), 0, 2, "centre");
-    board = placeDigit(board, 0, 4);
-    board = eraseCell(board, 0);
+    let board = toggleMarks(toggleMarks(fresh(), [0], 1, "corner"), [0], 2, "centre");
+    board = applyDigit(board, [0], 4);
+    board = eraseCells(board, [0], "normal");
     assert.equal(board.digits[0], 0);
     assert.deepEqual([board.corner[0], board.centre[0]], ["1", "2"]);
-    board = eraseCell(board, 0);
+    board = eraseCells(eraseCells(board, [0], "normal"), [0], "normal"); // one layer of notes a press
     assert.deepEqual([board.corner[0], board.centre[0]], ["", ""]);
-    assert.equal(eraseCell(board, 0), board);
+    assert.equal(eraseCells(board, [0], "normal"), board);
   });
 
   test("enter places a digit in normal mode and a mark of the kind otherwise", () => {
@@ -138,9 +135,9 @@ describe("entries", () => {
   test("a board is full with every cell filled; digits are counted givens and entries alike", () => {
     let board = fresh();
     assert.equal(digitCounts(board)[3], GIVENS.split("").filter((d) => d === "3").length);
-    for (let i = 0; i < SIZE; i += 1) board = placeDigit(board, i, Number(SOLUTION[i]));
+    for (let i = 0; i < SIZE; i += 1) board = applyDigit(board, [i], Number(SOLUTION[i]));
     assert.ok(isFull(board));
-    assert.ok(!isFull(eraseCell(board, 0)));
+    assert.ok(!isFull(eraseCells(board, [0], "normal")));
     assert.deepEqual(digitCounts(board).slice(1), new Array(9).fill(9));
     assert.equal(digitsString(board), SOLUTION.split("").map((d, i) => (GIVENS[i] === "0" ? d : "0")).join(""));
   });
@@ -148,28 +145,28 @@ describe("entries", () => {
   test("sameEntries compares digits, both kinds of notes and colours", () => {
     const board = fresh();
     assert.ok(sameEntries(board, fresh()));
-    assert.ok(!sameEntries(board, placeDigit(board, 0, 4)));
-    assert.ok(!sameEntries(board, toggleNote(board, 0, 4, "corner")));
-    assert.ok(!sameEntries(board, toggleNote(board, 0, 4, "centre")));
-    assert.ok(!sameEntries(board, toggleNote(board, 2, 4, "colour")));
+    assert.ok(!sameEntries(board, applyDigit(board, [0], 4)));
+    assert.ok(!sameEntries(board, toggleMarks(board, [0], 4, "corner")));
+    assert.ok(!sameEntries(board, toggleMarks(board, [0], 4, "centre")));
+    assert.ok(!sameEntries(board, toggleMarks(board, [2], 4, "colour")));
   });
 
   test("changedCells lists the cells two boards differ in, whatever the layer", () => {
     const board = fresh();
     assert.deepEqual(changedCells(board, board), []);
-    let next = toggleNote(board, 80, 1, "colour");
-    next = toggleNote(next, 40, 1, "corner");
-    next = placeDigit(next, 0, 4);
+    let next = toggleMarks(board, [80], 1, "colour");
+    next = toggleMarks(next, [40], 1, "corner");
+    next = applyDigit(next, [0], 4);
     assert.deepEqual(changedCells(board, next), [0, 40, 80]);
     assert.ok(sameCell(board, next, 1) && !sameCell(board, next, 80));
   });
 
   test("a hint's position is the digits and the centre notes: corner notes and colours change nothing", () => {
     const board = fresh();
-    assert.equal(positionKey(toggleNote(board, 0, 4, "corner")), positionKey(board));
-    assert.equal(positionKey(toggleNote(board, 0, 4, "colour")), positionKey(board));
-    assert.notEqual(positionKey(toggleNote(board, 0, 4, "centre")), positionKey(board));
-    assert.notEqual(positionKey(placeDigit(board, 0, 4)), positionKey(board));
+    assert.equal(positionKey(toggleMarks(board, [0], 4, "corner")), positionKey(board));
+    assert.equal(positionKey(toggleMarks(board, [0], 4, "colour")), positionKey(board));
+    assert.notEqual(positionKey(toggleMarks(board, [0], 4, "centre")), positionKey(board));
+    assert.notEqual(positionKey(applyDigit(board, [0], 4)), positionKey(board));
   });
 });
 
@@ -316,8 +313,9 @@ describe("eraseCells", () => {
     assert.equal(eraseCells(plain, [2, 9], "normal"), plain);
   });
 
-  test("eraseCell, the one-cell erase, still takes the digit and then both kinds of notes", () => {
-    const board = eraseCell(eraseCell(marked(), 0), 0);
+  test("erasing one cell takes the digit and then both kinds of notes, a layer a press", () => {
+    const erase = (board) => eraseCells(board, [0], "normal");
+    const board = erase(erase(erase(marked())));
     assert.deepEqual([board.digits[0], board.centre[0], board.corner[0], board.colours[0]], [0, "", "", "3"]);
   });
 });
@@ -388,7 +386,7 @@ describe("remaining and clearedBoard", () => {
 
   test("a full board has nothing left", () => {
     let board = fresh();
-    for (let i = 0; i < SIZE; i += 1) board = placeDigit(board, i, Number(SOLUTION[i]));
+    for (let i = 0; i < SIZE; i += 1) board = applyDigit(board, [i], Number(SOLUTION[i]));
     assert.deepEqual(remaining(board), new Array(10).fill(0));
   });
 
@@ -407,9 +405,9 @@ describe("remaining and clearedBoard", () => {
 describe("the undo history", () => {
   test("undo and redo walk back and forth; nothing to walk to is null", () => {
     const a = fresh();
-    const b = placeDigit(a, 0, 4);
-    const c = placeDigit(b, 1, 8);
-    let history = record(record(newHistory(), a), b);
+    const b = applyDigit(a, [0], 4);
+    const c = applyDigit(b, [1], 8);
+    let history = pushHistory(pushHistory(newHistory(), a), b);
     assert.equal(redo(history, c), null);
     let board;
     [history, board] = undo(history, c);
@@ -419,28 +417,28 @@ describe("the undo history", () => {
     assert.equal(undo(history, board), null);
     [history, board] = redo(history, board);
     assert.equal(board, b);
-    [history, board] = redo(history, board);
+    [, board] = redo(history, board);
     assert.equal(board, c);
   });
 
   test("it brings colours back with the rest of the board", () => {
     const a = toggleMarks(fresh(), [2], 5, "colour");
     const b = eraseCells(a, [2], "colour");
-    const [, back] = undo(record(newHistory(), a), b);
+    const [, back] = undo(pushHistory(newHistory(), a), b);
     assert.equal(back.colours[2], "5");
   });
 
   test("a new change forgets the redo branch", () => {
     const a = fresh();
-    const b = placeDigit(a, 0, 4);
-    const [history] = undo(record(newHistory(), a), b);
+    const b = applyDigit(a, [0], 4);
+    const [history] = undo(pushHistory(newHistory(), a), b);
     assert.equal(history.future.length, 1);
-    assert.deepEqual(record(history, a).future, []);
+    assert.deepEqual(pushHistory(history, a).future, []);
   });
 
   test("it keeps the last 500 steps", () => {
     let history = newHistory();
-    for (let k = 0; k < 600; k += 1) history = record(history, { step: k });
+    for (let k = 0; k < 600; k += 1) history = pushHistory(history, { step: k });
     assert.equal(history.past.length, 500);
     assert.deepEqual(history.past[0], { step: 100 });
   });
@@ -496,7 +494,8 @@ describe("movesBetween: a change as the record of play keeps it", () => {
     board = toggleMarks(board, [1], 3, "colour");
     assert.deepEqual(moves(board, eraseCells(board, [0, 1], "normal")), [["d", [[0, 0]]]]);
     assert.deepEqual(moves(board, eraseCells(board, [1], "colour")), [["k", [[1, ""]]]]);
-    assert.deepEqual(moves(board, eraseCell(board, 1)), [["c", [[1, ""]]], ["n", [[1, ""]]]]);
+    const bothNotes = eraseCells(eraseCells(board, [1], "normal"), [1], "normal");
+    assert.deepEqual(moves(board, bothNotes), [["c", [[1, ""]]], ["n", [[1, ""]]]]);
   });
 
   test("Fill candidates is one move of centre notes in every cell it changed", () => {

@@ -1,13 +1,14 @@
-// The sync queue (static/js/sync.js) against a fake server: fetch, timers, the clock and storage
+// The sync queue (static/js/sync.js) against a fake server: fetch, timers, time and storage
 // are the test's own, so every decision (when to save, what a 409, 401, 4xx or 5xx does, retries
 // and their backoff, one request at a time) is checked without a browser.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { applyMoves, digitsString, isFull, movesBetween, parseState, placeDigit, toggleMarks } from "../../static/js/sudoku.js";
+import { applyDigit, applyMoves, digitsString, isFull, movesBetween, parseState, toggleMarks } from "../../static/js/sudoku.js";
+import { MOVES_PER_WRITE } from "../../static/js/record-of-play.js";
 import {
-  MOVES_PER_WRITE, SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat,
+  SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat,
 } from "../../static/js/sync.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -21,7 +22,7 @@ const KEY = "sudoku:7:2026-01-01-easy"; // player 7's copy of that puzzle
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Timers and a clock that move only when the test moves them. */
+/** Timers and a time that move only when the test moves them. */
 class FakeTime {
   constructor() {
     this.now = 0;
@@ -108,17 +109,17 @@ function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = tru
     setItem: (key, value) => stored.set(key, value),
     removeItem: (key) => stored.delete(key),
   };
-  // The wall clock moves with the fake one, from the real time the test started.
+  // The date (epoch ms) moves with the fake time, from the real time the test started.
   const T0 = Date.now();
   const sync = new SyncQueue({
-    urls: URLS, host, fetch, timers: time, now: () => time.now, clock: () => T0 + time.now, storage, csrfToken: () => "token",
+    urls: URLS, host, fetch, timers: time, now: () => time.now, dateNow: () => T0 + time.now, storage, csrfToken: () => "token",
   });
   sync.begin(1, 7, "2026-01-01-easy", false, game.board);
   /** The player puts the next right digit in the next empty cell, as the page does. */
   let entries = 0;
   const play = () => {
     const i = EMPTY[entries++];
-    change(placeDigit(game.board, i, Number(SOLUTION[i])));
+    change(applyDigit(game.board, [i], Number(SOLUTION[i])));
   };
   /** Any change the page makes, as play.js reports it. */
   const change = (next) => {
@@ -502,7 +503,7 @@ describe("the local copy", () => {
 
   test("moves kept on this device come back onto the version they were built on, and go to the server", async () => {
     const { sync, game, requests, stored } = setUp();
-    keep(stored, placeDigit(game.board, 0, 4), 1);
+    keep(stored, applyDigit(game.board, [0], 4), 1);
     const restored = sync.restore(server(game.board)).board;
     assert.equal(restored.digits[0], 4);
     game.board = restored;
@@ -513,7 +514,7 @@ describe("the local copy", () => {
 
   test("a copy without its base that the server has moved on from is dropped, and so is one with nothing new", () => {
     const { sync, game, stored } = setUp();
-    keep(stored, placeDigit(game.board, 0, 4), 0);
+    keep(stored, applyDigit(game.board, [0], 4), 0);
     assert.equal(sync.restore(server(game.board)), null);
     assert.ok(!stored.has(KEY) && !sync.dirty);
     keep(stored, game.board, 1);
@@ -526,10 +527,10 @@ describe("the local copy", () => {
   test("moves kept offline go on top of what another device saved since, the newer entry winning a shared cell", () => {
     const { sync, game, stored } = setUp();
     const base = game.board;
-    const mine = placeDigit(placeDigit(base, 0, 4), 1, 8); // r1c1 and r1c2, an hour ago
+    const mine = applyDigit(applyDigit(base, [0], 4), [1], 8); // r1c1 and r1c2, an hour ago
     const anHourAgo = Date.now() - 3_600_000;
     keep(stored, mine, 0, base, [[0, anHourAgo], [1, anHourAgo]]);
-    const theirs = placeDigit(base, 1, 2); // r1c2, saved a minute ago on the other device
+    const theirs = applyDigit(base, [1], 2); // r1c2, saved a minute ago on the other device
     const restored = sync.restore(server(theirs, Date.now() - 60_000));
     assert.equal(restored.board.digits[0], 4, "a cell only this device changed is kept");
     assert.equal(restored.board.digits[1], 2, "the newer entry wins the shared cell");
@@ -546,7 +547,7 @@ describe("a guest's moves from before the page knew them", () => {
 
   test("a guest takes the moves this device kept for them as a visitor", () => {
     const { sync, game, stored } = setUp();
-    stored.set(VISITOR, copyOf(placeDigit(game.board, 0, 4), 1));
+    stored.set(VISITOR, copyOf(applyDigit(game.board, [0], 4), 1));
     sync.begin(1, 7, "2026-01-01-easy", true);
     assert.ok(!stored.has(VISITOR));
     assert.equal(sync.restore(server(game.board)).board.digits[0], 4);
@@ -554,7 +555,7 @@ describe("a guest's moves from before the page knew them", () => {
 
   test("a signed-up player never takes a visitor's moves", () => {
     const { sync, game, stored } = setUp();
-    stored.set(VISITOR, copyOf(placeDigit(game.board, 0, 4), 1));
+    stored.set(VISITOR, copyOf(applyDigit(game.board, [0], 4), 1));
     sync.begin(1, 7, "2026-01-01-easy", false);
     assert.ok(stored.has(VISITOR));
     assert.equal(sync.restore(server(game.board)), null);
@@ -646,12 +647,12 @@ describe("the record of play", () => {
     play();
     await time.advance(600);
     assert.deepEqual(requests[0].body.moves, [[600, "d", [[0, 4]]]]);
-    assert.equal(sync.moves.length, 1, "kept for the retry");
+    assert.equal(sync.record.moves.length, 1, "kept for the retry");
     assert.deepEqual(JSON.parse(stored.get(KEY)).moves.map((m) => m.slice(1)), [["d", [[0, 4]]]], "and on this device");
     online = true;
     await time.advance(1000);
     assert.deepEqual(requests[1].body.moves, [[1600, "d", [[0, 4]]]]);
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
     assert.ok(!stored.has(KEY));
   });
 
@@ -662,18 +663,18 @@ describe("the record of play", () => {
     play();
     requests[0].reply(200, { version: 2 });
     await settle();
-    assert.deepEqual(wireOf(sync.moves), [["d", [[1, 8]]]]);
+    assert.deepEqual(wireOf(sync.record.moves), [["d", [[1, 8]]]]);
     await time.advance(600);
     requests[1].reply(400, { error: "bad moves" });
     await settle();
-    assert.deepEqual(wireOf(sync.moves), [["d", [[1, 8]]]]);
+    assert.deepEqual(wireOf(sync.record.moves), [["d", [[1, 8]]]]);
   });
 
   test("on a 409 the moves go with the rebased save, with one more where the merge changed the board", async () => {
     const later = Date.now() + 60_000;
     let saves = 0;
     const { sync, time, requests, game, play } = setUp({
-      answer: (r) => (saves++ === 0 ? [409, { error: "stale", state: serverState(7, { digits: "0" + "2".padEnd(80, "0"), saved_at: later }) }] : undefined),
+      answer: () => (saves++ === 0 ? [409, { error: "stale", state: serverState(7, { digits: "0" + "2".padEnd(80, "0"), saved_at: later }) }] : undefined),
     });
     play(); // r1c1 = 4
     play(); // r1c2 = 8, which the other device made a 2 later on: the 2 stays
@@ -683,7 +684,7 @@ describe("the record of play", () => {
     const server = parseState(serverState(7, { digits: "0" + "2".padEnd(80, "0") })).board;
     const replayed = applyMoves(server, requests[1].body.moves.map((m) => m.slice(1)));
     assert.deepEqual(digitsString(replayed), digitsString(game.board), "the moves take the server's board to the one sent");
-    assert.ok(sync.moves.length === 3);
+    assert.ok(sync.record.moves.length === 3);
   });
 
   test("a write carries at most 500 moves; the rest go in the next, at once", async () => {
@@ -697,14 +698,14 @@ describe("the record of play", () => {
     await time.advance(600);
     assert.deepEqual(requests.map((r) => r.body.moves.length), [500, 20]);
     assert.deepEqual(wireOf(requests.flatMap((r) => r.body.moves)), made, "every move once, in order");
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
     assert.equal(requests[1].body.digits, requests[0].body.digits);
   });
 
   test("a move kept offline for more than a day goes as a day old, the limit the server takes", async () => {
     const { sync, requests, T0 } = setUp();
-    sync.record([["d", [[0, 4]]]], T0 - 3 * 86_400_000);
-    sync.record([["d", [[1, 8]]]], T0 - 1000);
+    sync.record.add([["d", [[0, 4]]]], T0 - 3 * 86_400_000);
+    sync.record.add([["d", [[1, 8]]]], T0 - 1000);
     sync.dirty = sync.due = true;
     sync.pump();
     await settle();
@@ -719,12 +720,12 @@ describe("the record of play", () => {
     await settle();
     assert.deepEqual(requests.map((r) => r.url), [URLS.save, URLS.submit]);
     assert.ok(!("moves" in requests[1].body), "the save carried them all");
-    sync.record([["k", [[2, "1"]]]], T0);
+    sync.record.add([["k", [[2, "1"]]]], T0);
     sync.submit = true;
     sync.pump();
     await settle();
     assert.deepEqual(requests[2].body.moves, [[0, "k", [[2, "1"]]]]);
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
   });
 
   test("the device's copy keeps the unsent moves with their times, and a reload sends them", async () => {
@@ -737,7 +738,7 @@ describe("the record of play", () => {
     stored.set(KEY, kept);
     await time.advance(5000);
     game.board = sync.restore(server(game.board)).board;
-    assert.deepEqual(wireOf(sync.moves), [["d", [[0, 4]]], ["d", [[1, 8]]]]);
+    assert.deepEqual(wireOf(sync.record.moves), [["d", [[0, 4]]], ["d", [[1, 8]]]]);
     sync.pump();
     await settle();
     const ages = requests[0].body.moves.map((m) => m[0]);
@@ -746,12 +747,12 @@ describe("the record of play", () => {
 
   test("a copy kept before moves were recorded comes back as one move a layer", () => {
     const { sync, game, stored } = setUp();
-    const board = toggleMarks(placeDigit(game.board, 0, 4), [1], 3, "colour");
+    const board = toggleMarks(applyDigit(game.board, [0], 4), [1], 3, "colour");
     stored.set(KEY, JSON.stringify({
       version: 1, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre, colours: board.colours,
     }));
     sync.restore(server(game.board));
-    assert.deepEqual(wireOf(sync.moves), [["d", [[0, 4]]], ["k", [[1, "3"]]]]);
+    assert.deepEqual(wireOf(sync.record.moves), [["d", [[0, 4]]], ["k", [[1, "3"]]]]);
   });
 
   test("when the server says the attempt's record is full, the write goes again without moves, and so do the next", async () => {
@@ -766,16 +767,16 @@ describe("the record of play", () => {
     play();
     await time.advance(600);
     assert.deepEqual(requests.map((r) => "moves" in r.body), [true, false, false]);
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
   });
 
   test("the server's board taking over forgets moves made on the one it replaced, and so does the solve", async () => {
     const { sync, play } = setUp({ answer: () => undefined });
     play();
     sync.adopt(serverState(9), "");
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
     play();
     sync.finished();
-    assert.deepEqual(sync.moves, []);
+    assert.deepEqual(sync.record.moves, []);
   });
 });

@@ -15,7 +15,7 @@ async function refresh() {
     holder.innerHTML = await response.text();
     const fresh = holder.content.getElementById("live");
     if (fresh) live.replaceWith(fresh);
-  } catch (error) {
+  } catch {
     return;
   }
   setTimeout(refresh, every);

@@ -1,0 +1,28 @@
+// The lint of the board's plain ES modules and their node tests (make lint-js): ESLint's
+// recommended rules, with the globals of where each file runs. No bundler, no build step: the
+// files linted are the files served.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  js.configs.recommended,
+  {
+    // Modules the browser loads as they are.
+    files: ["static/js/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
+  },
+  {
+    // theme.js is a classic script, loaded blocking in <head> (it says why).
+    files: ["static/js/theme.js"],
+    languageOptions: { sourceType: "script" },
+  },
+  {
+    // Node's test runner.
+    files: ["tests/js/**/*.mjs"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
+  },
+  {
+    files: ["eslint.config.mjs"],
+    languageOptions: { sourceType: "module", globals: globals.node },
+  },
+];

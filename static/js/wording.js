@@ -1,0 +1,132 @@
+// The words the board and the replay say, built from the game's state: a cell's label, the hint
+// button, the timer's text, the notices a key press or a step gives. Pure (no page), so every
+// sentence is tested with node (tests/js/wording.test.mjs); view.js and replay.js put them on screen.
+
+import { MODE_NAMES } from "./keys.js";
+import { colOf, rowOf } from "./sudoku.js";
+
+// ---- Time. ----
+
+/** Seconds as the site writes a duration everywhere (puzzles' format_duration): m:ss, or h:mm:ss past an hour. */
+export function formatDuration(seconds) {
+  const s = Math.max(0, Math.floor(Number(seconds) || 0));
+  const pad = (n) => String(n).padStart(2, "0");
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+/** The solved line beside the grid: "Solved in 4:05". */
+export function solvedWords(seconds) {
+  return `Solved in ${formatDuration(seconds)}`;
+}
+
+// ---- The board. ----
+
+/** The nine colours by the number each keeps on the keypad and in the cells (board.css draws them). */
+const COLOUR_NAMES = ["", "grey", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"];
+
+/**
+ * What a screen reader hears for a cell, e.g. "Row 2, Column 3, empty, notes 2 5, colours 2 red,
+ * hint: look here". `wrong`: a check found its digit wrong.
+ */
+export function cellLabel(board, i, conflicted, mark = null, wrong = false) {
+  const parts = [`Row ${rowOf(i) + 1}`, `Column ${colOf(i) + 1}`];
+  const spaced = (notes) => notes.split("").join(" ");
+  if (board.givens[i]) parts.push(`given ${board.givens[i]}`);
+  else if (board.digits[i]) parts.push(String(board.digits[i]));
+  else {
+    parts.push("empty");
+    if (board.corner[i]) parts.push(`corner notes ${spaced(board.corner[i])}`);
+    if (board.centre[i]) parts.push(`notes ${spaced(board.centre[i])}`);
+  }
+  const colours = board.colours?.[i] ?? "";
+  if (colours) parts.push(`${colours.length > 1 ? "colours" : "colour"} ${[...colours].map((c) => `${c} ${COLOUR_NAMES[c]}`).join(", ")}`);
+  if (wrong) parts.push("wrong");
+  if (conflicted) parts.push("conflict");
+  if (mark) parts.push(hintWords(mark));
+  return parts.join(", ");
+}
+
+/** A hint's mark in words, for the cell's label: the outline says it on screen, this says it aloud. */
+function hintWords(mark) {
+  const digits = [...mark.digits].sort().join(" ");
+  if (mark.kind === "place") return `hint: ${digits} goes here`;
+  if (mark.kind === "remove") return `hint: remove ${digits}`;
+  return mark.kind === "cell" ? "hint: this cell" : "hint: look here";
+}
+
+/** A digit key's name in colour mode: "Colour 2, red". */
+export function colourKeyLabel(d) {
+  return `Colour ${d}, ${COLOUR_NAMES[d]}`;
+}
+
+/**
+ * What the hint button's next press shows, from the last hint answered ({key, stage}) and the
+ * position now: the same position goes on to the next stage, any other starts again. With the
+ * panel closed (`open` false) it says "Hint": a press shows the last answer again first.
+ */
+export function hintLabel(last, key, open = true) {
+  if (!open || !last || last.key !== key || !last.stage) return "Hint";
+  return last.stage === 1 ? "More" : "Show me";
+}
+
+/** The pause button says what a press will do. */
+export function pauseLabel(paused) {
+  return paused ? "Resume" : "Pause";
+}
+
+/** What a key press that picks the entry mode announces: "Entry: corner notes". */
+export function entryNotice(mode) {
+  return `Entry: ${MODE_NAMES[mode]}`;
+}
+
+// ---- The replay. ----
+
+const LAYER_WORDS = { c: "corner notes", n: "centre notes", k: "colours" };
+const cellWords = (i) => `row ${rowOf(i) + 1}, column ${colOf(i) + 1}`;
+
+/** A step in words, for the status line: "5 in row 3, column 4", "corner notes in 3 cells". */
+export function stepWords(step) {
+  if (step.fromServer) return "the digits as the server recorded them";
+  return step.moves
+    .map(([layer, cells]) => {
+      const where = cells.length === 1 ? cellWords(cells[0][0]) : `${cells.length} cells`;
+      if (layer !== "d") return `${LAYER_WORDS[layer]} in ${where}`;
+      if (cells.length > 1) return `digits in ${where}`;
+      return cells[0][1] ? `${cells[0][1]} in ${where}` : `erased ${where}`;
+    })
+    .join("; ");
+}
+
+/** The scrubber's value in words (its aria-valuetext): the clock, and where in the replay. */
+export function positionWords(ms, k, count) {
+  if (k === 0) return `${formatDuration(ms / 1000)}, the givens`;
+  return `${formatDuration(ms / 1000)}, move ${k} of ${count}`;
+}
+
+/** The replay's status line once it has loaded: "12 moves over 4:05. Press Play." */
+export function loadedWords(count, endMs) {
+  return `${count} move${count === 1 ? "" : "s"} over ${formatDuration(endMs / 1000)}. Press Play.`;
+}
+
+/** The status line while the replay plays: "Playing at 2×." */
+export function playingWords(speed) {
+  return `Playing at ${speed}×.`;
+}
+
+/** The status line when the player pauses: "Paused at 1:23, move 7 of 12." */
+export function pausedWords(ms, k, count) {
+  return `Paused at ${formatDuration(ms / 1000)}, move ${k} of ${count}.`;
+}
+
+/** The status line at the end: "The end: solved at 4:05." */
+export function endWords(endMs) {
+  return `The end: solved at ${formatDuration(endMs / 1000)}.`;
+}
+
+/** The status line after a step or the scrubber: where, and what that step did. */
+export function steppedWords(ms, k, steps) {
+  const where = positionWords(ms, k, steps.length);
+  return k ? `${where}: ${stepWords(steps[k - 1])}.` : `${where}.`;
+}
