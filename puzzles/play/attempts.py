@@ -326,7 +326,6 @@ def attempt_state(attempt: Attempt | Shown | None, daily: DailyPuzzle) -> dict:
         "elapsed": tenths(shown.active_seconds) if shown else 0,
         "solved": solved,
         "solve_seconds": tenths(shown.solve_seconds) if solved else None,
-        "paused": False,
         # How far the hint for the stored position has been revealed (0: none, or it moved on).
         "hint_stage": _hint_stage(shown) if shown and not solved else 0,
         "checks": shown.checks_used if shown else 0,
