@@ -32,10 +32,12 @@ run: $(STAMP)
 test: $(TEST_STAMP) test-js
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# ruff: lint and the format check, configured in pyproject.toml.
-lint: $(TEST_STAMP)
+# The lint: ruff (lint and the format check) and mypy (strict on the engine, the default level on
+# the rest), configured in pyproject.toml; ESLint on the board's JavaScript (lint-js).
+lint: $(TEST_STAMP) lint-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy puzzles sudokusite
 
 # The board's pure modules and its sync queue, with Node's own test runner (no npm package).
 # The shell lists the files: Node 20 would search a directory, but Node 21+ takes only files and
