@@ -199,12 +199,12 @@ class Clocks:
     def __init__(self, context, traveller) -> None:
         self.context, self.traveller = context, traveller
 
-    def play(self, page, seconds: float) -> list[int]:
-        """Let `seconds` pass with the page open; the timer as shown after every step."""
+    def play(self, page, seconds: float, step_ms: int = STEP_MS) -> list[int]:
+        """Let `seconds` pass with the page open, `step_ms` at a time; the timer as shown after every step."""
         shown = []
-        for _ in range(int(seconds * 1000 / STEP_MS)):
-            self.traveller.shift(datetime.timedelta(milliseconds=STEP_MS))
-            self.context.clock.run_for(STEP_MS)
+        for _ in range(int(seconds * 1000 / step_ms)):
+            self.traveller.shift(datetime.timedelta(milliseconds=step_ms))
+            self.context.clock.run_for(step_ms)
             page.wait_for_function("() => window.pendingFetches === 0", polling=20)
             shown.append(shown_seconds(page))
         return shown

@@ -64,7 +64,7 @@ def test_a_visitor_plays_as_a_guest_signs_up_and_keeps_the_moves_and_the_clock(c
         assert attempt.user.guest
         assert not page.get_by_role("link", name="Stats").is_visible()  # a visitor had none
         # Play on until the server's clock has counted a few seconds (a heartbeat every 10 s).
-        clocks.play(page, 11)
+        clocks.play(page, 11, step_ms=1000)
         played = Attempt.objects.get().active_seconds
         assert played >= 3 and shown_seconds(page) >= int(played)
         page.reload()  # now a guest: still the notice, and their stats like any player's
