@@ -55,6 +55,12 @@ class _InFlight:
 
         return counted
 
+    def wait_until(self, check, limit: float = 10.0) -> bool:
+        """Wait until `check()` is true, trying it again each time the server finishes answering a
+        request (a closing page's last beat, say); False if `limit` seconds pass first."""
+        with self.changed:
+            return self.changed.wait_for(check, timeout=limit)
+
     def settle(self, quiet: float = 0.2, limit: float = 5.0) -> None:
         """Wait until no request is being answered and none has started for `quiet` seconds."""
         deadline = time.monotonic() + limit

@@ -4,7 +4,6 @@ moves, and the clock on screen never goes back nor jumps across a reload or a re
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 import time_machine
@@ -22,6 +21,7 @@ from tests.browser.pages import (
     wait_ready,
     wait_saved,
 )
+from tests.conftest import IN_FLIGHT
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -129,11 +129,9 @@ PLAYED = 25  # seconds on the puzzle before and after the reload or the reopenin
 
 def counted_once_closed(username: str) -> float:
     """The server's count once the last page's "close" beat (sent as it closes) has stopped its clock."""
-    deadline = time.monotonic() + 10  # time-machine moves the wall clock, not this one
-    while (attempt := Attempt.objects.get(user__username=username)).last_beat_at is not None:
-        assert time.monotonic() < deadline, "the closing page's beat never stopped the server's clock"
-        time.sleep(0.05)
-    return attempt.active_seconds
+    stopped = IN_FLIGHT.wait_until(lambda: Attempt.objects.get(user__username=username).last_beat_at is None)
+    assert stopped, "the closing page's beat never stopped the server's clock"
+    return Attempt.objects.get(user__username=username).active_seconds
 
 
 def assert_smooth(shown: list[int], where: str) -> None:
