@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
 TEST_STAMP := $(VENV)/.requirements-test-installed
 
-.PHONY: run test test-js lint lint-js bench venv venv-test
+.PHONY: run test test-js lint lint-js bench venv venv-test screenshots
 
 venv: $(STAMP)
 venv-test: $(TEST_STAMP)
@@ -31,6 +31,11 @@ run: $(STAMP)
 
 test: $(TEST_STAMP) test-js
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The README's pictures (docs/screenshots/): the browser tests marked `screenshots`, run with
+# SCREENSHOTS=1 so that they write them. `make test` runs the same tests and writes nothing.
+screenshots: $(TEST_STAMP)
+	SCREENSHOTS=1 $(BIN)/python -m pytest -m screenshots tests/browser $(PYTEST_ARGS)
 
 # The lint: ruff (lint and the format check) and mypy (strict on the engine, the default level on
 # the rest), configured in pyproject.toml; ESLint on the board's JavaScript (lint-js).

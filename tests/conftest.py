@@ -11,7 +11,7 @@ import pytest
 from django.core.handlers.wsgi import WSGIHandler
 
 # The known puzzle lives with the other helpers; tests/browser and bench/ import it from here too.
-from .factories import EASY_GIVENS, EASY_SOLUTION
+from .factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_known_puzzle
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
@@ -54,6 +54,12 @@ class _InFlight:
                     self.changed.notify_all()
 
         return counted
+
+    def wait_until(self, check, limit: float = 10.0) -> bool:
+        """Wait until `check()` is true, trying it again each time the server finishes answering a
+        request (a closing page's last beat, say); False if `limit` seconds pass first."""
+        with self.changed:
+            return self.changed.wait_for(check, timeout=limit)
 
     def settle(self, quiet: float = 0.2, limit: float = 5.0) -> None:
         """Wait until no request is being answered and none has started for `quiet` seconds."""
@@ -116,20 +122,10 @@ def redis_url(settings) -> str:
 @pytest.fixture
 def todays_easy(db):
     """Today's easy daily, a fixed puzzle whose answers the tests know."""
-    from puzzles.models import DailyPuzzle, Puzzle, site_today
+    from puzzles.models import site_today
 
-    puzzle = Puzzle.objects.create(
-        givens=EASY_GIVENS,
-        solution=EASY_SOLUTION,
-        tier="easy",
-        score=1,
-        hardest="naked-single",
-        techniques={"naked-single": 49},
-        clues=32,
-        filler="imported",
-        symmetry="none",
-    )
-    return DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)
+    puzzle = make_known_puzzle(EASY_GIVENS, EASY_SOLUTION, techniques={"naked-single": 49}, symmetry="none")
+    return make_daily(site_today(), "easy", puzzle)
 
 
 @pytest.fixture

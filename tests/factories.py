@@ -54,6 +54,21 @@ def make_puzzle(tier: str = "easy", seed: int = 0, **options: str) -> Puzzle:
     return puzzle
 
 
+def make_known_puzzle(givens: str = EASY_GIVENS, solution: str = EASY_SOLUTION, **fields: Any) -> Puzzle:
+    """A puzzle stored as the test writes it, not made by the pipeline: `givens` and `solution`
+    (the known easy puzzle by default), and for the rest an easy puzzle of naked singles, imported,
+    its clues counted from the givens; `fields` set any of them (tier, score, hardest ...)."""
+    values = {
+        "tier": "easy",
+        "score": 1,
+        "hardest": "naked-single",
+        "clues": 81 - givens.count("0"),
+        "filler": "imported",
+        **fields,
+    }
+    return Puzzle.objects.create(givens=givens, solution=solution, **values)
+
+
 def make_pools_filled(*tiers: str) -> None:
     """The pools of `tiers` (all by default) as on a running site: filled once, whatever they hold
     now, so that an empty one gets a substitute (Pool.filled_at)."""
@@ -61,18 +76,19 @@ def make_pools_filled(*tiers: str) -> None:
         Pool.objects.filter(pk=pools.pool_get(tier).pk).update(filled_at=timezone.now())
 
 
-def make_daily(day: datetime.date, difficulty: str = "easy", puzzle: Puzzle | None = None) -> DailyPuzzle:
-    """The daily of `difficulty` on `day`. Without a puzzle, a real, solvable one: the known easy
-    one with its digits renamed, so each daily has a distinct puzzle whose solution the tests know."""
+def make_daily(
+    day: datetime.date, difficulty: str = "easy", puzzle: Puzzle | None = None, **fields: Any
+) -> DailyPuzzle:
+    """The daily of `difficulty` on `day` (`fields` set the rest, say substitute=True). Without a
+    puzzle, a real, solvable one: the known easy one with its digits renamed, so each daily has a
+    distinct puzzle whose solution the tests know."""
     if puzzle is None:
         names = next(itertools.islice(itertools.permutations("123456789"), Puzzle.objects.count() + 1, None))
         rename = dict(zip("123456789", names), **{"0": "0"})
         givens = "".join(rename[d] for d in EASY_GIVENS)
         solution = "".join(rename[d] for d in EASY_SOLUTION)
-        puzzle = Puzzle.objects.create(
-            givens=givens, solution=solution, tier=difficulty, score=1, hardest="hidden-single", clues=32, used=True
-        )
-    return DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle)
+        puzzle = make_known_puzzle(givens, solution, tier=difficulty, hardest="hidden-single", used=True)
+    return DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle, **fields)
 
 
 def make_solve(

@@ -107,22 +107,16 @@ def test_with_the_cache_down_players_still_log_in_open_the_puzzle_and_save(setti
 
 
 def test_a_daily_is_cached_for_every_process_and_forgotten_when_an_admin_changes_it(client, todays_easy):
-    from puzzles.models import DailyPuzzle, Puzzle
+    from puzzles.models import DailyPuzzle
+
+    from .factories import make_known_puzzle
 
     key = DailyPuzzle.cache_key(todays_easy.date, "easy")
     address = f"/daily/{todays_easy.date.isoformat()}/easy/"
     assert client.get(address).status_code == 200
     assert caches["default"].get(key).puzzle.givens == EASY_GIVENS
     # An admin puts another puzzle on the slot: no process may keep serving the old one.
-    other = Puzzle.objects.create(
-        givens="0" + EASY_SOLUTION[1:],
-        solution=EASY_SOLUTION,
-        tier="easy",
-        score=1,
-        hardest="naked-single",
-        clues=80,
-        filler="imported",
-    )
+    other = make_known_puzzle("0" + EASY_SOLUTION[1:], EASY_SOLUTION, clues=80)
     todays_easy.puzzle = other
     todays_easy.save()
     assert caches["default"].get(key) is None and caches["local"].get(key) is None

@@ -390,22 +390,14 @@ def world(db, todays_easy):
     from django.middleware.csrf import _get_new_csrf_string
     from django.test import Client
 
-    from puzzles.models import DailyPuzzle, Puzzle
+    from puzzles.models import DailyPuzzle
     from puzzles.play import attempts
 
+    from .factories import make_daily, make_known_puzzle
+
     def publish(givens: str, solution: str, day: datetime.date, difficulty: str) -> DailyPuzzle:
-        puzzle = Puzzle.objects.create(
-            givens=givens,
-            solution=solution,
-            tier=difficulty,
-            score=1,
-            hardest="naked-single",
-            techniques={},
-            clues=81 - givens.count("0"),
-            filler="imported",
-            symmetry="none",
-        )
-        return DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle)
+        puzzle = make_known_puzzle(givens, solution, tier=difficulty, techniques={}, symmetry="none")
+        return make_daily(day, difficulty, puzzle)
 
     today = todays_easy.date
     medium = publish(MEDIUM_GIVENS, MEDIUM_SOLUTION, today, "medium")

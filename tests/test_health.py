@@ -8,11 +8,10 @@ import time_machine
 from django.db import DatabaseError
 from django.utils import timezone
 
-from puzzles.models import Puzzle
 from puzzles.pipeline import broker
 from puzzles.views import health
 
-from .factories import EASY_GIVENS, EASY_SOLUTION
+from .factories import EASY_GIVENS, EASY_SOLUTION, make_known_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -40,15 +39,7 @@ def broker_probes(monkeypatch):
 
 
 def test_health_reports_the_database_the_broker_the_cache_and_the_pools(client, monitor, broker_probes):
-    Puzzle.objects.create(
-        givens=EASY_GIVENS,
-        solution=EASY_SOLUTION,
-        tier="easy",
-        score=1,
-        hardest="hidden-single",
-        clues=32,
-        filler="imported",
-    )
+    make_known_puzzle(EASY_GIVENS, EASY_SOLUTION, hardest="hidden-single")
     response = client.get("/health/", **monitor)
     assert response.status_code == 200
     body = response.json()

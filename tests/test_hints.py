@@ -308,23 +308,16 @@ def test_hints_at_once_on_several_dailies_never_pass_the_players_limit(postgres,
 
     from django.db import connections
 
-    from puzzles.models import DailyPuzzle, Puzzle
+    from .factories import make_daily, make_known_puzzle
 
     settings.HINTS_PER_MINUTE = 3
     user = User.objects.create_user("ada", password="a long enough password 1")
     attempts = [Attempt.objects.create(user=user, daily=todays_easy)]
     for shift, tier in ((1, "medium"), (2, "hard")):
-        puzzle = Puzzle.objects.create(
-            givens=relabelled(GIVENS, shift),
-            solution=relabelled(SOLUTION, shift),
-            tier="easy",
-            score=1,
-            hardest="naked-single",
-            techniques={"naked-single": 49},
-            clues=32,
-            filler="imported",
+        puzzle = make_known_puzzle(
+            relabelled(GIVENS, shift), relabelled(SOLUTION, shift), techniques={"naked-single": 49}
         )
-        daily = DailyPuzzle.objects.create(date=todays_easy.date, difficulty=tier, puzzle=puzzle)
+        daily = make_daily(todays_easy.date, tier, puzzle)
         attempts.append(Attempt.objects.create(user=user, daily=daily))
     jobs = [a.daily for a in attempts] * 2
     barrier = threading.Barrier(len(jobs))
@@ -373,18 +366,10 @@ HIDDEN_SOLUTION = "4689315277516248393925784611347562982894136756752893148461927
 
 
 def test_hints_stage_a_known_hidden_single_where_to_look_then_what_then_where(player, daily):
-    from puzzles.models import DailyPuzzle, Puzzle
+    from .factories import make_daily, make_known_puzzle
 
-    puzzle = Puzzle.objects.create(
-        givens=HIDDEN_GIVENS,
-        solution=HIDDEN_SOLUTION,
-        tier="extreme",
-        score=80,
-        hardest="trial-and-error",
-        clues=81 - HIDDEN_GIVENS.count("0"),
-        filler="imported",
-    )
-    hard = DailyPuzzle.objects.create(date=daily.date, difficulty="extreme", puzzle=puzzle)
+    puzzle = make_known_puzzle(HIDDEN_GIVENS, HIDDEN_SOLUTION, tier="extreme", score=80, hardest="trial-and-error")
+    hard = make_daily(daily.date, "extreme", puzzle)
     empty = {"digits": "0" * 81, "corner": [""] * 81, "centre": [""] * 81}
     first, second, third = (ask(player, hard, empty).json() for _ in range(3))
     assert (first["stage"], first["unit"]["name"]) == (1, "box 7")

@@ -155,13 +155,11 @@ def test_a_future_daily_is_never_served(client, daily):
 
 
 def test_the_page_kept_in_memory_follows_a_change_of_the_dailys_puzzle(client, daily):
-    from puzzles.models import Puzzle
+    from .factories import make_known_puzzle
 
     fewer = "0" + EASY_GIVENS[1:2] + "0" + EASY_GIVENS[3:]  # the same puzzle less one given
     assert EASY_GIVENS.encode() in client.get(url(daily)).content
-    daily.puzzle = Puzzle.objects.create(
-        givens=fewer, solution=EASY_SOLUTION, tier="easy", score=1, hardest="naked-single", clues=31, filler="imported"
-    )
+    daily.puzzle = make_known_puzzle(fewer, EASY_SOLUTION, clues=31)
     daily.save()  # as the admin does
     page = client.get(url(daily)).content
     assert fewer.encode() in page and EASY_GIVENS.encode() not in page

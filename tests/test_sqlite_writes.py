@@ -54,14 +54,11 @@ def _load() -> dict:
     from django.db import connections
     from django.test import Client
 
-    from puzzles.models import DailyPuzzle, Puzzle, site_today
-    from tests.factories import EASY_GIVENS, EASY_SOLUTION, post, url
+    from puzzles.models import site_today
+    from tests.factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_known_puzzle, post, url
 
     call_command("migrate", verbosity=0)
-    puzzle = Puzzle.objects.create(
-        givens=EASY_GIVENS, solution=EASY_SOLUTION, tier="easy", score=1, hardest="naked-single", clues=32
-    )
-    daily = DailyPuzzle.objects.create(date=site_today(), difficulty="easy", puzzle=puzzle)
+    daily = make_daily(site_today(), "easy", make_known_puzzle())
     users = [User.objects.create_user(f"player{n}") for n in range(PLAYERS)]
     connections.close_all()
     open_cells = [i for i, given in enumerate(EASY_GIVENS) if given == "0"]

@@ -22,7 +22,7 @@ from django.test import override_settings
 from django.utils.module_loading import import_string
 
 from tests.browser.conftest import CHROMIUM_ARGS
-from tests.browser.test_board import cell, digit_in, sign_up, wait_saved
+from tests.browser.pages import cell, digit_in, sign_up, wait_saved
 from tests.conftest import _missing
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from tests.browser import pages
 from tests.conftest import _missing
 
 CHROMIUM_ARGS = [
@@ -35,3 +36,10 @@ def chromium():
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def screenshots_marked(request, monkeypatch):
+    """pages.screenshot() refuses a test not marked `screenshots`: `make screenshots` runs the
+    marked tests only, and would leave that test's picture stale."""
+    monkeypatch.setattr(pages, "SHOT_MARKED", request.node.get_closest_marker("screenshots") is not None)

@@ -8,30 +8,19 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 
 from puzzles.accounts.guests import guest_create
 from puzzles.models import Attempt, SeedBatch
 from puzzles.pipeline import broker
 from tests.browser.axe import assert_accessible
+from tests.browser.pages import DESKTOP, LOOKS, log_in, screenshot
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-PHONE = {"viewport": {"width": 375, "height": 667}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-LOOKS = {
-    "light": {"color_scheme": "light", **DESKTOP},
-    "dark": {"color_scheme": "dark", **DESKTOP},
-    "light-phone": {"color_scheme": "light", **PHONE},
-    "dark-phone": {"color_scheme": "dark", **PHONE},
-}
 # What data-theme says when the parser reaches <body>: nothing is painted before that.
 FIRST_PAINT = """
 new MutationObserver((_, observer) => {
@@ -49,14 +38,6 @@ BAR_COLOUR = (
     "() => [...document.querySelectorAll('meta[name=theme-color]')]"
     ".find((meta) => !meta.media || matchMedia(meta.media).matches)?.content"
 )
-
-
-def log_in(context, base: str, user: User) -> None:
-    """The browser context gets a session of `user` (the log-in form is tested elsewhere)."""
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
 
 
 @pytest.fixture(params=LOOKS)
@@ -124,6 +105,7 @@ PLAYER_PAGES = {
 }
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("name", VISITOR_PAGES)
 def test_a_visitors_page_passes_axe(browse, look, todays_easy, name):
     page = browse(VISITOR_PAGES[name])
@@ -131,7 +113,7 @@ def test_a_visitors_page_passes_axe(browse, look, todays_easy, name):
     # For the README: these pages on a desktop in light and a phone in dark.
     shot = {"404": "404", "sign-up": "signup", "log-in": "login"}.get(name)
     if shot and look in ("light", "dark-phone") and not (shot != "404" and look == "light"):
-        page.screenshot(path=str(SHOTS / f"{shot}{'-dark-phone' if look == 'dark-phone' else ''}.png"))
+        screenshot(page, f"{shot}{'-dark-phone' if look == 'dark-phone' else ''}.png")
 
 
 @pytest.mark.parametrize("name", PLAYER_PAGES)

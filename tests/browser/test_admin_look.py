@@ -11,13 +11,12 @@ import re
 import pytest
 from django.contrib.auth.models import Permission, User
 
-from puzzles.models import DailyPuzzle, Puzzle, SeedBatch, site_today
+from puzzles.models import Puzzle, SeedBatch, site_today
 from puzzles.pipeline import broker
 from puzzles.pipeline.scores import band_text
 from tests.browser.axe import assert_accessible, report, violations
-from tests.browser.test_accessibility import log_in
-from tests.browser.test_board import SHOTS
-from tests.factories import make_puzzle
+from tests.browser.pages import log_in, screenshot
+from tests.factories import make_daily, make_known_puzzle, make_puzzle
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -50,6 +49,7 @@ def admin_page(chromium, live_server, user: User | None, path: str, system: str,
     return page
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("system", ["light", "dark"])
 @pytest.mark.parametrize("path", ["/admin/", SCREENSHOT_PAGE])
 def test_the_admin_header_has_the_sites_colour_in_the_systems_theme(chromium, live_server, root, system, path):
@@ -58,7 +58,7 @@ def test_the_admin_header_has_the_sites_colour_in_the_systems_theme(chromium, li
     # The site's mark before the name, drawn (its file loaded under the Content Security Policy).
     assert page.evaluate("document.querySelector('#site-name img').naturalWidth") > 0
     if path == SCREENSHOT_PAGE:
-        page.screenshot(path=str(SHOTS / f"admin{'-dark' if system == 'dark' else ''}.png"))
+        screenshot(page, f"admin{'-dark' if system == 'dark' else ''}.png")
     page.context.close()
 
 
@@ -137,10 +137,7 @@ def banded(db, monkeypatch, settings) -> User:
 
     def puzzle(tier: str, score: int, used: bool = False) -> Puzzle:
         # The dashboard reads tiers and scores only: any well-formed grid will do.
-        return Puzzle.objects.create(
-            givens=str(next(made)).zfill(81), solution="1" * 81, tier=tier, score=score, hardest="naked-single",
-            clues=30, filler="imported", used=used,
-        )  # fmt: skip
+        return make_known_puzzle(str(next(made)).zfill(81), "1" * 81, tier=tier, score=score, clues=30, used=used)
 
     for tier, scores in SCORES.items():
         for score in scores:
@@ -148,12 +145,13 @@ def banded(db, monkeypatch, settings) -> User:
     for days, slots in SCHEDULED.items():
         for tier, score in slots.items():
             day = site_today() + datetime.timedelta(days=days)
-            DailyPuzzle.objects.create(date=day, difficulty=tier, puzzle=puzzle(tier, score, used=True))
+            make_daily(day, tier, puzzle(tier, score, used=True))
     staff = User.objects.create_user("staff", password="correct horse battery staple", is_staff=True)
     staff.user_permissions.add(*Permission.objects.filter(codename__in=["view_pool", "view_puzzle"]))
     return staff
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("system", ["light", "dark"])
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_dashboard_draws_each_tiers_band_and_the_scheduled_scores_readably(
@@ -228,7 +226,7 @@ def test_the_dashboard_draws_each_tiers_band_and_the_scheduled_scores_readably(
         )
         end = page.locator(".band-table").bounding_box()
         clip = {"x": left, "y": top, "width": width - left, "height": end["y"] + end["height"] + 8 - top}
-        page.screenshot(path=str(SHOTS / f"admin-score-bands-{size}.png"), clip=clip, full_page=True)
+        screenshot(page, f"admin-score-bands-{size}.png", clip=clip, full_page=True)
 
     # Nothing is wider than the screen (checked after the shot, which shows what was wrong): no
     # sideways scrolling, and the new tables inside the screen (the pools' eight columns scroll in

@@ -2,52 +2,26 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from puzzles.models import Solve
-from tests.conftest import EASY_GIVENS, EASY_SOLUTION
+from tests.browser.pages import (
+    GIVENS,
+    PASSWORD,
+    SOLUTION,
+    cell,
+    digit_in,
+    notes_in,
+    screenshot,
+    sign_up,
+    wait_ready,
+    wait_saved,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-GIVENS, SOLUTION = EASY_GIVENS, EASY_SOLUTION
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-PASSWORD = "correct horse battery staple"
 
-
-def cell(page, i: int):
-    return page.locator(f"#cell-{i}")
-
-
-def digit_in(page, i: int) -> str:
-    return cell(page, i).locator(".cell-digit").inner_text().strip()
-
-
-def notes_in(page, i: int, kind: str) -> str:
-    """A cell's corner or centre notes as drawn (the stylesheet draws each digit from data-n)."""
-    return cell(page, i).locator(f".cell-{kind}").get_attribute("data-notes") or ""
-
-
-def wait_saved(page) -> None:
-    page.wait_for_function("() => document.querySelector('#save-status').dataset.state === 'saved'", timeout=10_000)
-
-
-def wait_ready(page) -> None:
-    """The page is the same for everyone; wait until board.js has put the player's position on it."""
-    page.wait_for_selector("#sudoku[data-ready=true]", timeout=10_000)
-
-
-def sign_up(page, base: str, path: str, username: str) -> None:
-    page.goto(f"{base}/accounts/signup/?next={path}")
-    page.fill("#id_username", username)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}{path}")
-    wait_ready(page)
-
-
+@pytest.mark.screenshots
 def test_a_new_player_plays_reloads_resumes_elsewhere_and_solves(chromium, live_server, todays_easy):
     path = f"/daily/{todays_easy.date.isoformat()}/easy/"
     context = chromium.new_context(viewport={"width": 1200, "height": 900})
@@ -75,7 +49,7 @@ def test_a_new_player_plays_reloads_resumes_elsewhere_and_solves(chromium, live_
     page.keyboard.press("5")
     assert digit_in(page, 2) == "3"
     wait_saved(page)
-    page.screenshot(path=str(SHOTS / "desktop.png"))
+    screenshot(page, "desktop.png")
 
     page.reload()
     wait_ready(page)
@@ -113,6 +87,7 @@ def test_a_new_player_plays_reloads_resumes_elsewhere_and_solves(chromium, live_
     context.close()
 
 
+@pytest.mark.screenshots
 def test_on_a_phone_the_grid_and_keypad_fit_and_the_keypad_plays(chromium, live_server, todays_easy):
     path = f"/daily/{todays_easy.date.isoformat()}/easy/"
     for scheme, shot in (("light", "phone.png"), ("dark", "phone-dark.png")):
@@ -138,7 +113,7 @@ def test_on_a_phone_the_grid_and_keypad_fit_and_the_keypad_plays(chromium, live_
         page.tap("#sudoku-keypad [data-digit='2']")
         assert "2" in notes_in(page, 1, "centre")
         wait_saved(page)
-        page.screenshot(path=str(SHOTS / shot))
+        screenshot(page, shot)
         context.close()
 
 

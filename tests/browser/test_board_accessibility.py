@@ -10,9 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.axe import report, violations
-from tests.browser.test_accessibility import DESKTOP, PHONE
-from tests.browser.test_board import GIVENS, SOLUTION, cell, sign_up
-from tests.browser.test_hints import wait_stage
+from tests.browser.pages import DESKTOP, GIVENS, PHONE, SOLUTION, cell, sign_up, wait_stage
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

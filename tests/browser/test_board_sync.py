@@ -3,17 +3,25 @@ moves, and the clock on screen never goes back nor jumps across a reload or a re
 
 from __future__ import annotations
 
-import datetime
 import itertools
-import time
 
 import pytest
 import time_machine
 from django.utils import timezone
 
 from puzzles.models import Attempt
-from tests.browser.test_board import PASSWORD, cell, digit_in, sign_up, wait_ready, wait_saved
-from tests.browser.test_guest import shown_seconds
+from tests.browser.pages import (
+    COUNT_FETCHES,
+    PASSWORD,
+    Clocks,
+    cell,
+    digit_in,
+    shown_seconds,
+    sign_up,
+    wait_ready,
+    wait_saved,
+)
+from tests.conftest import IN_FLIGHT
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -113,52 +121,17 @@ def test_where_both_devices_changed_one_cell_the_newer_entry_wins_and_the_cell_i
         page.context.close()
 
 
-# ---- The clock. Both clocks are held still and moved together, a quarter second at a time: the
-# page's by Playwright, the server's by time-machine (the live server is a thread of this process).
+# ---- The clock. Both clocks are held still and moved together, a quarter second at a time
+# (pages.Clocks): the page's by Playwright, the server's by time-machine.
 
-STEP_MS = 250
 PLAYED = 25  # seconds on the puzzle before and after the reload or the reopening
-
-# Requests the page has in flight, so each step's beats reach the server before its clock moves on.
-COUNT_FETCHES = """(() => {
-  const fetch = window.fetch;
-  window.pendingFetches = 0;
-  window.fetch = (...args) => {
-    window.pendingFetches += 1;
-    return fetch(...args).finally(() => (window.pendingFetches -= 1));
-  };
-})()"""
-
-
-class Clocks:
-    """The page's clock and the server's, held still, and moved on together."""
-
-    def __init__(self, context, traveller) -> None:
-        self.context, self.traveller = context, traveller
-
-    def play(self, page, seconds: float) -> list[int]:
-        """Let `seconds` pass with the page open; the timer as shown after every step."""
-        shown = []
-        for _ in range(int(seconds * 1000 / STEP_MS)):
-            self.traveller.shift(datetime.timedelta(milliseconds=STEP_MS))
-            self.context.clock.run_for(STEP_MS)
-            page.wait_for_function("() => window.pendingFetches === 0", polling=20)
-            shown.append(shown_seconds(page))
-        return shown
-
-    def wait(self, seconds: float) -> None:
-        """Let `seconds` pass with no page of the puzzle open."""
-        self.traveller.shift(datetime.timedelta(seconds=seconds))
-        self.context.clock.fast_forward(int(seconds * 1000))
 
 
 def counted_once_closed(username: str) -> float:
     """The server's count once the last page's "close" beat (sent as it closes) has stopped its clock."""
-    deadline = time.monotonic() + 10  # time-machine moves the wall clock, not this one
-    while (attempt := Attempt.objects.get(user__username=username)).last_beat_at is not None:
-        assert time.monotonic() < deadline, "the closing page's beat never stopped the server's clock"
-        time.sleep(0.05)
-    return attempt.active_seconds
+    stopped = IN_FLIGHT.wait_until(lambda: Attempt.objects.get(user__username=username).last_beat_at is None)
+    assert stopped, "the closing page's beat never stopped the server's clock"
+    return Attempt.objects.get(user__username=username).active_seconds
 
 
 def assert_smooth(shown: list[int], where: str) -> None:

@@ -4,24 +4,26 @@ colours, candidates, the keypad's counts, check, restart and the settings, each 
 from __future__ import annotations
 
 import itertools
-import time
+import json
 
 import pytest
 
 from puzzles.models import Attempt, Preferences, Solve
-from tests.browser.test_board import (
+from tests.browser.pages import (
     GIVENS,
     PASSWORD,
-    SHOTS,
     SOLUTION,
     cell,
     digit_in,
+    drag,
     notes_in,
+    open_tool,
+    screenshot,
+    shown_seconds,
     sign_up,
     wait_ready,
     wait_saved,
 )
-from tests.browser.test_guest import shown_seconds
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,30 +45,9 @@ def selected(page) -> list[int]:
     )
 
 
-def drag(page, cells: list[int]) -> None:
-    """Press on the first cell and move the mouse across the others, as a player drags."""
-    first = cell(page, cells[0]).bounding_box()
-    page.mouse.move(first["x"] + first["width"] / 2, first["y"] + first["height"] / 2)
-    page.mouse.down()
-    for i in cells[1:]:
-        box = cell(page, i).bounding_box()
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=4)
-    page.mouse.up()
-
-
-def eventually(check, seconds: float = 10) -> bool:
-    """True once `check()` is (the board saves after a quiet moment), False after `seconds`."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.1)
-    return True
-
-
-def open_tool(page, action: str) -> None:
-    page.click("#key-more")
-    page.click(f"#sudoku-more [data-action={action}]")
+def saves(digits: str):
+    """A predicate for page.expect_response: the board's save of `digits` (81 characters), answered."""
+    return lambda r: r.url.endswith("/save/") and r.ok and json.loads(r.request.post_data)["digits"] == digits
 
 
 def candidates(board: str, i: int) -> str:
@@ -83,6 +64,7 @@ def candidates(board: str, i: int) -> str:
 @pytest.fixture
 def board_page(chromium, live_server, todays_easy):
     context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    context.clock.install()  # runs as the real one does, until a test moves it on
     page = context.new_page()
     path = f"/daily/{todays_easy.date.isoformat()}/easy/"
     sign_up(page, live_server.url, path, "tools")
@@ -90,6 +72,7 @@ def board_page(chromium, live_server, todays_easy):
     context.close()
 
 
+@pytest.mark.screenshots
 def test_a_selection_of_many_cells_takes_notes_colours_digits_and_erase(board_page):
     page, _ = board_page
     drag(page, ROW5)
@@ -149,7 +132,7 @@ def test_a_selection_of_many_cells_takes_notes_colours_digits_and_erase(board_pa
     drag(page, [40, 41, 42])
     page.keyboard.press("Alt+5")
     wait_saved(page)
-    page.screenshot(path=str(SHOTS / "tools.png"))
+    screenshot(page, "tools.png")
 
 
 def test_fill_candidates_is_one_undo_step_and_the_keypad_counts_what_is_left(board_page):
@@ -202,15 +185,17 @@ def test_check_asks_first_marks_wrong_digits_and_the_solve_is_not_ranked(board_p
     assert not cell(page, 0).evaluate("el => el.classList.contains('is-wrong')")
 
     # Restart clears the board after a confirmation, and the clock keeps running.
+    page.clock.run_for(1500)  # the page's clock, moved on: the timer shows some time played
     page.wait_for_function("() => document.querySelector('#sudoku-timer').textContent !== '0:00'")
     before = shown_seconds(page)
     open_tool(page, "restart")
     assert "clock keeps running" in dialog.inner_text()
-    dialog.get_by_role("button", name="Restart").click()
-    page.wait_for_function("() => document.querySelector('#cell-0 .cell-digit').textContent === ''")
-    assert digit_in(page, 1) == ""
-    assert shown_seconds(page) >= before
-    assert eventually(lambda: Attempt.objects.get(user__username="tools").digits == "0" * 81)
+    with page.expect_response(saves("0" * 81)):  # the board saves after a quiet moment
+        dialog.get_by_role("button", name="Restart").click()
+        page.wait_for_function("() => document.querySelector('#cell-0 .cell-digit').textContent === ''")
+        assert digit_in(page, 1) == ""
+        assert shown_seconds(page) >= before
+    assert Attempt.objects.get(user__username="tools").digits == "0" * 81
 
     # Solved after a check: recorded, and kept off the leaderboard like a solve with hints.
     for i, given in enumerate(GIVENS):

@@ -17,8 +17,7 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from tests.browser.axe import assert_accessible
-from tests.browser.test_accessibility import LOOKS, SHOTS
-from tests.browser.test_pages_look import shoot
+from tests.browser.pages import LOOKS, screenshot, shoot
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -88,6 +87,7 @@ def test_the_sign_up_form_has_labels_above_inputs_help_under_them_and_one_primar
     assert_accessible(page, f"sign-up, {look}")
 
 
+@pytest.mark.screenshots
 def test_a_refused_sign_up_puts_each_error_under_its_field_in_red_and_says_it(open_page, look):
     User.objects.create_user("ada", password=PASSWORD)
     page = open_page("/accounts/signup/")
@@ -130,11 +130,12 @@ def test_a_refused_sign_up_puts_each_error_under_its_field_in_red_and_says_it(op
     expect(page.locator("#id_password1")).to_be_focused()
 
 
+@pytest.mark.screenshots
 def test_a_wrong_password_at_the_log_in_is_refused_in_an_alert(open_page, look):
     User.objects.create_user("ada", password=PASSWORD)
     page = open_page("/accounts/login/")
     if look == "light":
-        page.screenshot(path=str(SHOTS / "login.png"), full_page=True)
+        screenshot(page, "login.png", full_page=True)
     assert_accessible(page, f"log-in, {look}")
     page.fill("#id_login", "ada")
     page.fill("#id_password", "not her password")

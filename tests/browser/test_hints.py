@@ -9,29 +9,25 @@ import pytest
 from puzzles import engine
 from puzzles.engine import UNITS, technique_title, unit_name
 from puzzles.models import Solve
-from tests.browser.test_board import GIVENS, SHOTS, SOLUTION, cell, digit_in, sign_up, wait_saved
+from tests.browser.pages import (
+    GIVENS,
+    SOLUTION,
+    cell,
+    digit_in,
+    hint_text,
+    marked,
+    screenshot,
+    sign_up,
+    wait_saved,
+    wait_stage,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 UNIT = re.compile(r"\b(row|column|box) [1-9]\b")
 
 
-def hint_text(page) -> str:
-    return page.locator("#sudoku-hint[role=status]").inner_text().strip()
-
-
-def wait_stage(page, stage: int) -> None:
-    """Wait for the hint panel to show the answer at `stage`."""
-    page.wait_for_function(
-        f"() => document.querySelector('#sudoku-hint-panel').dataset.state === 'stage-{stage}'", timeout=10_000
-    )
-
-
-def marked(page, kind: str = "") -> list[int]:
-    selector = f"#sudoku-grid td[data-hint='{kind}']" if kind else "#sudoku-grid td[data-hint]"
-    return sorted(int(i) for i in page.locator(selector).evaluate_all("cells => cells.map(c => c.dataset.cell)"))
-
-
+@pytest.mark.screenshots
 def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(chromium, live_server, todays_easy):
     # The step the server will hint at on the untouched board, worked out here independently.
     step = engine.next_step(GIVENS, "0" * 81, [""] * 81)
@@ -70,7 +66,7 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     assert button.get_attribute("aria-disabled") == "true"
     # The hint is shown, never played.
     assert digit_in(page, target) == ""
-    page.screenshot(path=str(SHOTS / "hint.png"))
+    screenshot(page, "hint.png")
 
     # Escape closes it and takes the marks off; the button says Hint, and a press shows the step again.
     page.keyboard.press("Escape")
@@ -102,7 +98,7 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     assert results.locator("#leaderboard-title").is_visible()
     assert Solve.objects.get(user__username="hinter").assisted is True
     page.wait_for_selector(".sudoku-board:not(.is-celebrating)")  # the shot after the wave, not halfway
-    page.screenshot(path=str(SHOTS / "receipt.png"), full_page=True)
+    screenshot(page, "receipt.png", full_page=True)
 
     # Coming back to a solved puzzle shows the results straight away, and no hint button.
     page.reload()

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from puzzles import engine
-from puzzles.models import DailyPuzzle, Puzzle, site_today
+from puzzles.models import DailyPuzzle, site_today
 from tests.browser.axe import assert_accessible
-from tests.browser.test_board import SHOTS, sign_up
-from tests.browser.test_hints import hint_text, marked, wait_stage
+from tests.browser.pages import hint_text, marked, screenshot, sign_up, wait_stage
+from tests.factories import make_daily, make_known_puzzle
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,11 +27,9 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "device_scale_factor": 2, "i
 def _daily(givens: str, tier: str) -> DailyPuzzle:
     """Today's daily of `tier`: a position, as its givens, rated by the engine."""
     rating = engine.rate(givens)
-    puzzle = Puzzle.objects.create(
-        givens=givens, solution="".join(str(d) for d in engine.solve(givens)), tier=tier, score=rating.score,
-        hardest=rating.hardest, clues=81 - givens.count("0"), filler="imported",
-    )  # fmt: skip
-    return DailyPuzzle.objects.create(date=site_today(), difficulty=tier, puzzle=puzzle)
+    solution = "".join(str(d) for d in engine.solve(givens))
+    puzzle = make_known_puzzle(givens, solution, tier=tier, score=rating.score, hardest=rating.hardest)
+    return make_daily(site_today(), tier, puzzle)
 
 
 @pytest.fixture
@@ -40,6 +38,7 @@ def advanced_daily(db) -> DailyPuzzle:
     return _daily(ALS_XZ, "expert")
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_long_hint_shows_in_full_on_a_phone_with_its_cells_marked(chromium, live_server, advanced_daily, scheme):
     # The step the server will give, worked out here from the engine itself.
@@ -63,7 +62,7 @@ def test_a_long_hint_shows_in_full_on_a_phone_with_its_cells_marked(chromium, li
     assert marked(page, "cell") == sorted(set(step.cells) - set(removed))
 
     if scheme == "light":
-        page.screenshot(path=str(SHOTS / "hint-advanced-phone.png"))
+        screenshot(page, "hint-advanced-phone.png")
 
     # On the phone: nothing wider than the screen, the panel over the keypad and not the grid, all
     # of its text on screen without scrolling, and the row with the hint button still at hand.
@@ -79,6 +78,7 @@ def test_a_long_hint_shows_in_full_on_a_phone_with_its_cells_marked(chromium, li
     context.close()
 
 
+@pytest.mark.screenshots
 def test_a_direct_step_is_hinted_as_the_placement_it_gives_with_its_pattern_marked(chromium, live_server):
     daily = _daily(DIRECT, "medium")
     step = engine.next_step(DIRECT, "0" * 81, [""] * 81)
@@ -102,6 +102,6 @@ def test_a_direct_step_is_hinted_as_the_placement_it_gives_with_its_pattern_mark
     assert marked(page, "cell") == sorted(set(step.cells) - {target})
     assert marked(page, "remove") == []
     assert f"{digit} goes here" in page.locator(f"#sudoku-grid td[data-cell='{target}']").get_attribute("aria-label")
-    page.screenshot(path=str(SHOTS / "hint-direct-dark.png"))
+    screenshot(page, "hint-direct-dark.png")
     assert_accessible(page, "a direct step's hint, dark")
     context.close()

@@ -14,8 +14,7 @@ from django.utils import timezone
 from puzzles.leagues import membership
 from puzzles.models import TIER_ORDER, League, site_today
 from tests.browser.axe import assert_accessible
-from tests.browser.test_accessibility import LOOKS, PHONE, SHOTS, log_in
-from tests.browser.test_share import clipboard_text
+from tests.browser.pages import LOOKS, PHONE, clipboard_text, log_in, screenshot
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,6 +49,7 @@ def today_dailies(todays_easy):
     return {"easy": todays_easy, **{tier: make_daily(today, tier) for tier in TIER_ORDER if tier != "easy"}}
 
 
+@pytest.mark.screenshots
 def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_server, today_dailies):
     base = live_server.url
     ada = User.objects.create_user("ada", password="correct horse battery staple")
@@ -105,7 +105,7 @@ def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_se
         assert any("bob" in row and "with hints or checks" in row and "5:01" in row for row in rows), rows
         assert fits(shown), (look, wide(shown))
         assert_accessible(shown, f"league board, {look}")
-        shown.screenshot(path=str(SHOTS / look), full_page=True)
+        screenshot(shown, look, full_page=True)
     mine.close()
     theirs.close()
 

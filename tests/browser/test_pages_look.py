@@ -14,14 +14,10 @@ from django.utils import timezone
 from puzzles.models import TIER_ORDER, Attempt, DailyPuzzle, site_today
 from puzzles.results import history
 from tests.browser.axe import assert_accessible
-from tests.browser.test_accessibility import LOOKS, log_in
-from tests.browser.test_board import SHOTS
+from tests.browser.pages import LOOKS, log_in, shoot
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-# The looks the README shows: a desktop in light, a phone in dark.
-SHOT_SUFFIX = {"light": "", "dark-phone": "-dark-phone"}
 
 
 def dailies_of(day: datetime.date) -> dict[str, DailyPuzzle]:
@@ -106,18 +102,6 @@ def assert_fits(page, label: str) -> None:
     assert header <= 0, f"{label}: the header's links reach {header} px past the screen"
 
 
-def shoot(page, name: str, look: str, down_to: str | None = None) -> None:
-    """docs/screenshots/<name>[-dark-phone].png in the looks the README shows: the whole page, or
-    from its top down to the element `down_to` selects."""
-    if look not in SHOT_SUFFIX:
-        return
-    clip = None
-    if down_to is not None:
-        bottom = page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().bottom + scrollY", down_to)
-        clip = {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": bottom + 16}
-    page.screenshot(path=str(SHOTS / f"{name}{SHOT_SUFFIX[look]}.png"), full_page=True, clip=clip)
-
-
 def assert_looks_right(page, look: str, what: str, shot: str) -> None:
     """The page fits the screen, passes axe and, in the README's looks, is its screenshot `shot`."""
     assert_fits(page, f"{what}, {look}")
@@ -137,6 +121,7 @@ def at_the_sites_width(look_page, look: str, path: str, player: User):
     return page
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("look", LOOKS)
 def test_a_visitors_home_page_has_a_drawing_and_one_button_per_puzzle(look_page, look, grace):
     page = look_page(look, "/")
@@ -150,6 +135,7 @@ def test_a_visitors_home_page_has_a_drawing_and_one_button_per_puzzle(look_page,
     assert_looks_right(page, look, "home, visitor", "home-visitor")
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("look", LOOKS)
 def test_a_players_home_page_shows_progress_streak_and_yesterday(look_page, look, grace):
     page = look_page(look, "/", as_user=grace)
@@ -165,6 +151,7 @@ def test_a_players_home_page_shows_progress_streak_and_yesterday(look_page, look
     assert_looks_right(page, look, "home, player", "home-player")
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("look", LOOKS)
 def test_the_archive_keeps_the_sites_width_and_draws_no_future_day(look_page, look, grace):
     page = at_the_sites_width(look_page, look, "/archive/", grace)
@@ -179,6 +166,7 @@ def test_the_archive_keeps_the_sites_width_and_draws_no_future_day(look_page, lo
     assert_looks_right(page, look, "archive", "archive")
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("look", LOOKS)
 def test_the_stats_use_the_sites_cards_and_width(look_page, look, grace):
     page = at_the_sites_width(look_page, look, "/stats/", grace)
@@ -215,6 +203,7 @@ def test_a_scroll_box_is_a_tab_stop_only_while_it_scrolls(look_page, grace):
     assert_accessible(page, "stats, widened again")
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("look", LOOKS)
 def test_results_opened_directly_are_a_styled_page(look_page, look, grace, todays_easy):
     page = look_page(look, f"/daily/{todays_easy.date.isoformat()}/easy/results/", as_user=grace)

@@ -7,8 +7,18 @@ import pytest
 
 from puzzles.models import Attempt, PlayEvent
 from puzzles.record_of_play.moves import unpack
-from tests.browser.test_board import GIVENS, SOLUTION, cell, digit_in, notes_in, sign_up, wait_ready, wait_saved
-from tests.browser.test_board_tools import drag, open_tool
+from tests.browser.pages import (
+    GIVENS,
+    SOLUTION,
+    cell,
+    digit_in,
+    drag,
+    notes_in,
+    open_tool,
+    sign_up,
+    wait_ready,
+    wait_saved,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

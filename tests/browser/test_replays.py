@@ -13,7 +13,7 @@ from django.utils import timezone
 from puzzles.models import Attempt, DailyPuzzle, PlayEvent, Solve
 from puzzles.record_of_play.moves import moves_clean, pack
 from tests.browser.axe import assert_accessible
-from tests.browser.test_accessibility import LOOKS, SHOTS, log_in
+from tests.browser.pages import LOOKS, log_in, screenshot
 from tests.conftest import EASY_GIVENS, EASY_SOLUTION
 from tests.factories import make_solve
 
@@ -74,6 +74,7 @@ def watched(todays_easy) -> tuple[User, str]:
 
 def open_replay(chromium, live_server, look: str, user: User, path: str, **options):
     context = chromium.new_context(**LOOKS[look], **options)
+    context.clock.install()  # runs as the real one does, until a test moves it on
     log_in(context, live_server.url, user)
     page = context.new_page()
     page.goto(live_server.url + path)
@@ -100,9 +101,8 @@ def test_a_player_plays_a_replay_to_the_solved_grid_steps_back_and_scrubs(chromi
     page.locator("label:has(input[name=replay-speed][value='10'])").click()
     page.locator("#replay-play").click()
     assert page.locator("#replay-play").inner_text() == "Pause"
-    page.wait_for_function(
-        "() => document.getElementById('replay-status').textContent.startsWith('The end')", timeout=20_000
-    )
+    page.clock.run_for(7_000)  # the page's clock: 63 s of play at 10x, and the frames drawn meanwhile
+    page.wait_for_function("() => document.getElementById('replay-status').textContent.startsWith('The end')")
     assert board_digits(page) == EASY_SOLUTION
     # 49 digits 1.2 s apart and the moments before them; the minute away is not on the clock.
     assert page.locator("#replay-clock").inner_text() == "1:03"
@@ -151,6 +151,7 @@ def test_the_lost_move_shows_when_its_write_is_passed(chromium, live_server, wat
     context.close()
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("look", ["light", "dark", "dark-phone"])
 def test_the_replay_page_passes_axe_and_fits_in_every_look(chromium, live_server, watched, look):
     context, page = open_replay(chromium, live_server, look, *watched, reduced_motion="reduce")
@@ -162,9 +163,9 @@ def test_the_replay_page_passes_axe_and_fits_in_every_look(chromium, live_server
     page.evaluate("document.activeElement.blur()")  # the shots show the page at rest, no focus ring
     if look == "light":
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+        screenshot(page, "replay.png", full_page=True)
     elif look == "dark-phone":
-        page.screenshot(path=str(SHOTS / "replay-dark-phone.png"), full_page=True)
+        screenshot(page, "replay-dark-phone.png", full_page=True)
     context.close()
 
 

@@ -12,8 +12,7 @@ from django.contrib.auth.models import User
 
 from puzzles.models import SeedBatch
 from puzzles.pipeline import broker
-from tests.browser.test_board import cell, digit_in, wait_ready, wait_saved
-from tests.browser.test_hints import wait_stage
+from tests.browser.pages import cell, digit_in, wait_ready, wait_saved, wait_stage
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -127,9 +126,12 @@ def test_an_admin_meets_no_policy_violation(chromium, live_server, todays_easy, 
     watched.log_in("/admin/login/?next=/admin/", "root")  # lands on the admin's index
     watched.visit("/admin/puzzles/")
 
-    # The dashboard's script (a file of its own now) fetches the live part and swaps it in.
-    with page.expect_response(lambda r: "/admin/puzzles/pool/dashboard/live/" in r.url, timeout=15_000):
+    # The dashboard's script (a file of its own now) fetches the live part and swaps it in, five
+    # seconds on: on the page's clock, moved on here.
+    page.clock.install()
+    with page.expect_response(lambda r: "/admin/puzzles/pool/dashboard/live/" in r.url):
         watched.visit("/admin/puzzles/pool/dashboard/")
+        page.clock.run_for(5_000)
     watched.collect()
 
     for model in ("puzzle", "dailypuzzle", "solve", "pool"):

@@ -12,9 +12,18 @@ from django.db.models import F
 from puzzles.durations import format_duration
 from puzzles.models import Attempt, Solve
 from tests.browser.axe import assert_accessible
-from tests.browser.test_accessibility import LOOKS
-from tests.browser.test_board import GIVENS, PASSWORD, SOLUTION, cell, sign_up
-from tests.browser.test_pages_look import SHOT_SUFFIX, shoot
+from tests.browser.pages import (
+    GIVENS,
+    LOOKS,
+    PASSWORD,
+    SHOT_SUFFIX,
+    SOLUTION,
+    cell,
+    clipboard_put,
+    clipboard_text,
+    shoot,
+    sign_up,
+)
 from tests.factories import make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -55,28 +64,6 @@ def expected_text(daily, base: str, seconds: float, streak: int = 1) -> str:
     )
 
 
-def blank_page(context, base: str):
-    """A blank page of the site's origin, served by the test: the site's own pages turn
-    clipboard-read off (Permissions-Policy), as they should, so the clipboard is read here."""
-    page = context.new_page()
-    page.route(f"{base}/blank", lambda route: route.fulfill(content_type="text/html", body="<p>blank</p>"))
-    page.goto(f"{base}/blank")
-    return page
-
-
-def clipboard_text(context, base: str) -> str:
-    page = blank_page(context, base)
-    text = page.evaluate("() => navigator.clipboard.readText()")
-    page.close()
-    return text
-
-
-def clipboard_put(context, base: str, text: str) -> None:
-    page = blank_page(context, base)
-    page.evaluate("(text) => navigator.clipboard.writeText(text)", text)
-    page.close()
-
-
 def outcome_is(page, outcome: str) -> None:
     """Wait for share.js to have finished with a press: shared, cancelled, copied or refused."""
     page.wait_for_function(
@@ -112,6 +99,7 @@ def solved_results_page(chromium, live_server, daily, username: str, init_script
     return context, page
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("look", SHOT_SUFFIX)
 def test_a_player_solves_copies_the_exact_share_text_and_the_box_passes_axe(chromium, live_server, todays_easy, look):
     path = f"/daily/{todays_easy.date.isoformat()}/easy/"

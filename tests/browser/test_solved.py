@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_board import GIVENS, SOLUTION, cell, sign_up
+from tests.browser.pages import GIVENS, SOLUTION, cell, sign_up
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
