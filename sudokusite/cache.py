@@ -11,9 +11,13 @@ from __future__ import annotations
 import logging
 import os
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+if TYPE_CHECKING:
+    from redis import ConnectionPool, Redis
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +31,12 @@ class ReusedClient(RedisCacheClient):
     """Django's client builds a new redis.Redis object for every call; one per pool and process
     will do. Each holds one connection of its own (redis-py's single_connection_client, guarded
     by a lock, so threads take turns): taking a connection from the pool and giving it back cost
-    more than the GET itself (about 27 of 72 microseconds of CPU on the bench machine).
+    more than the GET itself (bench/web.py measures the cache's cost; docs/performance.md).
     A forked process (a Celery pool worker, say) makes its own client and connection."""
+
+    # Django's own members this builds on, which the stubs leave out as private.
+    _client: type[Redis]
+    _get_connection_pool: Callable[[bool], ConnectionPool]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -371,7 +371,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # The visibility timeout must outlast the longest task, or Redis hands a running task to a
     # second worker; socket timeouts keep a vanished Redis from hanging a web request.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "visibility_timeout": int(env("CELERY_VISIBILITY_TIMEOUT", "900")),
         "socket_timeout": 5,
         "socket_connect_timeout": 5,

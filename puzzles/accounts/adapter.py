@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
 
-from .guests import GUEST_PREFIX, guest_convert, guest_merge
+from .guests import GUEST_PREFIX, guest_convert, guest_merge, keep_guest, kept_guest
 
 log = logging.getLogger(__name__)
 
@@ -75,27 +75,28 @@ class AccountAdapter(DefaultAccountAdapter):
             raise PermissionDenied("This request did not come through the site's proxy.") from None
 
     # A guest reaches the sign-up and log-in pages as a visitor would (views/accounts.py), with
-    # the guest kept on request.guest.
+    # the guest kept on the request (guests.keep_guest).
 
     def new_user(self, request: HttpRequest):
         # Signing up from a guest session turns the guest's own row into the account: every
         # attempt, solve and hint keeps its key, so nothing is copied and nothing counted twice.
-        guest = getattr(request, "guest", None)
+        guest = kept_guest(request)
         return guest if guest is not None else super().new_user(request)
 
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):
         user = super().save_user(request, user, form, commit=commit)
-        if commit and getattr(request, "guest", None) is not None and user.pk == request.guest.pk:
+        guest = kept_guest(request)
+        if commit and guest is not None and user.pk == guest.pk:
             guest_convert(user)
         return user
 
     def login(self, request: HttpRequest, user) -> None:
         # Logging in to another account: the guest's session is flushed by the log-in, so the
-        # guest was taken from it before (request.guest), and is merged into the account after.
-        guest = getattr(request, "guest", None)
+        # guest was taken from it before (kept_guest), and is merged into the account after.
+        guest = kept_guest(request)
         super().login(request, user)
         if guest is not None and guest.pk != user.pk:
             merged = guest_merge(guest, user)
-            request.guest = None
+            keep_guest(request, None)
             if merged.message:
                 messages.info(request, merged.message)

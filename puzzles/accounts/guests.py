@@ -13,22 +13,31 @@ import datetime
 import logging
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
+from django.http import HttpRequest
 from django.utils import timezone
 
 from ..models import Attempt, Guest, Hint, Solve
 from ..play.preferences import preferences_move
 from .ratelimits import hourly_wait
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User as UserModel
+
 log = logging.getLogger(__name__)
 
 User = get_user_model()
 
 GUEST_PREFIX = "guest-"
+
+# Where a guest waits on the request while the sign-up and log-in pages treat them as a visitor
+# (views/accounts.py), for the adapter to convert or merge them (adapter.py).
+KEPT_GUEST = "guest"
 
 
 class GuestsTooFast(Exception):
@@ -45,6 +54,16 @@ def is_guest(user) -> bool:
     if not getattr(user, "is_authenticated", False) or not user.get_username().startswith(GUEST_PREFIX):
         return False
     return Guest.objects.filter(user_id=user.pk).exists()
+
+
+def keep_guest(request: HttpRequest, guest: UserModel | None) -> None:
+    """Keep the guest on the request (None: none any more)."""
+    setattr(request, KEPT_GUEST, guest)
+
+
+def kept_guest(request: HttpRequest) -> UserModel | None:
+    """The guest kept on the request, if any."""
+    return getattr(request, KEPT_GUEST, None)
 
 
 def limit_guest_creations(address: str, now: float | None = None) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Hashable, Sequence
 from django.conf import settings
 from django.db.models import F
 from django.db.models.functions import Coalesce
+from django.db.models.lookups import LessThan
 
 from ..models import DailyPuzzle, Solve, SolveQuerySet
 
@@ -73,14 +74,16 @@ def shared_ranks(keys: Sequence[Hashable]) -> list[int]:
 
 
 def rank_among(ranked: SolveQuerySet, seconds: float) -> int:
-    """The place a ranked time takes among ranked solves annotated with rank_time: 1 + those shown
-    with a smaller whole-second time (shared_ranks' rule, counted by the database)."""
-    return 1 + ranked.filter(rank_time__lt=int(seconds)).count()
+    """The place a ranked time takes among ranked solves: 1 + those shown with a smaller
+    whole-second time (shared_ranks' rule, counted by the database)."""
+    return 1 + ranked.filter(LessThan(RANK_TIME, int(seconds))).count()
 
 
 def day_median(daily: DailyPuzzle, excluding: int | None = None) -> tuple[float | None, int]:
     """The median ranked time of a daily's ranked solves and how many there are; (None, 0) for none."""
-    ranked: SolveQuerySet = Solve.objects.ranked().filter(daily=daily).exclude(pk=excluding)
+    ranked: SolveQuerySet = Solve.objects.ranked().filter(daily=daily)
+    if excluding is not None:
+        ranked = ranked.exclude(pk=excluding)
     times = ranked.annotate(rank_time=RANK_TIME).order_by("rank_time")
     count = times.count()
     if not count:

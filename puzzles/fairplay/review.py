@@ -85,7 +85,7 @@ class SolveAdmin(admin.ModelAdmin):
     search_fields = ("user__username",)
     date_hierarchy = "solved_at"
     # Solves waiting for review first, so they are the first thing an admin sees.
-    ordering = (Case(When(WAITING, then=1), default=0, output_field=IntegerField()).desc(), "-solved_at")
+    ordering = (Case(When(WAITING, then=1), default=0, output_field=IntegerField()).desc(), "-solved_at")  # type: ignore[assignment]  # the admin orders by expressions too; the stubs allow only names
     fieldsets = (
         (None, {"fields": ("user", "daily", "attempt", "solved_at", ("late", "assisted"))}),
         ("Fair play", {"fields": (("time", "ranked_time"), "unranked_reason", "flagged", "review")}),

@@ -70,11 +70,7 @@ def league_day(league: League, day: datetime.date, viewer_id: int | None = None)
     rank, the others marked in words), who started and who has not played."""
     members = {m.user_id: m.user.get_username() for m in members_of(league)}
     dailies = {d.difficulty: d for d in DailyPuzzle.objects.filter(date=day)}
-    solves = list(
-        Solve.objects.filter(daily__in=dailies.values(), user_id__in=members)
-        .annotate(rank_time=ranking.RANK_TIME)
-        .order_by("seconds", "pk")
-    )
+    solves = list(Solve.objects.filter(daily__in=dailies.values(), user_id__in=members).order_by("seconds", "pk"))
     ranked = _ranked_ids(solves)
     started = set(
         Attempt.objects.filter(daily__in=dailies.values(), user_id__in=members, solve__isnull=True).values_list(
@@ -90,8 +86,10 @@ def league_day(league: League, day: datetime.date, viewer_id: int | None = None)
         mine = [s for s in solves if s.daily_id == daily.pk]
         # Ranked solves by the time the leaderboard ranks them by (leaderboard.py), as it shows them.
         clean = [
-            BoardRow(members[s.user_id], seconds=s.rank_time, is_player=s.user_id == viewer_id)
-            for s in sorted((s for s in mine if s.pk in ranked), key=lambda s: (s.rank_time, s.solved_at, s.pk))
+            BoardRow(members[s.user_id], seconds=ranking.rank_time(s), is_player=s.user_id == viewer_id)
+            for s in sorted(
+                (s for s in mine if s.pk in ranked), key=lambda s: (ranking.rank_time(s), s.solved_at, s.pk)
+            )
         ]
         _with_ranks(clean)
         others = [

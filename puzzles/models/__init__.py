@@ -21,7 +21,7 @@ from ..durations import format_duration
 from ..engine import TIERS
 
 # The engine defines the tiers (easiest first); the site names them for people.
-Tier = models.TextChoices("Tier", [(tier.upper(), (tier, tier.capitalize())) for tier in TIERS])
+Tier = models.TextChoices("Tier", [(tier.upper(), (tier, tier.capitalize())) for tier in TIERS])  # type: ignore[call-overload]  # the stubs type only the class form
 TIER_ORDER: tuple[str, ...] = TIERS
 
 

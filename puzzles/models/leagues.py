@@ -4,9 +4,13 @@ members see each other's times for every daily (leagues.py has the rules)."""
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.db import models
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def new_invite_code() -> str:
@@ -19,7 +23,9 @@ class League(models.Model):
     owner = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="leagues_owned")
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     created = models.DateTimeField(default=timezone.now)
-    members = models.ManyToManyField("auth.User", through="Membership", related_name="leagues")
+    members: models.ManyToManyField[User, Membership] = models.ManyToManyField(
+        "auth.User", through="Membership", related_name="leagues"
+    )
 
     class Meta:
         ordering = ["name", "id"]

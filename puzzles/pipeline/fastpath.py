@@ -29,7 +29,7 @@ def store_for_batch_in_one_statement(row: Puzzle, batch_id: int) -> Puzzle | Non
     batch = SeedBatch._meta
     columns = ", ".join(f.column for f in fields)
     values = ", ".join(["%s"] * len(fields))
-    made, requested = batch.get_field("made").column, batch.get_field("requested").column  # type: ignore[union-attr]
+    made, requested = batch.get_field("made").column, batch.get_field("requested").column
     sql = (
         f"WITH claim AS (UPDATE {batch.db_table} SET {made} = {made} + 1 "
         f"WHERE {batch.pk.column} = %s AND {made} < {requested} RETURNING {batch.pk.column}) "

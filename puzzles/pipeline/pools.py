@@ -207,8 +207,8 @@ class _StoreBehind:
     def __init__(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="puzzle-store")
 
-    def submit(self, made: engine.Generated, **options: object) -> Future[Puzzle | None]:
-        return self._pool.submit(puzzle_store, made, **options)
+    def submit(self, made: engine.Generated, batch_id: int | None) -> Future[Puzzle | None]:
+        return self._pool.submit(puzzle_store, made, batch_id=batch_id)
 
     def close(self) -> None:
         self._pool.submit(connections.close_all).result()

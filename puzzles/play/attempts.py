@@ -277,8 +277,8 @@ class Shown:
     @classmethod
     def of(cls, attempt: Attempt) -> Shown:
         return cls(
-            *(getattr(attempt, name) for name in fastpath.SHOWN_FIELDS),
-            attempt.solve.seconds if attempt.is_solved else None,
+            **{name: getattr(attempt, name) for name in fastpath.SHOWN_FIELDS},
+            solve_seconds=attempt.solve.seconds if attempt.is_solved else None,
         )
 
 
@@ -313,7 +313,8 @@ def _hint_stage(shown: Shown) -> int:
 def attempt_state(attempt: Attempt | Shown | None, daily: DailyPuzzle) -> dict:
     """What the board page needs to show a player's position; never the solution."""
     shown = Shown.of(attempt) if isinstance(attempt, Attempt) else attempt
-    solved = shown is not None and shown.solve_seconds is not None
+    solve_seconds = shown.solve_seconds if shown is not None else None
+    solved = solve_seconds is not None
     return {
         "givens": daily.puzzle.givens,
         "digits": shown.digits if shown else "0" * 81,
@@ -325,7 +326,7 @@ def attempt_state(attempt: Attempt | Shown | None, daily: DailyPuzzle) -> dict:
         "saved_at": _epoch_ms(shown.saved_at) if shown else None,
         "elapsed": tenths(shown.active_seconds) if shown else 0,
         "solved": solved,
-        "solve_seconds": tenths(shown.solve_seconds) if solved else None,
+        "solve_seconds": tenths(solve_seconds) if solve_seconds is not None else None,
         # How far the hint for the stored position has been revealed (0: none, or it moved on).
         "hint_stage": _hint_stage(shown) if shown and not solved else 0,
         "checks": shown.checks_used if shown else 0,

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils import timezone
 
 from ..models import Attempt, PlayEvent, Solve
@@ -34,12 +34,14 @@ SHOWN_FIELDS = (
 
 def column(model: type[Model], name: str) -> str:
     """The database column of a model's field."""
-    return model._meta.get_field(name).column  # type: ignore[union-attr]  # every field named here is concrete
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field)  # every field named here is concrete (a relation's reverse has no column)
+    return field.column
 
 
 @functools.cache
 def _write_columns() -> dict[str, str]:
-    names = ("id", "user", "daily", "digits", "corner", "centre", "colours", "version", "saved_at")
+    names: tuple[str, ...] = ("id", "user", "daily", "digits", "corner", "centre", "colours", "version", "saved_at")
     names += ("active_seconds", "last_beat_at", "updated_at", "moves_logged")
     return {name: column(Attempt, name) for name in names}
 
@@ -159,7 +161,8 @@ def _moment(value: object) -> datetime.datetime | None:
     # SQLite's adapter hands over the stored UTC time without its zone (the ORM adds it).
     if isinstance(value, datetime.datetime) and timezone.is_naive(value):
         return timezone.make_aware(value, datetime.UTC)
-    return value  # type: ignore[return-value]  # a datetime with its zone, or None
+    assert value is None or isinstance(value, datetime.datetime)  # with its zone
+    return value
 
 
 def attempt_row(user_id: int, daily_id: int) -> tuple[Any, ...] | None:

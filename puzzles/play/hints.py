@@ -175,7 +175,7 @@ def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None
         _limit_assists(attempt.user_id, now, "hints")
         # Centre notes are the player's candidates (an empty one restricts nothing); corner
         # notes mark where a digit may go in a box, which is not a candidate list.
-        step = engine.next_step(givens, digits, centre)
+        step = engine.next_step(givens, [int(d) for d in digits], centre)
         if step is None:
             return HintResult(0, None, attempt.hints_used)
         key = position_key(digits, centre)

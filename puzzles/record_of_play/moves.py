@@ -19,6 +19,7 @@ cells (1), then each cell (1) and its value (2: a digit, or nine bits for a set)
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -106,7 +107,7 @@ def _unmask(layer: str, value: int) -> int | str:
     return value if layer == "d" else "".join(str(d) for d in range(1, 10) if value >> (d - 1) & 1)
 
 
-def pack(moves: list[Move]) -> bytes:
+def pack(moves: Sequence[Move]) -> bytes:
     """The moves in their stored form."""
     out = bytearray()
     for move in moves:

@@ -95,7 +95,7 @@ def solve_chart(points: list[ChartPoint], *, width: int = 600, height: int = 240
     span = (last - first).days if first and last else 0
 
     def x(day: datetime.date) -> float:
-        if not span:
+        if first is None or not span:
             return round((left + right) / 2, 1)
         return round(left + (right - left) * (day - first).days / span, 1)
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Solve
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
 Week = list[datetime.date | None]  # Monday to Sunday; None for days of the next/previous month
 ONE_DAY = datetime.timedelta(days=1)
@@ -225,7 +225,7 @@ def dailies_before(day: datetime.date) -> bool:
     return DailyPuzzle.objects.filter(date__lt=day).exists()
 
 
-def attempts_between(user: AbstractBaseUser, first: datetime.date, last: datetime.date) -> QuerySet[Attempt]:
+def attempts_between(user: User, first: datetime.date, last: datetime.date) -> QuerySet[Attempt]:
     """One player's attempts at the dailies of those dates, each with its solve if any."""
     return Attempt.objects.filter(user=user, daily__date__gte=first, daily__date__lte=last).select_related("solve")
 
@@ -240,7 +240,7 @@ class SolveRow:
     assisted: bool
 
 
-def solve_rows(user: AbstractBaseUser) -> list[SolveRow]:
+def solve_rows(user: User) -> list[SolveRow]:
     """Every solve of one player, oldest first, with its date in the site's zone."""
     rows = (
         Solve.objects.filter(user=user)
@@ -253,7 +253,7 @@ def solve_rows(user: AbstractBaseUser) -> list[SolveRow]:
     ]
 
 
-def player_streaks(user: AbstractBaseUser, today: datetime.date) -> Streaks:
+def player_streaks(user: User, today: datetime.date) -> Streaks:
     """A player's current and best streaks, read from their solves made on the puzzle's own day."""
     rows = Solve.objects.filter(user=user, late=False).order_by().values_list("daily__date", "solved_at")
     days = (streak_day(day, site_date(solved_at), late=False) for day, solved_at in rows)
@@ -267,7 +267,7 @@ class DayResult:
     seconds: float | None  # the solve's time, or the time so far of an attempt; None if not started
 
 
-def day_results(user: AbstractBaseUser, day: datetime.date) -> list[DayResult]:
+def day_results(user: User, day: datetime.date) -> list[DayResult]:
     """A player's status and time on each of one day's dailies, easiest first."""
     attempts = {a.daily_id: a for a in attempts_between(user, day, day)}
     results = []
@@ -280,7 +280,7 @@ def day_results(user: AbstractBaseUser, day: datetime.date) -> list[DayResult]:
     return results
 
 
-def started_counts(user: AbstractBaseUser) -> dict[str, int]:
+def started_counts(user: User) -> dict[str, int]:
     """How many attempts one player has started, per difficulty."""
     rows = Attempt.objects.filter(user=user).order_by().values_list("daily__difficulty").annotate(started=Count("pk"))
     return dict(rows)

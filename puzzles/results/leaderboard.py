@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models.lookups import GreaterThanOrEqual
+
 from ..durations import format_duration
 from ..fairplay import ranking, words
 from ..models import DailyPuzzle, Guest, Solve, SolveQuerySet, site_today
@@ -55,7 +57,7 @@ class Standing:
     @property
     def sentence(self) -> str:
         """One line for the page: 'Faster than 62% of today's solvers.' or why not ranked."""
-        if self.guest and not self.reasons:
+        if self.guest and not self.reasons and self.rank is not None:
             day = "today" if self.today else "that day"
             how = "sign up and verify your email" if self.new_account else "sign up"
             return f"Your time would be {ordinal(self.rank)} of {self.solvers} {day} — {how} to be ranked."
@@ -90,18 +92,17 @@ def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = T
     when it falls below them."""
     ranked = _ranked(daily)
     solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
-    ranks = ranking.shared_ranks([int(solve.rank_time) for solve in solves])
+    ranks = ranking.shared_ranks([int(ranking.rank_time(solve)) for solve in solves])
     rows = [
-        Row(rank, solve.user.get_username(), solve.rank_time, solve.user_id == user_id, solve.pk)
+        Row(rank, solve.user.get_username(), ranking.rank_time(solve), solve.user_id == user_id, solve.pk)
         for rank, solve in zip(ranks, solves)
     ]
     player_row = None
     if user_id is not None and not any(r.is_player for r in rows):
         own = ranked.select_related("user").filter(user_id=user_id).first()
         if own is not None:
-            player_row = Row(
-                ranking.rank_among(ranked, own.rank_time), own.user.get_username(), own.rank_time, True, own.pk
-            )
+            own_time = ranking.rank_time(own)
+            player_row = Row(ranking.rank_among(ranked, own_time), own.user.get_username(), own_time, True, own.pk)
     return Leaderboard(daily, rows, player_row, ranked.count(), words.rules(daily.difficulty))
 
 
@@ -135,7 +136,7 @@ def standing_of(solve: Solve) -> Standing:
     if reasons:
         return Standing(solve.seconds, ranked=False, reasons=reasons, today=today)
     solvers = ranked.count()
-    slower = ranked.filter(rank_time__gte=int(mine) + 1).count()
+    slower = ranked.filter(GreaterThanOrEqual(ranking.RANK_TIME, int(mine) + 1)).count()
     # Rounded down, so a player is never told they did better than they did.
     percentile = slower * 100 // solvers if solvers else 0
     return Standing(

@@ -106,8 +106,8 @@ def scheduled_scores(today: datetime.date) -> list[tuple[datetime.date, list[Sch
     slot's puzzle and whether its score is outside the slot's band."""
     dailies = DailyPuzzle.objects.filter(date__gte=today).select_related("puzzle").order_by("date")
     by_date: dict[datetime.date, dict[str, DailyPuzzle]] = {}
-    for daily in dailies[: SCHEDULED_DAYS_SHOWN * len(TIER_ORDER)]:
-        by_date.setdefault(daily.date, {})[daily.difficulty] = daily
+    for published in dailies[: SCHEDULED_DAYS_SHOWN * len(TIER_ORDER)]:
+        by_date.setdefault(published.date, {})[published.difficulty] = published
     days = []
     for day in sorted(by_date)[:SCHEDULED_DAYS_SHOWN]:
         slots = []

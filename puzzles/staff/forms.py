@@ -84,7 +84,8 @@ class DailyScheduleForm(forms.ModelForm):
         }
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         puzzle, day, difficulty = cleaned.get("puzzle"), cleaned.get("date"), cleaned.get("difficulty")
         if puzzle is None or day is None or not difficulty:
             return cleaned  # a field is missing and already has its own error

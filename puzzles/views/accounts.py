@@ -7,16 +7,18 @@ from http import HTTPStatus
 from allauth.account import views
 from django.contrib.auth.models import AnonymousUser
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.views.generic import View
+from django.views.generic.edit import FormMixin
 
-from ..accounts.guests import is_guest
+from ..accounts.guests import is_guest, keep_guest
 
 
 def _too_many_failures(form: Form) -> bool:
     return any(error.code == "too_many_login_attempts" for errors in form.errors.as_data().values() for error in errors)
 
 
-class RefusedIs429:
+class RefusedIs429(FormMixin):
     """allauth shows "too many failed log-in attempts" in the form with a 200; answer 429 with it,
     the status its other rate limits answer with, so that a script or a monitor sees the refusal."""
 
@@ -27,14 +29,15 @@ class RefusedIs429:
         return response
 
 
-class GuestsAreVisitors:
+class GuestsAreVisitors(View):
     """allauth sends a logged-in user away from its sign-up and log-in pages; a guest is logged in
     but has no account yet, so these pages treat them as a visitor, keeping the guest on
-    request.guest for the adapter (accounts/adapter.py): signing up converts it, logging in merges it."""
+    the request for the adapter (accounts/adapter.py): signing up converts it, logging in merges it."""
 
-    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if is_guest(request.user):
-            request.guest = request.user
+    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponseBase:
+        user = request.user
+        if user.is_authenticated and is_guest(user):
+            keep_guest(request, user)
             request.user = AnonymousUser()
         return super().dispatch(request, *args, **kwargs)
 

@@ -135,7 +135,7 @@ def submit(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) ->
     result = attempt_submit(
         request.user, daily, version=_version(payload), digits=payload.get("digits"), moves=payload.get("moves")
     )
-    if result.solved:
+    if result.solve is not None:  # solved, now or before
         state = attempt_state(result.attempt, daily)
         return JsonResponse({"solved": True, "seconds": tenths(result.solve.seconds), "state": state})
     return JsonResponse({"solved": False, "message": result.message, "version": result.attempt.version})

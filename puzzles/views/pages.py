@@ -82,9 +82,9 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
     today, dailies = dailies_of_today()
     prefetch_related_objects(list(dailies.values()), "puzzle")  # the drawings' givens, in one query
     attempts: dict[int, Attempt] = {}
-    player = request.user.is_authenticated
-    if player:
-        mine = Attempt.objects.filter(user=request.user, daily__in=dailies.values()).select_related("solve")
+    user = request.user
+    if user.is_authenticated:
+        mine = Attempt.objects.filter(user=user, daily__in=dailies.values()).select_related("solve")
         attempts = {a.daily_id: a for a in mine}
     # A slot still empty because its pool is being filled for the first time (a site's first
     # minutes) says so, rather than "not published".
@@ -106,12 +106,12 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
             }
         )
     context: dict[str, Any] = {"today": today, "cards": cards}
-    if player:
+    if user.is_authenticated:
         yesterday = today - datetime.timedelta(days=1)
-        context["streaks"] = history.player_streaks(request.user, today)
-        context["yesterday"] = history.day_results(request.user, yesterday)
-        if membership.can_play_in_leagues(request.user):
-            context["leagues"] = boards.home_cards(request.user, today)
+        context["streaks"] = history.player_streaks(user, today)
+        context["yesterday"] = history.day_results(user, yesterday)
+        if membership.can_play_in_leagues(user):
+            context["leagues"] = boards.home_cards(user, today)
     return context
 
 
@@ -257,8 +257,10 @@ def archive_month(request: HttpRequest, year: str, month: str) -> HttpResponse:
 @login_required
 def stats(request: HttpRequest) -> HttpResponse:
     """The player's own statistics per difficulty, a chart of their times, and their streaks."""
-    rows = history.solve_rows(request.user)
-    started = history.started_counts(request.user)
+    user = request.user
+    assert user.is_authenticated  # login_required
+    rows = history.solve_rows(user)
+    started = history.started_counts(user)
     times = chart.chart_points(rows)
     difficulties = []
     for tier in TIER_ORDER:

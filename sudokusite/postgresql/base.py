@@ -17,6 +17,10 @@ from psycopg import pq
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    # Set by Django's BaseDatabaseWrapper; the stubs leave them out.
+    health_check_enabled: bool
+    health_check_done: bool
+
     def close_if_health_check_failed(self) -> None:
         if self.health_check_enabled and not self.health_check_done and self._idle_and_quiet():
             self.health_check_done = True
