@@ -50,16 +50,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import (
     daily_path,
-    ensure_database,
-    ensure_redis,
     format_duration,
     gunicorn,
     make_puzzles,
     markdown_header,
     markdown_row,
-    production_env,
     reset_site,
-    setup_django,
+    setup_site,
     stop,
 )
 
@@ -354,10 +351,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
-    env = production_env(DB_URL, CACHE_URL, broker=BROKER_URL, RATE_LIMIT_SIGNUP="")
-    ensure_database(DB_URL)
-    ensure_redis(BROKER_URL, CACHE_URL)
-    setup_django(env)
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL, RATE_LIMIT_SIGNUP="")
     from django.conf import settings
 
     dailies = prepare()

@@ -25,21 +25,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import (
+    BROKER_URL,
+    CACHE_URL,
     Connection,
-    ensure_database,
-    ensure_redis,
     free_port,
     gunicorn,
     logged_in_session,
-    production_env,
     reset_site,
     row,
-    setup_django,
+    setup_site,
     stop,
 )
 
 DB_URL = os.environ.get("BENCH_FUZZ_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_fuzz")
-BROKER_URL, CACHE_URL = "redis://127.0.0.1:6379/8", "redis://127.0.0.1:6379/9"
 
 
 def main() -> None:
@@ -49,10 +47,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    env = production_env(DB_URL, CACHE_URL, broker=BROKER_URL)
-    ensure_database(DB_URL)
-    ensure_redis(BROKER_URL, CACHE_URL)
-    setup_django(env)
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL)
     reset_site("fuzzer")
     from django.contrib.auth.models import User
     from hypothesis import HealthCheck, Phase, given, seed, settings

@@ -36,24 +36,21 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import (
+    BROKER_URL,
+    CACHE_URL,
     Browser,
     daily_path,
-    ensure_database,
-    ensure_redis,
     free_port,
     gunicorn,
     make_puzzles,
     percentile,
-    production_env,
     reset_site,
     row,
-    setup_django,
+    setup_site,
     stop,
 )
 
 DB_URL = os.environ.get("BENCH_LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_load")
-BROKER_URL = os.environ.get("BENCH_LOAD_BROKER_URL", "redis://127.0.0.1:6379/8")
-CACHE_URL = os.environ.get("BENCH_LOAD_CACHE_URL", "redis://127.0.0.1:6379/9")
 PASSWORD = "a long bench password 1"
 ENDPOINTS = ("login-form", "login", "home", "page", "state", "save", "beat", "submit")
 CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -287,10 +284,7 @@ def main() -> None:
     parser.add_argument("--saves-per-puzzle", type=int, default=6)
     args = parser.parse_args()
 
-    env = production_env(DB_URL, CACHE_URL, broker=BROKER_URL)
-    ensure_database(DB_URL)
-    ensure_redis(BROKER_URL, CACHE_URL)
-    setup_django(env)
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL)
     reset_site("player")
     from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password, get_hasher
 

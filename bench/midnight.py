@@ -43,25 +43,23 @@ from zoneinfo import ZoneInfo
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import (
+    BROKER_URL,
+    CACHE_URL,
     TIERS,
     Connection,
     celery_beat,
     celery_worker,
-    ensure_database,
-    ensure_redis,
     free_port,
     gunicorn,
     make_puzzles,
     new_players,
     percentile,
-    production_env,
     reset_site,
-    setup_django,
+    setup_site,
     stop,
 )
 
 DB_URL = os.environ.get("BENCH_MIDNIGHT_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_midnight")
-BROKER_URL, CACHE_URL = "redis://127.0.0.1:6379/8", "redis://127.0.0.1:6379/9"
 CARD_LINK = re.compile(rb'href="/daily/(\d{4}-\d{2}-\d{2})/([a-z]+)/"')
 HEADING_DATE = re.compile(rb"Today's puzzles <small>([^<]+)</small>")
 # A response counts as "after midnight" only when sent this long after it, and as "before" only
@@ -271,10 +269,7 @@ def main() -> None:
     if not Path(LIBFAKETIME).exists():
         raise SystemExit("needs Debian's faketime: apt-get install -y faketime")
 
-    env = production_env(DB_URL, CACHE_URL, broker=BROKER_URL, TIME_ZONE=args.tz)
-    ensure_database(DB_URL)
-    ensure_redis(BROKER_URL, CACHE_URL)
-    setup_django(env)
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL, TIME_ZONE=args.tz)
     tz = ZoneInfo(args.tz)
     results = [
         scenario(name, args, env, tz) for name in (["ahead", "beat"] if args.scenario == "both" else [args.scenario])

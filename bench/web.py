@@ -34,17 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.harness import (
     Connection,
     daily_path,
-    ensure_database,
-    ensure_redis,
     free_port,
     gunicorn,
     make_puzzles,
     new_players,
     percentile,
-    production_env,
     reset_site,
     row,
-    setup_django,
+    setup_site,
     stop,
 )
 
@@ -180,10 +177,7 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.6, help="seconds between a paced player's saves")
     args = parser.parse_args()
 
-    ensure_database(DB_URL)
-    ensure_redis(CACHE_URL)
-    env = production_env(DB_URL, CACHE_URL)
-    setup_django(env)
+    env = setup_site(DB_URL, CACHE_URL)
     path, givens, sessions = prepare(args.players)
     from sudokusite import gunicorn as gunicorn_settings
 

@@ -20,7 +20,7 @@ from bench.faults.replay import fault_replay_and_race
 from bench.faults.services import PrivatePostgres, PrivateRedis
 from bench.faults.target import GUNICORN_WORKERS, HEALTH_TOKEN, Site, prepare_daily, prepare_players
 from bench.faults.worker import fault_worker
-from bench.harness import production_env, row, setup_django
+from bench.harness import row, setup_site
 
 
 def main() -> int:
@@ -41,7 +41,7 @@ def main() -> int:
     try:
         pg.init()
         redis_server.start()
-        env = production_env(
+        env = setup_site(
             pg.url,
             redis_server.url(1),
             broker=redis_server.url(0),
@@ -51,7 +51,6 @@ def main() -> int:
             # setting) tries a change against the same faults.
             DJANGO_SETTINGS_MODULE=os.environ.get("DJANGO_SETTINGS_MODULE", "sudokusite.settings"),
         )
-        setup_django(env)
         site = Site(env, root / "gunicorn.log")
         prepare_daily(site)
         players = prepare_players(args.players, "player")

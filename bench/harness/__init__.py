@@ -28,6 +28,8 @@ from .processes import (
     wait_until,
 )
 from .services import (
+    BROKER_URL,
+    CACHE_URL,
     TIERS,
     daily_path,
     enqueue_seed_batch,
@@ -41,12 +43,15 @@ from .services import (
     purge_queues,
     reset_site,
     setup_django,
+    setup_site,
 )
 
 BENCH: Path = ROOT / "bench"
 
 __all__ = [
     "BENCH",
+    "BROKER_URL",
+    "CACHE_URL",
     "ROOT",
     "TIERS",
     "Browser",
@@ -77,6 +82,7 @@ __all__ = [
     "reset_site",
     "row",
     "setup_django",
+    "setup_site",
     "spawn",
     "stop",
     "technique_tiers",

@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 TIERS = ("easy", "medium", "hard", "expert", "extreme")
+# The Redis databases of the load, fuzz and midnight benches: 8 (broker) and 9 (cache).
+BROKER_URL = os.environ.get("BENCH_LOAD_BROKER_URL", "redis://127.0.0.1:6379/8")
+CACHE_URL = os.environ.get("BENCH_LOAD_CACHE_URL", "redis://127.0.0.1:6379/9")
 
 
 def ensure_database(url: str) -> None:
@@ -65,6 +68,16 @@ def setup_django(env: dict[str, str]) -> None:
     import django
 
     django.setup()
+
+
+def setup_site(database: str, cache: str, broker: str | None = None, **extra: str) -> dict[str, str]:
+    """Django in this process with production settings on the bench's own database (created if
+    missing) and Redis databases, both checked first; the environment, for the servers too."""
+    ensure_database(database)
+    ensure_redis(cache, broker)
+    env = production_env(database, cache, broker, **extra)
+    setup_django(env)
+    return env
 
 
 def reset_site(*user_prefixes: str) -> None:
