@@ -176,11 +176,11 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     child_env.update(LD_PRELOAD=LIBFAKETIME, FAKETIME=f"{offset:+d}")
     port = free_port()
     processes = [
-        gunicorn(port, child_env, args.workers),
         celery_worker(f"midnight-{name}-{os.getpid()}", child_env, scratch / "worker.log", queues="default"),
         celery_beat(child_env, scratch / "beat.log", scratch / "beat-schedule"),
     ]
     try:
+        processes.append(gunicorn(port, child_env, args.workers))  # the worker and beat start meanwhile
         # The servers' clock, asked through the site: the Date header is theirs.
         probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         probe.request("GET", "/ping/")
