@@ -80,7 +80,7 @@ class Client:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
     def cookie(self, name: str) -> str:
-        return next((c.value for c in self.jar if c.name == name), "")
+        return next((c.value or "" for c in self.jar if c.name == name), "")
 
     def request(self, method: str, path: str, body: bytes | None = None, kind: str = "") -> tuple[int, str]:
         headers = {"X-CSRFToken": self.cookie("csrftoken"), "Referer": self.base + path}

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -32,9 +33,10 @@ from puzzles.engine import (
 )
 
 TOP1465 = BENCH / "top1465.txt"
+T = TypeVar("T")
 
 
-def timed(fn: Callable[[], object]) -> tuple[float, object]:
+def timed(fn: Callable[[], T]) -> tuple[float, T]:
     start = time.perf_counter()
     value = fn()
     return (time.perf_counter() - start) * 1000, value
@@ -105,7 +107,8 @@ def bench_rate(minimal: list[list[int]], top: list[list[int]]) -> None:
     print("\nRating (full, no early stop)")
     show("set", "median ms", "p90 ms", "max ms", "tiers seen")
     for label, grids in (("random minimal puzzles", minimal), ("top-1465, first 200", top[:200])):
-        times, tiers = [], {}
+        times: list[float] = []
+        tiers: dict[str, int] = {}
         for grid in grids:
             ms, rating = timed(lambda: rate(grid))
             times.append(ms)

@@ -153,7 +153,7 @@ def main() -> None:
     print(row("endpoint", *statuses, widths=(-10, 7), sep=""))
     for endpoint in ("save", "beat", "submit", "hint", "state"):
         print(row(endpoint, *(counts[(endpoint, s)] for s in statuses), widths=(-10, 7), sep=""))
-    by_status = collections.Counter()
+    by_status: collections.Counter[int] = collections.Counter()
     for (_, s), n in counts.items():
         by_status[s] += n
     print("by status: " + ", ".join(f"{s}: {n}" for s, n in sorted(by_status.items())))

@@ -184,7 +184,7 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
         # The servers' clock, asked through the site: the Date header is theirs.
         probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         probe.request("GET", "/ping/")
-        server_date = probe.getresponse().getheader("Date")
+        server_date = probe.getresponse().getheader("Date", "")
         probe.close()
         time.sleep(max(0.0, real_start - time.time()))
         until = args.after

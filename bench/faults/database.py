@@ -58,7 +58,7 @@ def database_under_load(
     late_failures = [r for r in after if r.status not in (200, 409)]
     first_ok = min((r.ended for r in after if r.status == 200), default=None)
     settled = [r for r in after if r.started > ready + 2]
-    same_workers = site.workers() == workers_before and site.proc.poll() is None
+    same_workers = site.workers() == workers_before and site.proc is not None and site.proc.poll() is None
     check(
         "c",
         f"{label}: the site recovers without restarting gunicorn",

@@ -145,9 +145,9 @@ class Site:
         )
 
     def refresh_version(self, player: Player) -> None:
-        reply = self.api(player, "state")
-        if reply.status == 200:
-            player.version = reply.json()["version"]
+        reply, data = self.api(player, "state"), None
+        if reply.status == 200 and (data := reply.json()):
+            player.version = data["version"]
 
     def save(self, player: Player, number: int) -> Reply:
         """Save the position that names save `number`, from the version the player last saw."""

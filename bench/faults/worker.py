@@ -35,7 +35,8 @@ class Worker:
         return self.log.read_text()
 
     def events(self) -> tuple[set[str], set[str]]:
-        received, succeeded = set(), set()
+        received: set[str] = set()
+        succeeded: set[str] = set()
         for task_id, event in TASK_LINE.findall(self.text()):
             (received if event == "received" else succeeded).add(task_id)
         return received, succeeded

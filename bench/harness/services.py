@@ -116,10 +116,13 @@ def make_puzzles(seed: int, tiers: Sequence[str] = TIERS, day: Any = None) -> li
     from puzzles import pipeline
 
     rng = random.Random(seed)
-    puzzles = [pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=rng)) for tier in tiers]
-    if day is not None:
-        for puzzle in puzzles:
-            pipeline.daily_schedule(puzzle, day, puzzle.tier)
+    puzzles = []
+    for tier in tiers:
+        puzzle = pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=rng))
+        assert puzzle is not None  # stored unless it is for a pool that is already full
+        if day is not None:
+            pipeline.daily_schedule(puzzle, day, tier)
+        puzzles.append(puzzle)
     return puzzles
 
 
