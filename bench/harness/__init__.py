@@ -17,7 +17,6 @@ from .figures import markdown_header, markdown_row, percentile, row
 from .internals import family_stock, format_duration, generate_varied, hard_families, technique_tiers
 from .processes import (
     ROOT,
-    answers,
     celery_beat,
     celery_worker,
     children_of,
@@ -39,7 +38,6 @@ from .services import (
     make_puzzles,
     new_players,
     new_seed_batch,
-    production_env,
     purge_queues,
     reset_site,
     setup_django,
@@ -56,7 +54,6 @@ __all__ = [
     "TIERS",
     "Browser",
     "Connection",
-    "answers",
     "celery_beat",
     "celery_worker",
     "children_of",
@@ -77,7 +74,6 @@ __all__ = [
     "new_players",
     "new_seed_batch",
     "percentile",
-    "production_env",
     "purge_queues",
     "reset_site",
     "row",
