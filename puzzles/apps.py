@@ -10,3 +10,6 @@ class PuzzlesConfig(AppConfig):
         from .auth import connect_signals
 
         connect_signals()
+        # The admin lives with the rest of the staff side (staff/), not at the app's top level
+        # where Django's autodiscovery looks; importing it registers its model admins.
+        from .staff import admin  # noqa: F401

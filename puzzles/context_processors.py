@@ -7,7 +7,7 @@ from functools import cache
 from django.http import HttpRequest
 from django.urls import reverse
 
-from .guests import is_guest
+from .accounts.guests import is_guest
 
 HEADER_URLS = {
     "home": "puzzles:home",

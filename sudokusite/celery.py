@@ -8,4 +8,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sudokusite.settings")
 
 app = Celery("sudokusite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+# The tasks live in the pipeline package, not at the app's top level where Celery looks by default.
+app.autodiscover_tasks(["puzzles.pipeline"])

@@ -64,7 +64,8 @@ def main() -> int:
     children = {name: subprocess.Popen(cmd, cwd=ROOT) for name, cmd in commands.items()}
     # Start the pools filling now rather than at beat's first tick.
     subprocess.run(
-        [python, "manage.py", "shell", "-c", "from puzzles.tasks import refill_pools; refill_pools.delay()"], cwd=ROOT
+        [python, "manage.py", "shell", "-c", "from puzzles.pipeline.tasks import refill_pools; refill_pools.delay()"],
+        cwd=ROOT,
     )
     print(f"Daily Sudoku: http://{host}:{port}/  (worker and beat running; Ctrl+C stops all)", flush=True)
 

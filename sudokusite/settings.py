@@ -251,12 +251,12 @@ AUTHENTICATION_BACKENDS = [
 ]
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
-ACCOUNT_USERNAME_VALIDATORS = "puzzles.accounts.USERNAME_VALIDATORS"  # ASCII only: no look-alikes
+ACCOUNT_USERNAME_VALIDATORS = "puzzles.accounts.adapter.USERNAME_VALIDATORS"  # ASCII only: no look-alikes
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_SESSION_REMEMBER = True  # a log-in lasts SESSION_COOKIE_AGE (two weeks), as before
-ACCOUNT_FORMS = {"change_password": "puzzles.accounts.ChangePasswordForm"}
-ACCOUNT_ADAPTER = "puzzles.accounts.AccountAdapter"  # a short X-Forwarded-For is a 403, not a 500
+ACCOUNT_FORMS = {"change_password": "puzzles.accounts.adapter.ChangePasswordForm"}
+ACCOUNT_ADAPTER = "puzzles.accounts.adapter.AccountAdapter"  # a short X-Forwarded-For is a 403, not a 500
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Daily Sudoku] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # Each password check costs a third of a second of a core on purpose (PBKDF2), so one client

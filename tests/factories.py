@@ -14,8 +14,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles import pipeline
 from puzzles.models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Puzzle, Solve
+from puzzles.pipeline import pools
 
 # A well-known easy puzzle and its solution, published as today's easy daily by `todays_easy`.
 EASY_GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -49,7 +49,7 @@ def log_in(client: Client, username: str = "ada") -> User:
 
 def make_puzzle(tier: str = "easy", seed: int = 0, **options: str) -> Puzzle:
     """A puzzle made, rated and stored by the pipeline, reproducible from its seed."""
-    puzzle = pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=random.Random(seed), **options))
+    puzzle = pools.puzzle_store(pools.puzzle_make(tier, rng=random.Random(seed), **options))
     assert puzzle is not None
     return puzzle
 
@@ -58,7 +58,7 @@ def make_pools_filled(*tiers: str) -> None:
     """The pools of `tiers` (all by default) as on a running site: filled once, whatever they hold
     now, so that an empty one gets a substitute (Pool.filled_at)."""
     for tier in tiers or TIER_ORDER:
-        Pool.objects.filter(pk=pipeline.pool_get(tier).pk).update(filled_at=timezone.now())
+        Pool.objects.filter(pk=pools.pool_get(tier).pk).update(filled_at=timezone.now())
 
 
 def make_daily(day: datetime.date, difficulty: str = "easy", puzzle: Puzzle | None = None) -> DailyPuzzle:
@@ -134,7 +134,7 @@ def make_event(
     """One event of `attempt`'s record of play, arrived `at`. `moves` are (age_ms, [(cell, digit), ...])
     digit moves; `placed` (the server's count of cells filled) defaults to the digits they put in."""
     from puzzles.models import PlayEvent
-    from puzzles.playlog import Move, pack
+    from puzzles.record_of_play.moves import Move, pack
 
     packed = pack([Move(age, "d", tuple(cells)) for age, cells in moves])
     if placed is None:

@@ -11,8 +11,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from kombu.exceptions import OperationalError
 
-from puzzles import broker, engine, importing, pipeline, tasks
+from puzzles import engine
 from puzzles.models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, site_today
+from puzzles.pipeline import broker, pools, publishing, tasks
+from puzzles.staff import importing
 
 from .factories import make_puzzle
 
@@ -174,7 +176,7 @@ def test_a_count_outside_1_to_500_is_a_form_error(admin_client, monkeypatch, cou
 
 def test_queue_again_hands_an_unfinished_batch_back_to_the_workers(admin_client, monkeypatch, settings):
     settings.SEED_BATCH_WORKERS = 1
-    batch = pipeline.seed_batch_create("easy", 3, filler=engine.DEFAULT_FILLER, symmetry="none")
+    batch = pools.seed_batch_create("easy", 3, filler=engine.DEFAULT_FILLER, symmetry="none")
     task = FakeTask()
     monkeypatch.setattr(tasks, "work_seed_batch", task)
     response = admin_client.post(reverse("admin:puzzles_pool_dashboard_requeue"), {"batch": batch.pk})
@@ -183,11 +185,11 @@ def test_queue_again_hands_an_unfinished_batch_back_to_the_workers(admin_client,
 
 
 def test_the_live_part_of_the_dashboard_shows_batches_arriving(admin_client):
-    batch = pipeline.seed_batch_create("easy", 2, filler=engine.DEFAULT_FILLER, symmetry="none")
+    batch = pools.seed_batch_create("easy", 2, filler=engine.DEFAULT_FILLER, symmetry="none")
     live = reverse("admin:puzzles_pool_dashboard_live")
     html = admin_client.get(live).content.decode()
     assert 'data-unfinished="1"' in html and "0 / 2" in html
-    pipeline.seed_batch_work(batch.pk, rng=random.Random(3))
+    pools.seed_batch_work(batch.pk, rng=random.Random(3))
     html = admin_client.get(live).content.decode()
     assert 'data-unfinished="0"' in html and "2 / 2" in html
 
@@ -234,7 +236,7 @@ def test_the_change_page_shows_the_grids_as_tables(admin_client):
 
 
 def test_the_grid_preview_escapes_whatever_it_is_given():
-    from puzzles.admin import grid_table
+    from puzzles.staff.admin import grid_table
 
     html = grid_table("<" + "1" * 80, 'a "label"')
     assert "<td>&lt;</td>" in html and 'aria-label="a &quot;label&quot;"' in html
@@ -247,7 +249,7 @@ def test_puzzles_cannot_be_added_through_the_admin(admin_client):
 
 def test_deleting_a_published_puzzle_shows_the_cannot_delete_page(admin_client):
     puzzle = make_puzzle()
-    pipeline.daily_schedule(puzzle, site_today(), "easy")
+    publishing.daily_schedule(puzzle, site_today(), "easy")
     delete = reverse("admin:puzzles_puzzle_delete", args=[puzzle.pk])
     for response in (admin_client.get(delete), admin_client.post(delete, {"post": "yes"})):
         assert response.status_code == 200
@@ -278,7 +280,7 @@ def test_scheduling_a_puzzle_publishes_it_on_that_date(admin_client):
 
 
 def test_scheduling_into_a_taken_slot_is_refused_with_the_reason(admin_client):
-    pipeline.daily_schedule(make_puzzle(seed=0), DAY, "easy")
+    publishing.daily_schedule(make_puzzle(seed=0), DAY, "easy")
     other = make_puzzle(seed=1)
     response = schedule(admin_client, other, "easy")
     assert response.status_code == 200
@@ -289,7 +291,7 @@ def test_scheduling_into_a_taken_slot_is_refused_with_the_reason(admin_client):
 
 def test_scheduling_an_already_published_puzzle_is_refused_with_the_reason(admin_client):
     puzzle = make_puzzle(seed=0)
-    pipeline.daily_schedule(puzzle, DAY, "easy")
+    publishing.daily_schedule(puzzle, DAY, "easy")
     response = schedule(admin_client, puzzle, "medium", DAY + datetime.timedelta(days=1))
     assert response.status_code == 200
     assert response.context["adminform"].form.errors["puzzle"] == [f"puzzle #{puzzle.pk} has already been published"]
@@ -298,7 +300,7 @@ def test_scheduling_an_already_published_puzzle_is_refused_with_the_reason(admin
 
 def test_a_slot_taken_between_checking_and_saving_is_a_message_not_a_server_error(admin_client, monkeypatch):
     ours, theirs = make_puzzle(seed=0), make_puzzle(seed=1)
-    real_schedule = pipeline.daily_schedule
+    real_schedule = publishing.daily_schedule
     calls = []
 
     def someone_else_first(puzzle: Puzzle, day: datetime.date, difficulty: str) -> DailyPuzzle:
@@ -307,7 +309,7 @@ def test_a_slot_taken_between_checking_and_saving_is_a_message_not_a_server_erro
             real_schedule(theirs, day, difficulty)
         return real_schedule(puzzle, day, difficulty)
 
-    monkeypatch.setattr(pipeline, "daily_schedule", someone_else_first)
+    monkeypatch.setattr(pools, "daily_schedule", someone_else_first)
     response = schedule(admin_client, ours, "easy")
     assert response.status_code == 302 and response["Location"] == ADD_DAILY
     assert messages_of(response) == ["Not scheduled: 2031-03-14 already has its easy puzzle."]
@@ -316,7 +318,7 @@ def test_a_slot_taken_between_checking_and_saving_is_a_message_not_a_server_erro
 
 
 def test_a_published_daily_cannot_be_edited(admin_client):
-    daily = pipeline.daily_schedule(make_puzzle(), DAY, "easy")
+    daily = publishing.daily_schedule(make_puzzle(), DAY, "easy")
     url = reverse("admin:puzzles_dailypuzzle_change", args=[daily.pk])
     assert admin_client.get(url).status_code == 200  # viewable
     response = admin_client.post(url, {"date": "2031-03-15", "difficulty": "easy", "puzzle": daily.puzzle_id})
@@ -333,8 +335,8 @@ def upload(admin_client, content: bytes):
 
 
 def test_importing_keeps_the_good_lines_and_reports_each_bad_one_by_number(admin_client):
-    made = [pipeline.puzzle_make("easy", rng=random.Random(seed)) for seed in (5, 6)]
-    rotational = pipeline.puzzle_make("medium", symmetry="rotational", rng=random.Random(7))
+    made = [pools.puzzle_make("easy", rng=random.Random(seed)) for seed in (5, 6)]
+    rotational = pools.puzzle_make("medium", symmetry="rotational", rng=random.Random(7))
     lines = [
         "# puzzles from the club newsletter",  # 1
         UNIQUE + "   # the classic",  # 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from puzzles import broker
+from puzzles.pipeline import broker
 
 from .factories import make_puzzle, make_solve
 

@@ -10,9 +10,9 @@ from django.test import Client
 from django.test.client import MULTIPART_CONTENT
 from django.utils import timezone
 
-from puzzles import attempts
 from puzzles.models import Attempt, PlayEvent, Solve
-from puzzles.playlog import MAX_AGE_MS, MOVES_PER_WRITE
+from puzzles.play import attempts
+from puzzles.record_of_play.moves import MAX_AGE_MS, MOVES_PER_WRITE
 from puzzles.views.api import WRITE_BODY_BYTES
 
 from .factories import EASY_SOLUTION, player_digits, post, url

@@ -1,4 +1,4 @@
-"""The archive: record.py's calendar and statuses, and the /archive/ page (views/pages.py) that
+"""The archive: history.py's calendar and statuses, and the /archive/ page (views/pages.py) that
 shows a month of past dailies with the player's status on each."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from puzzles import record
 from puzzles.models import Attempt, Solve
+from puzzles.results import history
 
 from .factories import log_in, make_daily, solve_through_api
 
@@ -49,7 +49,7 @@ def frozen():
 
 
 def test_a_month_is_laid_out_in_weeks_from_monday_padded_outside_the_month():
-    weeks = record.month_weeks(datetime.date(2026, 3, 1))
+    weeks = history.month_weeks(datetime.date(2026, 3, 1))
     assert weeks[0] == [None] * 6 + [datetime.date(2026, 3, 1)]
     assert weeks[1][0] == datetime.date(2026, 3, 2) and weeks[1][0].weekday() == 0
     assert weeks[-1] == [datetime.date(2026, 3, 30), datetime.date(2026, 3, 31)] + [None] * 5
@@ -57,28 +57,28 @@ def test_a_month_is_laid_out_in_weeks_from_monday_padded_outside_the_month():
 
 
 def test_months_that_do_not_exist_have_no_start():
-    assert record.month_start(2026, 13) is None
-    assert record.month_start(2026, 0) is None
-    assert record.month_start(0, 1) is None
-    assert record.previous_month(datetime.date(1, 1, 1)) is None
-    assert record.next_month(datetime.date(2026, 12, 1)) == datetime.date(2027, 1, 1)
+    assert history.month_start(2026, 13) is None
+    assert history.month_start(2026, 0) is None
+    assert history.month_start(0, 1) is None
+    assert history.previous_month(datetime.date(1, 1, 1)) is None
+    assert history.next_month(datetime.date(2026, 12, 1)) == datetime.date(2027, 1, 1)
 
 
 def test_a_status_comes_from_the_attempt_and_its_solve():
     user = User.objects.create_user("ada")
     daily = make_daily(TODAY)
-    assert record.play_status(None).code == "not-started"
+    assert history.play_status(None).code == "not-started"
     attempt = Attempt.objects.create(user=user, daily=daily)
-    assert record.play_status(Attempt.objects.select_related("solve").get()).code == "in-progress"
+    assert history.play_status(Attempt.objects.select_related("solve").get()).code == "in-progress"
     Solve.objects.create(attempt=attempt, user=user, daily=daily, seconds=60, hinted=True, late=True)
-    status = record.play_status(Attempt.objects.select_related("solve").get())
+    status = history.play_status(Attempt.objects.select_related("solve").get())
     assert status.code == "solved"
     assert status.description == "solved, with hints or checks, played late"
 
 
 def test_the_calendar_leaves_out_dailies_after_today():
     today, tomorrow = make_daily(TODAY), make_daily(TODAY + datetime.timedelta(days=1))
-    weeks = record.archive_weeks(datetime.date(2026, 3, 1), TODAY, [today, tomorrow], None)
+    weeks = history.archive_weeks(datetime.date(2026, 3, 1), TODAY, [today, tomorrow], None)
     shown = [entry.daily for week in weeks for cell in week if cell for entry in cell.entries]
     assert shown == [today]
 

@@ -11,8 +11,8 @@ import time_machine
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles import attempts
 from puzzles.models import Attempt, PlayEvent
+from puzzles.play import attempts
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, player_digits
 
@@ -141,7 +141,7 @@ def test_a_save_in_one_statement_matches_nothing_on_a_stale_version(postgres, to
 def test_the_state_read_in_one_written_out_query_is_what_the_orm_reads(daily, django_assert_num_queries):
     # attempt_read writes out the query that attempt_open builds with the ORM; they must agree,
     # in every state of an attempt, and the read must stay one query with its solve.
-    from puzzles.attempts import Shown, position_key
+    from puzzles.play.attempts import Shown, position_key
 
     def both(user):
         with django_assert_num_queries(1):  # the solve comes with it, too

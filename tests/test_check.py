@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles import hints
-from puzzles.leaderboard import standing_of
 from puzzles.models import Attempt, Check, Hint, Solve
+from puzzles.play import hints
+from puzzles.results.leaderboard import standing_of
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, make_solve, player_digits, post, solve_through_api, url
 

@@ -9,10 +9,10 @@ from allauth.account.signals import email_confirmed
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles import fairplay
-from puzzles.guests import guest_create
-from puzzles.leaderboard import leaderboard_for, standing_of
+from puzzles.accounts.guests import guest_create
+from puzzles.fairplay import ranking
 from puzzles.models import Attempt, Solve
+from puzzles.results.leaderboard import leaderboard_for, standing_of
 
 from .factories import make_event, make_paced_record, make_solve
 
@@ -42,7 +42,7 @@ def solve_of(attempt: Attempt, seconds: float, solved: float | None = None) -> S
         seconds=seconds,
         solved_at=timezone.now() if solved is None else at(solved),
     )
-    fairplay.solve_judge(solve)
+    ranking.solve_judge(solve)
     return solve
 
 
@@ -134,7 +134,7 @@ def test_the_closing_pages_last_save_arriving_after_its_close_opens_nothing(dail
 
 
 def test_the_replays_clock_ends_where_the_ranked_time_does(daily):
-    from puzzles.replays import timeline_of
+    from puzzles.fairplay.replays import timeline_of
 
     attempt = attempt_of(daily)
     make_event(attempt, "open", at(0))
@@ -169,7 +169,7 @@ def test_the_ranked_time_is_never_less_than_the_clock(daily):
 
 def test_a_solve_without_a_record_is_not_ranked(daily):
     solve = solve_of(attempt_of(daily), seconds=300)
-    assert solve.unranked == fairplay.NO_RECORD and solve.ranked_seconds == 300
+    assert solve.unranked == ranking.NO_RECORD and solve.ranked_seconds == 300
     assert not Solve.objects.ranked().exists()
 
 
@@ -179,7 +179,7 @@ def test_a_record_without_moves_is_not_ranked(daily):
     make_event(attempt, "open", at(0))
     make_event(attempt, "save", at(100), placed=20)
     make_event(attempt, "submit", at(300), placed=25)
-    assert solve_of(attempt, seconds=300).unranked == fairplay.NO_RECORD
+    assert solve_of(attempt, seconds=300).unranked == ranking.NO_RECORD
 
 
 def test_a_person_at_an_ordinary_pace_is_ranked(daily):
@@ -194,14 +194,14 @@ def test_most_digits_in_the_final_submit_are_not_ranked(daily):
     make_event(attempt, "open", at(0))
     make_event(attempt, "save", at(5), [(0, [(cells[0], 1)])])
     make_event(attempt, "submit", at(60), [(0, [(c, 1) for c in cells[1:]])])
-    assert solve_of(attempt, seconds=60).unranked == fairplay.IN_SUBMIT
+    assert solve_of(attempt, seconds=60).unranked == ranking.IN_SUBMIT
 
 
 def test_exactly_half_in_the_submit_is_not_most(daily):
     cells = empty_cells(daily)
     half = len(cells) // 2
-    assert fairplay.mostly_in_submit([_write("submit", half)], len(cells)) is False
-    assert fairplay.mostly_in_submit([_write("submit", half + 1)], len(cells)) is True
+    assert ranking.mostly_in_submit([_write("submit", half)], len(cells)) is False
+    assert ranking.mostly_in_submit([_write("submit", half + 1)], len(cells)) is True
 
 
 def _write(kind: str, placed: int):
@@ -218,24 +218,24 @@ def test_most_digits_in_a_few_large_saves_are_not_ranked(daily):
     for n, chunk in enumerate([cells[0:15], cells[15:30], cells[30:45]]):
         make_event(attempt, "save", at(60 * (n + 1)), [(4000 * (14 - i), [(c, 1)]) for i, c in enumerate(chunk)])
     make_event(attempt, "submit", at(200), [(1000 * (len(cells) - 46 - i), [(c, 1)]) for i, c in enumerate(cells[45:])])
-    assert solve_of(attempt, seconds=200).unranked == fairplay.LARGE_WRITES
+    assert solve_of(attempt, seconds=200).unranked == ranking.LARGE_WRITES
 
 
 def test_a_save_of_nine_digits_is_not_large(daily):
-    assert fairplay.mostly_in_large_writes([_write("save", 9)] * 10, 45) is False
-    assert fairplay.mostly_in_large_writes([_write("save", 10)] * 3, 45) is True
-    assert fairplay.mostly_in_large_writes([_write("save", 10)] * 2, 45) is False  # 20 of 45: not most
+    assert ranking.mostly_in_large_writes([_write("save", 9)] * 10, 45) is False
+    assert ranking.mostly_in_large_writes([_write("save", 10)] * 3, 45) is True
+    assert ranking.mostly_in_large_writes([_write("save", 10)] * 2, 45) is False  # 20 of 45: not most
 
 
 def test_a_bot_entering_a_digit_every_third_of_a_second_is_not_ranked(daily):
     attempt = attempt_of(daily, player())
     end = make_paced_record(attempt, T0, gap=0.3, per_save=1)
-    assert solve_of(attempt, (end - T0).total_seconds()).unranked == fairplay.TOO_FAST
+    assert solve_of(attempt, (end - T0).total_seconds()).unranked == ranking.TOO_FAST
 
 
 def test_the_entry_rate_is_judged_by_the_median_gap_between_digits(daily):
     assert person(daily, "quick", gap=0.8).unranked == ""
-    assert person(daily, "quicker", gap=0.7).unranked == fairplay.TOO_FAST
+    assert person(daily, "quicker", gap=0.7).unranked == ranking.TOO_FAST
 
 
 def test_moves_ages_cannot_spread_digits_over_time_that_did_not_pass(daily):
@@ -248,16 +248,16 @@ def test_moves_ages_cannot_spread_digits_over_time_that_did_not_pass(daily):
         chunk = cells[n * 10 : n * 10 + 10]
         make_event(attempt, "save", at(n + 1), [(2000 * (9 - i), [(c, 1)]) for i, c in enumerate(chunk)], placed=5)
     make_event(attempt, "submit", at(60), [(0, [(c, 1)]) for c in cells[len(cells) // 10 * 10 :]])
-    times = fairplay.digit_times(fairplay.record_of(Solve(attempt=attempt)), attempt.started_at)
+    times = ranking.digit_times(ranking.record_of(Solve(attempt=attempt)), attempt.started_at)
     assert times[0] == at(0) and times[9] == at(1)
-    assert solve_of(attempt, 60).unranked == fairplay.TOO_FAST
+    assert solve_of(attempt, 60).unranked == ranking.TOO_FAST
 
 
 def test_a_digit_typed_in_several_cells_counts_each_cell_with_no_gap(daily):
     attempt = attempt_of(daily)
     make_event(attempt, "open", at(0))
     make_event(attempt, "save", at(10), [(0, [(2, 4), (3, 4), (4, 4)])])
-    assert fairplay.digit_times(fairplay.record_of(Solve(attempt=attempt)), at(0)) == [at(10)] * 3
+    assert ranking.digit_times(ranking.record_of(Solve(attempt=attempt)), at(0)) == [at(10)] * 3
 
 
 def test_digits_the_moves_do_not_account_for_count_at_their_writes_arrival(daily):
@@ -265,7 +265,7 @@ def test_digits_the_moves_do_not_account_for_count_at_their_writes_arrival(daily
     make_event(attempt, "open", at(0))
     make_event(attempt, "save", at(10), [(5000, [(2, 4)])], placed=3)
     make_event(attempt, "save", at(20), [(3000, [(3, 4)])], placed=0)  # moved a digit: filled nothing new
-    assert fairplay.digit_times(fairplay.record_of(Solve(attempt=attempt)), at(0)) == [at(5), at(10), at(10), at(17)]
+    assert ranking.digit_times(ranking.record_of(Solve(attempt=attempt)), at(0)) == [at(5), at(10), at(10), at(17)]
 
 
 # --- new accounts -------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ def test_digits_the_moves_do_not_account_for_count_at_their_writes_arrival(daily
 
 def test_a_new_account_without_a_verified_email_is_not_ranked(daily, settings):
     settings.RANKED_ACCOUNT_MIN_HOURS = 6
-    assert person(daily, "fresh", hours_old=1).unranked == fairplay.NEW_ACCOUNT
+    assert person(daily, "fresh", hours_old=1).unranked == ranking.NEW_ACCOUNT
     assert person(daily, "settled", hours_old=7).unranked == ""
 
 
@@ -288,7 +288,7 @@ def test_a_new_account_with_a_verified_email_is_ranked(daily):
         solve_of(attempt, (end - T0).total_seconds())
     assert {s.user.username: s.unranked for s in Solve.objects.all()} == {
         "verified": "",
-        "unverified": fairplay.NEW_ACCOUNT,
+        "unverified": ranking.NEW_ACCOUNT,
     }
 
 
@@ -302,14 +302,14 @@ def test_the_accounts_age_is_judged_when_the_solve_is_made(daily, settings):
 
 def test_verifying_the_email_ranks_a_new_accounts_solve_judged_again_by_its_record(daily):
     fair, hasty = person(daily, "fair", hours_old=0), person(daily, "hasty", gap=0.3, hours_old=0)
-    assert fair.unranked == hasty.unranked == fairplay.NEW_ACCOUNT
+    assert fair.unranked == hasty.unranked == ranking.NEW_ACCOUNT
     for solve in (fair, hasty):
         address = EmailAddress.objects.create(user=solve.user, email=f"{solve.user}@example.com", primary=True)
         address.verified = True
         address.save()
         email_confirmed.send(sender=EmailAddress, request=None, email_address=address)
     assert Solve.objects.get(pk=fair.pk).unranked == ""
-    assert Solve.objects.get(pk=hasty.pk).unranked == fairplay.TOO_FAST
+    assert Solve.objects.get(pk=hasty.pk).unranked == ranking.TOO_FAST
     assert [r.username for r in leaderboard_for(daily).rows] == ["fair"]
 
 
@@ -319,7 +319,7 @@ def test_a_new_guest_is_told_where_the_time_would_place_and_to_verify_an_email(d
     attempt = Attempt.objects.create(user=guest, daily=daily, started_at=T0)
     end = make_paced_record(attempt, T0, 2.0)
     solve = solve_of(attempt, (end - T0).total_seconds())
-    assert solve.unranked == fairplay.NEW_ACCOUNT
+    assert solve.unranked == ranking.NEW_ACCOUNT
     assert (
         standing_of(solve).sentence == "Your time would be 2nd of 2 today — sign up and verify your email to be ranked."
     )
@@ -338,7 +338,7 @@ def test_a_solve_under_the_difficultys_floor_is_held(daily, settings):
 def test_a_solve_not_ranked_anyway_is_not_held(daily, settings):
     settings.LEADERBOARD_FLOOR_SECONDS = {"easy": 20}
     solve = solve_of(attempt_of(daily), seconds=0)  # the direct submit: no record, 0 s
-    assert solve.unranked == fairplay.NO_RECORD and not solve.flagged
+    assert solve.unranked == ranking.NO_RECORD and not solve.flagged
 
 
 def test_a_solve_under_the_days_own_floor_is_held_once_the_day_has_enough_solves(daily, settings):
@@ -361,7 +361,7 @@ def test_the_days_median_is_of_ranked_times_falling_back_to_the_clock(daily):
     newer = make_solve(daily, "new", 100)
     Solve.objects.filter(pk=newer.pk).update(ranked_seconds=300)
     make_solve(daily, "helped", 10, hinted=True)
-    assert fairplay.day_median(daily) == (200, 2)
+    assert ranking.day_median(daily) == (200, 2)
 
 
 def test_an_approved_solve_is_ranked_and_a_disqualified_one_is_not(daily, settings):
@@ -382,6 +382,6 @@ def test_the_rules_are_written_with_the_numbers_in_force(settings):
     settings.LEADERBOARD_FLOOR_SECONDS = {"medium": 40}
     settings.RANKED_ACCOUNT_MIN_HOURS = 12
     settings.DAY_FLOOR_FRACTION, settings.DAY_FLOOR_MIN_SOLVES = 0.4, 30
-    text = " ".join(fairplay.rules("medium"))
+    text = " ".join(ranking.rules("medium"))
     for number in ("0:40", "12 hours", "40%", "30 ranked solves", "over 9 digits", "0.75 s"):
         assert number in text

@@ -390,8 +390,8 @@ def world(db, todays_easy):
     from django.middleware.csrf import _get_new_csrf_string
     from django.test import Client
 
-    from puzzles import attempts
     from puzzles.models import DailyPuzzle, Puzzle
+    from puzzles.play import attempts
 
     def publish(givens: str, solution: str, day: datetime.date, difficulty: str) -> DailyPuzzle:
         puzzle = Puzzle.objects.create(

@@ -13,10 +13,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles import attempts, fairplay, record
-from puzzles.guests import GUEST_PREFIX, guest_create, guest_merge, guests_delete_idle, is_guest
-from puzzles.leaderboard import leaderboard_for, median_time, ordinal, standing_of
+from puzzles.accounts.guests import GUEST_PREFIX, guest_create, guest_merge, guests_delete_idle, is_guest
+from puzzles.fairplay import ranking
 from puzzles.models import Attempt, Guest, Hint, PlayEvent, Solve
+from puzzles.play import attempts
+from puzzles.results import history
+from puzzles.results.leaderboard import leaderboard_for, median_time, ordinal, standing_of
 
 from .factories import make_daily, make_paced_record, make_solve, player_digits, post, solve_through_api, url
 
@@ -31,8 +33,8 @@ def sign_up(client: Client, username: str, next_url: str = ""):
     return client.post("/accounts/signup/", data)
 
 
-def streaks_of(user: User) -> record.Streaks:
-    return record.streaks(record.streak_days(record.solve_rows(user)), timezone.localdate())
+def streaks_of(user: User) -> history.Streaks:
+    return history.streaks(history.streak_days(history.solve_rows(user)), timezone.localdate())
 
 
 def guests() -> list[User]:
@@ -277,7 +279,7 @@ def test_guests_are_never_ranked_but_are_told_where_their_time_would_place_them(
     start = timezone.now() - datetime.timedelta(minutes=10)
     attempt = Attempt.objects.create(user=guest, daily=daily, started_at=start)
     make_paced_record(attempt, start, gap=1.5)
-    fairplay.solve_judge(Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=100))
+    ranking.solve_judge(Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=100))
     client.force_login(guest)
     board = leaderboard_for(daily, user_id=guest.pk)
     assert [row.username for row in board.rows] == ["ada", "bob", "cy"] and board.player_row is None
@@ -339,7 +341,7 @@ def test_idle_guests_are_deleted_with_their_records_in_batches_and_counted(setti
     User.objects.filter(pk=fresh.pk).update(last_login=now)
     player = User.objects.create_user("ada", last_login=old)
 
-    with caplog.at_level(logging.INFO, logger="puzzles.guests"):
+    with caplog.at_level(logging.INFO, logger="puzzles.accounts.guests"):
         assert guests_delete_idle(now=now, batch=2) == 3
     assert "deleted 3 idle guests" in caplog.text
     assert set(User.objects.values_list("pk", flat=True)) == {returning.pk, fresh.pk, player.pk}
@@ -349,7 +351,7 @@ def test_idle_guests_are_deleted_with_their_records_in_batches_and_counted(setti
 
 
 def test_the_daily_beat_task_deletes_idle_guests(settings, db):
-    from puzzles.tasks import delete_idle_guests
+    from puzzles.pipeline.tasks import delete_idle_guests
 
     assert settings.CELERY_BEAT_SCHEDULE["delete-idle-guests"]["task"] == "puzzles.tasks.delete_idle_guests"
     guest = guest_create()

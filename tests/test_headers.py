@@ -152,7 +152,7 @@ def test_every_page_a_player_sees_has_the_strict_policy_and_nothing_inline(clien
 
 
 def test_every_admin_page_has_the_strict_policy_and_nothing_inline(client, today_and_yesterday, monkeypatch):
-    from puzzles import broker
+    from puzzles.pipeline import broker
 
     monkeypatch.setattr(broker, "broker_status", lambda: (True, "The task broker (test) is reachable."))
     SeedBatch.objects.create(tier="easy", filler="row-by-row", requested=5)  # the live refresh runs

@@ -8,8 +8,8 @@ import time_machine
 from django.db import DatabaseError
 from django.utils import timezone
 
-from puzzles import broker
 from puzzles.models import Puzzle
+from puzzles.pipeline import broker
 from puzzles.views import health
 
 from .factories import EASY_GIVENS, EASY_SOLUTION

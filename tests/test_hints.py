@@ -8,9 +8,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles import hints
 from puzzles.engine.grid import UNITS
 from puzzles.models import Attempt, Hint, Solve
+from puzzles.play import hints
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, player_digits, post, url
 

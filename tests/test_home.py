@@ -12,10 +12,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles import record
-from puzzles.drawing import entries_of, grid_svg
-from puzzles.guests import guest_create
+from puzzles.accounts.guests import guest_create
 from puzzles.models import Attempt
+from puzzles.results import history
+from puzzles.results.drawing import entries_of, grid_svg
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_solve
 
@@ -124,7 +124,7 @@ def test_a_streak_counts_only_solves_made_on_the_puzzles_day(db):
     # Solved the day after: late, so it bridges nothing.
     two_days_ago = today - datetime.timedelta(days=2)
     make_solve(make_daily(two_days_ago), "ada", 100, late=True, solved_at=on(today - datetime.timedelta(days=1)))
-    streaks = record.player_streaks(ada, today)
+    streaks = history.player_streaks(ada, today)
     assert (streaks.current, streaks.best) == (2, 2)
 
 

@@ -80,16 +80,68 @@ def test_the_import_checker_finds_a_cycle():
     assert cycle_in({"a": {"b"}, "b": set()}) == []
 
 
+# The app's layers, top first: a module may import its own layer and those below it, never one
+# above. The edge is what Django and Celery name by path (views, URLs, template tags, commands,
+# the app config, the auth backend, context processors, URL converters); `durations` is the site's
+# one way of writing a time, a leaf that imports nothing of the app.
+LAYERS = [
+    ("views", "urls", "templatetags", "management", "apps", "auth", "context_processors", "converters"),
+    ("staff",),
+    ("leagues",),
+    ("pipeline",),
+    ("accounts",),
+    ("results",),
+    ("play",),
+    ("fairplay",),
+    ("record_of_play",),
+    ("models",),
+    ("durations",),
+    ("engine",),
+]
+
+
+def layer_of(module: str) -> int:
+    """The index in LAYERS of an app module (puzzles.<top>...)."""
+    top = module.split(".")[1] if module.count(".") else ""
+    for index, names in enumerate(LAYERS):
+        if top in names:
+            return index
+    raise AssertionError(f"{module} is in no layer of tests/test_layout.py: place its package there")
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every (importer, imported) pair whose import points to a layer above the importer's."""
+    return sorted(
+        (name, target)
+        for name, targets in graph.items()
+        if name != "puzzles"
+        for target in targets
+        if target != "puzzles" and layer_of(target) < layer_of(name)
+    )
+
+
+def test_every_package_of_the_app_has_a_layer():
+    tops = {
+        p.name.removesuffix(".py") for p in APP.iterdir() if p.name not in {"__init__.py", "migrations", "__pycache__"}
+    }
+    tops = {t for t in tops if (APP / t).is_dir() or (APP / f"{t}.py").exists()}
+    assert tops == {name for names in LAYERS for name in names}
+
+
 def test_imports_run_one_way_views_then_domain_then_models_then_engine():
+    assert upward_imports(app_graph()) == []
+
+
+def test_the_layer_checker_finds_an_upward_import():
+    graph = {"puzzles.play.attempts": {"puzzles.results.history", "puzzles.models"}, "puzzles.models": set()}
+    assert upward_imports(graph) == [("puzzles.play.attempts", "puzzles.results.history")]
+
+
+def test_the_engine_imports_nothing_of_the_site():
     graph = app_graph()
     for name, targets in graph.items():
         if name.startswith("puzzles.engine"):
             assert not {t for t in targets if not t.startswith("puzzles.engine")}, name
-        if not name.startswith("puzzles.views") and name != "puzzles.urls":  # the URLs name the views
-            assert not {t for t in targets if t.startswith("puzzles.views")}, name
-    # The models import only the engine, and the models package its own modules.
-    for name in (n for n in graph if n == "puzzles.models" or n.startswith("puzzles.models.")):
-        assert not {t for t in graph[name] if not t.startswith(("puzzles.engine", "puzzles.models."))}, name
 
 
 def test_no_module_of_the_app_is_past_the_size_that_makes_it_two():

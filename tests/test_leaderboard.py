@@ -7,9 +7,9 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles import fairplay
-from puzzles.leaderboard import clock, leaderboard_for, median_time, standing_of
+from puzzles.fairplay import ranking
 from puzzles.models import Attempt, Solve
+from puzzles.results.leaderboard import clock, leaderboard_for, median_time, standing_of
 
 from .factories import log_in, make_paced_record, make_solve, solve_through_api
 
@@ -91,8 +91,8 @@ def test_an_unranked_solve_says_why(daily, settings):
     flagged = standing_of(make_solve(daily, "quick", 5, flagged=True))
     assert "held until an admin checks it" in flagged.sentence
     assert clock(settings.LEADERBOARD_FLOOR_SECONDS["easy"]) in flagged.sentence
-    unranked = standing_of(judged(daily, "script", 300, unranked=fairplay.IN_SUBMIT))
-    assert unranked.sentence == f"Not on the leaderboard: {fairplay.reason(fairplay.IN_SUBMIT)}."
+    unranked = standing_of(judged(daily, "script", 300, unranked=ranking.IN_SUBMIT))
+    assert unranked.sentence == f"Not on the leaderboard: {ranking.reason(ranking.IN_SUBMIT)}."
 
 
 def test_the_only_ranked_solver_is_told_so(daily):
@@ -145,7 +145,7 @@ def played(daily, username: str, gap: float) -> Solve:
     solve = Solve.objects.create(
         attempt=attempt, user=user, daily=daily, seconds=(end - attempt.started_at).total_seconds()
     )
-    fairplay.solve_judge(solve)
+    ranking.solve_judge(solve)
     return solve
 
 
@@ -171,7 +171,7 @@ def test_a_solve_through_the_api_is_judged_as_it_is_recorded(client, daily):
     log_in(client, "script")
     solve_through_api(client, daily, 300)
     solve = Solve.objects.get()
-    assert solve.unranked == fairplay.NO_RECORD and solve.ranked_seconds >= 300
+    assert solve.unranked == ranking.NO_RECORD and solve.ranked_seconds >= 300
     assert leaderboard_for(daily).rows == []
 
 

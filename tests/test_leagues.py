@@ -1,4 +1,4 @@
-"""Leagues (leagues.py, views/leagues.py): making one, joining by its invite link, leaving and
+"""Leagues (membership.py, views/leagues.py): making one, joining by its invite link, leaving and
 removing, the limits, guests sent to sign up, the day's board with every kind of solve said in
 words, the week's standing, the home page's cards, and that nobody outside a league sees it."""
 
@@ -15,8 +15,9 @@ from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from puzzles import fairplay, leagues
-from puzzles.guests import guest_create
+from puzzles.accounts.guests import guest_create
+from puzzles.fairplay import ranking
+from puzzles.leagues import boards, membership
 from puzzles.models import Attempt, League, Membership, Solve
 
 from .factories import log_in, make_daily, make_solve
@@ -40,9 +41,9 @@ def make_player(name: str) -> User:
 
 
 def make_league(owner: str = "ada", name: str = "Friends", *members: str) -> League:
-    league = leagues.league_create(make_player(owner), name)
+    league = membership.league_create(make_player(owner), name)
     for member in members:
-        leagues.league_join(league, make_player(member))
+        membership.league_join(league, make_player(member))
     return league
 
 
@@ -94,7 +95,7 @@ def test_a_get_of_the_leagues_page_changes_nothing(client):
 
 
 def test_making_leagues_is_limited_per_address(client, monkeypatch):
-    monkeypatch.setattr(leagues, "CREATIONS_PER_HOUR", 2)
+    monkeypatch.setattr(membership, "CREATIONS_PER_HOUR", 2)
     log_in(client, "ada")
     for n in range(2):
         assert client.post("/leagues/", {"name": f"League {n}"}).status_code == 302
@@ -106,7 +107,7 @@ def test_making_leagues_is_limited_per_address(client, monkeypatch):
 
 
 def test_a_player_is_in_at_most_the_limit_of_leagues(client, monkeypatch):
-    monkeypatch.setattr(leagues, "MAX_LEAGUES_PER_PLAYER", 2)
+    monkeypatch.setattr(membership, "MAX_LEAGUES_PER_PLAYER", 2)
     make_league("ada", "One")
     other = make_league("bob", "Bob's")
     make_league("ada", "Two")
@@ -138,7 +139,7 @@ def test_joining_twice_is_one_membership(client):
     for _ in range(2):
         assert client.post(f"/leagues/join/{league.invite_code}/").status_code == 302
     assert league.memberships.filter(user__username="bob").count() == 1
-    assert leagues.league_join(league, make_player("bob")) is False
+    assert membership.league_join(league, make_player("bob")) is False
     assert "already in this league" in text(client.get(f"/leagues/join/{league.invite_code}/"))
 
 
@@ -164,8 +165,8 @@ def test_a_guest_is_asked_to_sign_up_and_can_neither_join_nor_make_a_league(clie
     assert "Leagues are for players with an account" in text(client.get("/leagues/"))
     assert client.post("/leagues/", {"name": "Guests"}).status_code == 403
     assert League.objects.count() == 1 and member_names(league) == {"ada"}
-    with pytest.raises(leagues.LeagueRefused):
-        leagues.league_create(guest_create(), "Sneaky")
+    with pytest.raises(membership.LeagueRefused):
+        membership.league_create(guest_create(), "Sneaky")
 
 
 def test_a_bad_or_replaced_code_is_a_friendly_404(client):
@@ -174,14 +175,14 @@ def test_a_bad_or_replaced_code_is_a_friendly_404(client):
     log_in(client, "bob")
     response = client.get("/leagues/join/not-a-real-code/")
     assert response.status_code == 404 and "This invite link does not work" in text(response)
-    leagues.league_new_code(league, league.owner)
+    membership.league_new_code(league, league.owner)
     assert client.get(f"/leagues/join/{old}/").status_code == 404
     assert client.post(f"/leagues/join/{old}/").status_code == 404
     assert member_names(league) == {"ada"}
 
 
 def test_a_full_league_says_so(client, monkeypatch):
-    monkeypatch.setattr(leagues, "MAX_MEMBERS", 2)
+    monkeypatch.setattr(membership, "MAX_MEMBERS", 2)
     league = make_league("ada", "Small", "bob")
     log_in(client, "cy")
     response = client.post(f"/leagues/join/{league.invite_code}/")
@@ -232,7 +233,7 @@ def test_only_the_owner_removes_members_deletes_or_replaces_the_link(client):
     league.refresh_from_db()
     assert member_names(league) == {"ada", "bob", "cy"} and league.invite_code == code
     with pytest.raises(PermissionError):
-        leagues.league_remove(league, make_player("bob"), cy.pk)
+        membership.league_remove(league, make_player("bob"), cy.pk)
 
 
 def test_the_owner_deletes_the_league_for_everyone(client):
@@ -307,22 +308,22 @@ def test_the_board_marks_hinted_late_held_and_unranked_solves_in_words(client, f
     make_solve(easy, "bob", 250, hinted=True)
     make_solve(easy, "cy", 200, late=True)
     make_solve(easy, "dee", 10, flagged=True)
-    Solve.objects.filter(pk=make_solve(easy, "eve", 280).pk).update(unranked=fairplay.LARGE_WRITES)
+    Solve.objects.filter(pk=make_solve(easy, "eve", 280).pk).update(unranked=ranking.LARGE_WRITES)
     Attempt.objects.create(user=make_player("fay"), daily=easy, active_seconds=60)
     make_solve(medium, "bob", 600)
     log_in(client, "ada")
-    boards = {b.difficulty: b for b in leagues.league_day(league, yesterday)}
-    rows = {row.username: row for row in boards["easy"].rows}
+    day_boards = {b.difficulty: b for b in boards.league_day(league, yesterday)}
+    rows = {row.username: row for row in day_boards["easy"].rows}
     assert rows["ada"].rank == 1 and rows["ada"].marks == []
     assert rows["bob"].rank is None and rows["bob"].marks == ["with hints or checks"]
     assert rows["cy"].marks == ["late"]
     assert rows["dee"].marks == ["held for review"]
     assert rows["eve"].marks == ["not ranked: digits sent in bulk"]
     assert rows["fay"].started and rows["fay"].marks == ["started, not finished"]
-    assert boards["easy"].rows[0].username == "ada"  # the ranked first
-    assert boards["easy"].not_played == []
-    assert boards["medium"].not_played == ["ada", "cy", "dee", "eve", "fay"]
-    assert boards["hard"].daily is None
+    assert day_boards["easy"].rows[0].username == "ada"  # the ranked first
+    assert day_boards["easy"].not_played == []
+    assert day_boards["medium"].not_played == ["ada", "cy", "dee", "eve", "fay"]
+    assert day_boards["hard"].daily is None
 
     page = text(client.get(f"/leagues/{league.pk}/{yesterday.isoformat()}/"))
     for words in (
@@ -344,7 +345,7 @@ def test_equal_times_to_the_second_share_a_rank(frozen):
     make_solve(daily, "ada", 200.2)
     make_solve(daily, "bob", 200.7)
     make_solve(daily, "cy", 201)
-    rows = leagues.league_day(league, TODAY)[0].rows
+    rows = boards.league_day(league, TODAY)[0].rows
     assert [(r.username, r.rank) for r in rows] == [("ada", 1), ("bob", 1), ("cy", 3)]
 
 
@@ -353,9 +354,9 @@ def test_a_ranked_solve_shows_and_counts_the_time_the_leaderboard_ranks_it_by(fr
     league = make_league("ada", "Friends", "bob")
     Solve.objects.filter(pk=make_solve(daily, "ada", 200).pk).update(ranked_seconds=260)  # the page open longer
     make_solve(daily, "bob", 230)  # judged before the record of play: its clock
-    rows = leagues.league_day(league, TODAY)[0].rows
+    rows = boards.league_day(league, TODAY)[0].rows
     assert [(r.username, r.rank, r.time) for r in rows] == [("bob", 1, "3:50"), ("ada", 2, "4:20")]
-    week = leagues.league_standing(league, MONDAY, TODAY)
+    week = boards.league_standing(league, MONDAY, TODAY)
     assert [(r.username, r.time) for r in week] == [("bob", "3:50"), ("ada", "4:20")]
 
 
@@ -378,14 +379,14 @@ def test_the_week_counts_clean_solves_first_then_their_total_time(client, frozen
     make_solve(tuesday, "cy", 90, hinted=True)
     make_solve(monday["medium"], "dee", 60, late=True)
     make_solve(before, "dee", 50)
-    rows = leagues.league_standing(league, MONDAY, TODAY)
+    rows = boards.league_standing(league, MONDAY, TODAY)
     assert [(r.username, r.rank, r.clean, int(r.seconds)) for r in rows] == [
         ("bob", 1, 2, 850),
         ("ada", 2, 2, 900),
         ("cy", 3, 1, 100),
         ("dee", 4, 0, 0),
     ]
-    assert leagues.week_of(TODAY) == (MONDAY, SUNDAY) and leagues.week_of(SUNDAY) == (MONDAY, SUNDAY)
+    assert boards.week_of(TODAY) == (MONDAY, SUNDAY) and boards.week_of(SUNDAY) == (MONDAY, SUNDAY)
     log_in(client, "ada")
     page = text(client.get(f"/leagues/{league.pk}/"))
     assert "Monday 16 March to Sunday 22 March" in page
@@ -434,11 +435,11 @@ def test_the_home_pages_league_cards_cost_the_same_queries_for_one_league_or_man
     ada = make_player("ada")
     make_league("ada", "First", "bob")
     with CaptureQueriesContext(connection) as one:
-        leagues.home_cards(ada, TODAY)
+        boards.home_cards(ada, TODAY)
     for n in range(5):
         make_league("ada", f"More {n}", "bob", f"friend{n}")
     with CaptureQueriesContext(connection) as many:
-        cards = leagues.home_cards(ada, TODAY)
+        cards = boards.home_cards(ada, TODAY)
     assert len(cards) == 6 and len(many) == len(one) <= 3
 
 
@@ -456,7 +457,7 @@ def at_once(*jobs) -> tuple[list[str], list[BaseException]]:
             barrier.wait()
             job()
             outcomes.append("ok")
-        except leagues.LeagueRefused:
+        except membership.LeagueRefused:
             outcomes.append("refused")
         except BaseException as exc:  # reported by the caller
             errors.append(exc)
@@ -474,10 +475,10 @@ def at_once(*jobs) -> tuple[list[str], list[BaseException]]:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_players_joining_at_once_never_overfill_a_league(postgres, monkeypatch):
-    monkeypatch.setattr(leagues, "MAX_MEMBERS", 3)
+    monkeypatch.setattr(membership, "MAX_MEMBERS", 3)
     league = make_league("ada", "Small", "bob")
     joiners = [make_player(name) for name in ("cy", "dee", "eve")]
-    outcomes, errors = at_once(*(lambda p=p: leagues.league_join(league, p) for p in joiners))
+    outcomes, errors = at_once(*(lambda p=p: membership.league_join(league, p) for p in joiners))
     assert not errors and outcomes == ["ok", "refused", "refused"]
     assert league.memberships.count() == 3
 
@@ -485,12 +486,13 @@ def test_players_joining_at_once_never_overfill_a_league(postgres, monkeypatch):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_one_player_joining_and_making_leagues_at_once_stays_within_their_limit(postgres, monkeypatch):
-    monkeypatch.setattr(leagues, "MAX_LEAGUES_PER_PLAYER", 2)
+    monkeypatch.setattr(membership, "MAX_LEAGUES_PER_PLAYER", 2)
     ada = make_player("ada")
     make_league("ada", "Mine")
     others = [make_league(owner, f"{owner}'s") for owner in ("bob", "cy")]
     outcomes, errors = at_once(
-        lambda: leagues.league_create(ada, "Another"), *(lambda lg=lg: leagues.league_join(lg, ada) for lg in others)
+        lambda: membership.league_create(ada, "Another"),
+        *(lambda lg=lg: membership.league_join(lg, ada) for lg in others),
     )
     assert not errors and outcomes == ["ok", "refused", "refused"]
     assert Membership.objects.filter(user=ada).count() == 2

@@ -7,8 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles import attempts, pipeline
 from puzzles.models import Attempt, DailyPuzzle, Solve
+from puzzles.pipeline import publishing
+from puzzles.play import attempts
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, make_pools_filled, make_puzzle, post, url
 
@@ -191,7 +192,7 @@ def test_while_the_pools_first_fill_the_pages_say_the_puzzles_are_being_prepared
     yesterday = (timezone.localdate() - datetime.timedelta(days=1)).isoformat()
     assert client.get(f"/daily/{yesterday}/medium/").status_code == 404  # only today's is on its way
     make_puzzle("medium", 5)  # the medium pool's first puzzle, which the fill task publishes at once
-    pipeline.dailies_publish_ahead(substitutes=False)
+    publishing.dailies_publish_ahead(substitutes=False)
     assert client.get(f"/daily/{today}/medium/").status_code == 200
 
 

@@ -4,8 +4,8 @@ import random
 import pytest
 from django.utils import timezone
 
-from puzzles import pipeline
 from puzzles.models import TIER_ORDER, DailyPuzzle, Pool, Puzzle
+from puzzles.pipeline import pools, publishing
 
 from .factories import make_pools_filled, make_puzzle
 
@@ -22,9 +22,9 @@ def test_a_stored_puzzle_keeps_its_rating_and_how_it_was_made():
 
 
 def test_storing_the_same_puzzle_twice_keeps_one_row():
-    made = pipeline.puzzle_make("easy", rng=random.Random(4))
-    assert pipeline.puzzle_store(made) is not None
-    assert pipeline.puzzle_store(made) is None
+    made = pools.puzzle_make("easy", rng=random.Random(4))
+    assert pools.puzzle_store(made) is not None
+    assert pools.puzzle_store(made) is None
     assert Puzzle.objects.count() == 1
 
 
@@ -38,15 +38,15 @@ def test_the_database_refuses_a_grid_that_is_not_81_digits():
 
 def test_filling_a_pool_stops_at_its_target():
     Pool.objects.create(tier="easy", target=3)
-    report = pipeline.pool_fill("easy", budget_seconds=30, rng=random.Random(2))
+    report = pools.pool_fill("easy", budget_seconds=30, rng=random.Random(2))
     assert report.stored == 3 and report.level == 3
-    assert pipeline.pool_fill("easy", budget_seconds=30).stored == 0
+    assert pools.pool_fill("easy", budget_seconds=30).stored == 0
 
 
 def test_a_seed_batch_never_makes_more_than_it_asked_for_even_when_run_twice():
-    batch = pipeline.seed_batch_create("easy", 2, filler="row-by-row", symmetry="rotational")
-    pipeline.seed_batch_work(batch.pk, rng=random.Random(1))
-    pipeline.seed_batch_work(batch.pk, rng=random.Random(2))
+    batch = pools.seed_batch_create("easy", 2, filler="row-by-row", symmetry="rotational")
+    pools.seed_batch_work(batch.pk, rng=random.Random(1))
+    pools.seed_batch_work(batch.pk, rng=random.Random(2))
     batch.refresh_from_db()
     assert batch.made == 2
     assert Puzzle.objects.filter(filler="row-by-row", symmetry="rotational").count() == 2
@@ -56,12 +56,12 @@ def test_publishing_fills_each_difficulty_once_and_marks_puzzles_used():
     for i, tier in enumerate(["easy", "medium", "hard", "expert", "extreme"]):
         make_puzzle(tier, seed=i)
     day = datetime.date(2026, 11, 22)
-    report = pipeline.daily_publish(day)
+    report = publishing.daily_publish(day)
     assert set(report.published) == {"easy", "medium", "hard", "expert", "extreme"}
     assert not report.substitutes and not report.missing
     assert DailyPuzzle.objects.filter(date=day).count() == 5
     assert not Puzzle.objects.available().exists()
-    again = pipeline.daily_publish(day)
+    again = publishing.daily_publish(day)
     assert not again.published and len(again.existing) == 5
 
 
@@ -72,7 +72,7 @@ def test_an_empty_pool_gets_the_nearest_tier_as_a_recorded_substitute(caplog):
     make_puzzle("hard", seed=2)
     make_puzzle("extreme", seed=3)
     day = datetime.date(2026, 11, 23)
-    report = pipeline.daily_publish(day)
+    report = publishing.daily_publish(day)
     # Own tiers first: easy, hard and extreme keep theirs; medium borrows the spare easy one.
     assert report.published.keys() == {"easy", "medium", "hard", "extreme"}
     assert report.substitutes == {"medium": "easy"}
@@ -85,16 +85,16 @@ def test_an_empty_pool_gets_the_nearest_tier_as_a_recorded_substitute(caplog):
 def test_a_pool_being_filled_for_the_first_time_gets_no_substitute_its_slot_waits(caplog):
     # A site's first minutes: the easy pool is full, the medium one has nothing yet.
     Pool.objects.create(tier="easy", target=2)
-    pipeline.pool_fill("easy", budget_seconds=30, rng=random.Random(1))
+    pools.pool_fill("easy", budget_seconds=30, rng=random.Random(1))
     day = timezone.localdate()
-    report = pipeline.daily_publish(day)
+    report = publishing.daily_publish(day)
     assert report.published.keys() == {"easy"} and not report.substitutes
     assert report.missing == ["medium", "hard", "expert", "extreme"]
     assert not DailyPuzzle.objects.filter(substitute=True).exists()
     assert Puzzle.objects.available("easy").count() == 1  # the spare easy puzzle stays easy
     assert "pool was empty" not in caplog.text and "no puzzle at all" not in caplog.text
     make_puzzle("medium", seed=2)  # the medium pool's first puzzle arrives
-    assert pipeline.daily_publish(day).published.keys() == {"medium"}
+    assert publishing.daily_publish(day).published.keys() == {"medium"}
     assert not DailyPuzzle.objects.get(date=day, difficulty="medium").substitute
 
 
@@ -103,11 +103,11 @@ def test_a_pool_counts_as_filled_once_it_has_been_seen_at_its_target():
     Pool.objects.create(tier="hard", target=1)
     make_puzzle("easy", seed=1)
     assert Pool.objects.first_filling() == set(TIER_ORDER)  # one easy puzzle of two
-    pipeline.pool_fill("easy", budget_seconds=30, rng=random.Random(3))  # a refill reaches the target
+    pools.pool_fill("easy", budget_seconds=30, rng=random.Random(3))  # a refill reaches the target
     make_puzzle("hard", seed=2)  # an admin's seed batch or import fills the hard pool
-    pipeline.daily_publish(datetime.date(2026, 11, 24), substitutes=False)  # as a fill task publishes
+    publishing.daily_publish(datetime.date(2026, 11, 24), substitutes=False)  # as a fill task publishes
     assert Pool.objects.first_filling() == {"medium", "expert", "extreme"}
-    pipeline.daily_publish(datetime.date(2026, 11, 25))  # the pools ran dry: still filled once
+    publishing.daily_publish(datetime.date(2026, 11, 25))  # the pools ran dry: still filled once
     assert Pool.objects.first_filling() == {"medium", "expert", "extreme"}
     assert Puzzle.objects.available("hard").count() == 0
 
@@ -115,17 +115,17 @@ def test_a_pool_counts_as_filled_once_it_has_been_seen_at_its_target():
 def test_scheduling_a_taken_slot_or_a_used_puzzle_is_refused_with_a_reason():
     first, second = make_puzzle("easy", 1), make_puzzle("easy", 2)
     day = datetime.date(2026, 12, 1)
-    pipeline.daily_schedule(first, day, "easy")
-    with pytest.raises(pipeline.SlotTaken, match="already has its easy puzzle"):
-        pipeline.daily_schedule(second, day, "easy")
-    with pytest.raises(pipeline.SlotTaken, match="already been published"):
-        pipeline.daily_schedule(first, day + datetime.timedelta(days=1), "easy")
+    publishing.daily_schedule(first, day, "easy")
+    with pytest.raises(publishing.SlotTaken, match="already has its easy puzzle"):
+        publishing.daily_schedule(second, day, "easy")
+    with pytest.raises(publishing.SlotTaken, match="already been published"):
+        publishing.daily_schedule(first, day + datetime.timedelta(days=1), "easy")
     second.refresh_from_db()
     assert not second.used
 
 
 def test_the_scheduler_queues_one_fill_per_tier_until_that_fill_has_run(monkeypatch):
-    from puzzles import tasks
+    from puzzles.pipeline import tasks
 
     queued = []
     monkeypatch.setattr(tasks.fill_pool, "delay", lambda tier: queued.append(tier))
@@ -143,18 +143,18 @@ def test_a_stale_fill_claim_is_taken_over(settings):
     from django.utils import timezone
 
     pool = Pool.objects.create(tier="hard", target=1)
-    assert pipeline.pool_claim_fill("hard") is True
-    assert pipeline.pool_claim_fill("hard") is False
+    assert pools.pool_claim_fill("hard") is True
+    assert pools.pool_claim_fill("hard") is False
     long_ago = timezone.now() - datetime.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 120)
     Pool.objects.filter(pk=pool.pk).update(fill_queued_at=long_ago)
-    assert pipeline.pool_claim_fill("hard") is True
+    assert pools.pool_claim_fill("hard") is True
 
 
 def test_a_duplicate_puzzle_does_not_use_up_a_unit_of_its_batch():
-    batch = pipeline.seed_batch_create("easy", 3, filler="diagonal-boxes", symmetry="none")
-    made = pipeline.puzzle_make("easy", rng=random.Random(21))
-    assert pipeline.puzzle_store(made, batch_id=batch.pk) is not None
-    assert pipeline.puzzle_store(made, batch_id=batch.pk) is None
+    batch = pools.seed_batch_create("easy", 3, filler="diagonal-boxes", symmetry="none")
+    made = pools.puzzle_make("easy", rng=random.Random(21))
+    assert pools.puzzle_store(made, batch_id=batch.pk) is not None
+    assert pools.puzzle_store(made, batch_id=batch.pk) is None
     batch.refresh_from_db()
     assert batch.made == 1 and Puzzle.objects.count() == 1
 
@@ -170,11 +170,11 @@ def test_visitors_arriving_while_the_day_is_being_published_wait_for_it(db):
     cache.add(running, 1, 10)  # another request is publishing the day right now
     threading.Timer(0.3, lambda: cache.delete(running)).start()
     started = time.monotonic()
-    assert pipeline.daily_publish_if_missing(today) is True  # it waited, then says: read the day again
+    assert publishing.daily_publish_if_missing(today) is True  # it waited, then says: read the day again
     assert 0.25 < time.monotonic() - started < 2
     # Once tried, a day whose pools are empty is not tried again on every request.
-    assert pipeline.daily_publish_if_missing(today) is True
-    assert pipeline.daily_publish_if_missing(today) is False
+    assert publishing.daily_publish_if_missing(today) is True
+    assert publishing.daily_publish_if_missing(today) is False
 
 
 @pytest.mark.postgres
@@ -182,9 +182,9 @@ def test_the_one_statement_batch_store_keeps_the_rules_and_the_row_of_the_orm_pa
     # _store_for_batch_in_one_statement writes out, for PostgreSQL, what _store_with_orm does.
     from puzzles.models import SeedBatch
 
-    by_hand_batch = pipeline.seed_batch_create("easy", 2, filler="diagonal-boxes", symmetry="none")
-    orm_batch = pipeline.seed_batch_create("easy", 2, filler="diagonal-boxes", symmetry="none")
-    made = [pipeline.puzzle_make("easy", rng=random.Random(seed)) for seed in (31, 32, 33, 34, 35)]
+    by_hand_batch = pools.seed_batch_create("easy", 2, filler="diagonal-boxes", symmetry="none")
+    orm_batch = pools.seed_batch_create("easy", 2, filler="diagonal-boxes", symmetry="none")
+    made = [pools.puzzle_make("easy", rng=random.Random(seed)) for seed in (31, 32, 33, 34, 35)]
 
     def stored(row):
         return {
@@ -193,21 +193,21 @@ def test_the_one_statement_batch_store_keeps_the_rules_and_the_row_of_the_orm_pa
             if f.attname not in ("id", "created")
         }
 
-    by_hand = pipeline._store_for_batch_in_one_statement(pipeline._puzzle_row(made[0]), by_hand_batch.pk)
-    orm = pipeline._store_with_orm(pipeline._puzzle_row(made[1]), batch_id=orm_batch.pk, fill_pool=False)
-    assert stored(Puzzle.objects.get(pk=by_hand.pk)) == stored(pipeline._puzzle_row(made[0]))
-    assert stored(Puzzle.objects.get(pk=orm.pk)) == stored(pipeline._puzzle_row(made[1]))
+    by_hand = pools._store_for_batch_in_one_statement(pools._puzzle_row(made[0]), by_hand_batch.pk)
+    orm = pools._store_with_orm(pools._puzzle_row(made[1]), batch_id=orm_batch.pk, fill_pool=False)
+    assert stored(Puzzle.objects.get(pk=by_hand.pk)) == stored(pools._puzzle_row(made[0]))
+    assert stored(Puzzle.objects.get(pk=orm.pk)) == stored(pools._puzzle_row(made[1]))
     # A duplicate is skipped and uses up no unit of its batch, on both paths.
-    assert pipeline._store_for_batch_in_one_statement(pipeline._puzzle_row(made[1]), by_hand_batch.pk) is None
-    assert pipeline._store_with_orm(pipeline._puzzle_row(made[0]), batch_id=orm_batch.pk, fill_pool=False) is None
+    assert pools._store_for_batch_in_one_statement(pools._puzzle_row(made[1]), by_hand_batch.pk) is None
+    assert pools._store_with_orm(pools._puzzle_row(made[0]), batch_id=orm_batch.pk, fill_pool=False) is None
     for batch in (by_hand_batch, orm_batch):
         batch.refresh_from_db()
         assert batch.made == 1
     # The last unit is claimed once; a complete batch takes nothing more.
-    assert pipeline._store_for_batch_in_one_statement(pipeline._puzzle_row(made[2]), by_hand_batch.pk) is not None
-    assert pipeline._store_with_orm(pipeline._puzzle_row(made[3]), batch_id=orm_batch.pk, fill_pool=False) is not None
-    assert pipeline._store_for_batch_in_one_statement(pipeline._puzzle_row(made[4]), by_hand_batch.pk) is None
-    assert pipeline._store_with_orm(pipeline._puzzle_row(made[4]), batch_id=orm_batch.pk, fill_pool=False) is None
+    assert pools._store_for_batch_in_one_statement(pools._puzzle_row(made[2]), by_hand_batch.pk) is not None
+    assert pools._store_with_orm(pools._puzzle_row(made[3]), batch_id=orm_batch.pk, fill_pool=False) is not None
+    assert pools._store_for_batch_in_one_statement(pools._puzzle_row(made[4]), by_hand_batch.pk) is None
+    assert pools._store_with_orm(pools._puzzle_row(made[4]), batch_id=orm_batch.pk, fill_pool=False) is None
     assert Puzzle.objects.count() == 4
     assert SeedBatch.objects.filter(made=2).count() == 2
 
@@ -227,14 +227,14 @@ def test_a_hard_refill_aims_at_the_family_the_pool_holds_least_of(monkeypatch, s
     Puzzle.objects.filter(tier="hard", hardest="swordfish").update(score=600)  # a spare outside the band
     Pool.objects.create(tier="hard", target=Puzzle.objects.available("hard").count() + 1)
     asked = []
-    generate_varied = pipeline.engine.generate_varied
+    generate_varied = pools.engine.generate_varied
 
     def spy(tier, rng, stock, **options):
         asked.append(dict(stock))
         return generate_varied(tier, rng, stock, **options)
 
-    monkeypatch.setattr(pipeline.engine, "generate_varied", spy)
-    report = pipeline.pool_fill("hard", budget_seconds=60, rng=random.Random(5))
+    monkeypatch.setattr(pools.engine, "generate_varied", spy)
+    report = pools.pool_fill("hard", budget_seconds=60, rng=random.Random(5))
     assert asked[0] == {"fish": 0, "subsets": 1, "wings": 1, "one-digit patterns": 2, "uniqueness": 1}
     assert report.stored + report.discarded == len(asked)
     made = Puzzle.objects.filter(tier="hard").order_by("-pk").first()
@@ -245,13 +245,13 @@ def test_a_hard_refill_gets_the_least_held_family_when_it_turns_up_within_the_tr
     settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}  # aiming alone
     _hold_hard("skyscraper", "x-wing", "naked-triple", "unique-rectangle-1")
     Pool.objects.create(tier="hard", target=5)
-    pipeline.pool_fill("hard", budget_seconds=60, rng=random.Random(1))
+    pools.pool_fill("hard", budget_seconds=60, rng=random.Random(1))
     made = Puzzle.objects.filter(tier="hard").order_by("-pk").first()
     assert made.hardest in ("xy-wing", "xyz-wing")
 
 
 def test_other_tiers_refill_without_aiming(monkeypatch, settings):
     settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}  # one puzzle fills it
-    monkeypatch.setattr(pipeline.engine, "generate_varied", None)  # would fail if called
+    monkeypatch.setattr(pools.engine, "generate_varied", None)  # would fail if called
     Pool.objects.create(tier="medium", target=1)
-    assert pipeline.pool_fill("medium", budget_seconds=30, rng=random.Random(2)).stored == 1
+    assert pools.pool_fill("medium", budget_seconds=30, rng=random.Random(2)).stored == 1

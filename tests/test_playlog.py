@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from puzzles.playlog import MOVES_PER_WRITE, BadMoves, Move, moves_clean, pack, unpack
+from puzzles.record_of_play.moves import MOVES_PER_WRITE, BadMoves, Move, moves_clean, pack, unpack
 
 WIRE = [
     [5200, "d", [[0, 4], [9, 4]]],  # a 4 in two selected cells

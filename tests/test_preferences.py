@@ -11,9 +11,9 @@ from django.test import Client
 from django.test.client import MULTIPART_CONTENT
 from django.urls import reverse
 
-from puzzles.guests import guest_create, guest_merge
+from puzzles.accounts.guests import guest_create, guest_merge
 from puzzles.models import Preferences
-from puzzles.preferences import DEFAULTS, preferences_read
+from puzzles.play.preferences import DEFAULTS, preferences_read
 
 from .factories import post, url
 

@@ -14,8 +14,8 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 from PIL import Image
 
-from puzzles import preview
 from puzzles.models import site_today
+from puzzles.results import preview
 from puzzles.views import share as share_views
 
 from .factories import EASY_GIVENS, EASY_SOLUTION

@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from puzzles import engine, receipt
+from puzzles import engine
 from puzzles.models import Attempt, Solve, site_today
+from puzzles.results import receipt
 
 from .factories import (
     EASY_SOLUTION,

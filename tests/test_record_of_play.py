@@ -17,10 +17,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from puzzles import attempts
 from puzzles.models import Attempt, PlayEvent, Solve
-from puzzles.playlog import MOVES_PER_WRITE, moves_clean, unpack
-from puzzles.playrecord import RecordFull
+from puzzles.play import attempts
+from puzzles.record_of_play.events import RecordFull
+from puzzles.record_of_play.moves import MOVES_PER_WRITE, moves_clean, unpack
 
 from .factories import EASY_GIVENS, player_digits, post, url
 

@@ -11,9 +11,9 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
+from puzzles.fairplay.replays import replay_visible, timeline_of
 from puzzles.models import Attempt, Guest, PlayEvent, Solve
-from puzzles.playlog import moves_clean, pack
-from puzzles.replays import replay_visible, timeline_of
+from puzzles.record_of_play.moves import moves_clean, pack
 from tests.conftest import EASY_GIVENS, EASY_SOLUTION
 from tests.factories import make_daily, make_solve, player_digits
 

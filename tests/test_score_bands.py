@@ -12,9 +12,10 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 
-from puzzles import broker, dashboard, pipeline
 from puzzles.models import DailyPuzzle, Pool, Puzzle, site_today
-from puzzles.scores import score_text
+from puzzles.pipeline import broker, pools, publishing
+from puzzles.pipeline.scores import score_text
+from puzzles.staff import dashboard
 from sudokusite.settings import SCORE_BAND_DEFAULTS, env_band
 
 from .factories import make_pools_filled, make_puzzle
@@ -79,7 +80,7 @@ def test_publishing_takes_the_oldest_puzzle_inside_the_band(hard_band):
     scored("hard", 450, seed=1)  # oldest, but above the band
     inside = scored("hard", 350, seed=2)
     scored("hard", 380, seed=3)
-    report = pipeline.daily_publish(datetime.date(2026, 11, 22))
+    report = publishing.daily_publish(datetime.date(2026, 11, 22))
     assert report.published["hard"] == inside.pk and "hard" not in report.outside_band
 
 
@@ -90,7 +91,7 @@ def test_with_none_inside_it_takes_the_nearest_and_says_the_daily_is_outside(har
     nearest = scored("hard", 250, seed=2)  # 0.50 below, against 1.20 above
     scored("easy", 350, seed=3)  # inside hard's band, but easy: a tier is never crossed for the band
     day = datetime.date(2026, 11, 22)
-    report = pipeline.daily_publish(day)
+    report = publishing.daily_publish(day)
     daily = DailyPuzzle.objects.get(date=day, difficulty="hard")
     assert daily.puzzle_id == nearest.pk and not daily.substitute
     assert report.outside_band["hard"] == 250
@@ -102,7 +103,7 @@ def test_with_none_inside_it_takes_the_nearest_and_says_the_daily_is_outside(har
 def test_the_nearest_outside_the_band_is_measured_to_its_nearer_end(hard_band):
     scored("hard", 180, seed=1)
     above = scored("hard", 430, seed=2)  # 0.30 above, against 1.20 below
-    assert pipeline.daily_publish(datetime.date(2026, 11, 22)).published["hard"] == above.pk
+    assert publishing.daily_publish(datetime.date(2026, 11, 22)).published["hard"] == above.pk
 
 
 @pytest.mark.django_db
@@ -110,7 +111,7 @@ def test_substitution_between_tiers_is_unchanged_by_the_bands(hard_band):
     make_pools_filled("hard")  # the other pools are still filling for the first time: they wait
     scored("expert", 900, seed=1)
     scored("expert", 650, seed=2)  # inside expert's band: the expert slot's own
-    report = pipeline.daily_publish(datetime.date(2026, 11, 22))
+    report = publishing.daily_publish(datetime.date(2026, 11, 22))
     assert report.substitutes.get("hard") == "expert" and "expert" not in report.outside_band
     assert report.outside_band["hard"] == 900  # recorded; logged as a substitute already
 
@@ -123,7 +124,7 @@ def test_two_publishers_on_postgresql_each_take_a_puzzle_inside_the_band(postgre
     puzzles = [scored("hard", 320 + seed, seed=seed) for seed in range(3)]
     scored("hard", 600, seed=9)
     days = [datetime.date(2027, 1, 1), datetime.date(2027, 1, 2)]
-    run_together(*(lambda d=day: pipeline.daily_publish(d) for day in days))
+    run_together(*(lambda d=day: publishing.daily_publish(d) for day in days))
     taken = set(DailyPuzzle.objects.filter(difficulty="hard").values_list("puzzle_id", flat=True))
     assert len(taken) == 2 and taken <= {p.pk for p in puzzles}
 
@@ -139,7 +140,7 @@ class FakeEngine:
         self.rng = random.Random(7)
 
     def __call__(self, tier, **options):
-        made = pipeline.engine.generate(tier, self.rng)
+        made = pools.engine.generate(tier, self.rng)
         made.rating.score = next(self.scores)
         return made
 
@@ -147,15 +148,15 @@ class FakeEngine:
 @pytest.mark.django_db
 def test_a_refill_stops_once_the_target_is_inside_the_band_keeping_spares_up_to_the_target(hard_band, monkeypatch):
     Pool.objects.create(tier="easy", target=2)
-    monkeypatch.setitem(pipeline.settings.PUZZLE_SCORE_BANDS, "easy", (100, 200))
+    monkeypatch.setitem(pools.settings.PUZZLE_SCORE_BANDS, "easy", (100, 200))
     # Outside, inside, outside, outside (past the cap of two spares: discarded), inside: full.
     fake = FakeEngine([250, 150, 90, 300, 120, 110])
-    monkeypatch.setattr(pipeline, "puzzle_make", fake)
-    report = pipeline.pool_fill("easy", budget_seconds=60)
+    monkeypatch.setattr(pools, "puzzle_make", fake)
+    report = pools.pool_fill("easy", budget_seconds=60)
     assert (report.stored, report.discarded, report.level, report.spares) == (4, 1, 2, 2)
     assert sorted(Puzzle.objects.values_list("score", flat=True)) == [90, 120, 150, 250]
     assert next(fake.scores) == 110  # it stopped as soon as the band held the target
-    assert pipeline.pools_needing_puzzles().count("easy") == 0
+    assert pools.pools_needing_puzzles().count("easy") == 0
 
 
 @pytest.mark.django_db
@@ -164,7 +165,7 @@ def test_a_pool_full_of_puzzles_outside_the_band_still_needs_puzzles(settings):
     Pool.objects.create(tier="medium", target=1)
     scored("medium", 500, seed=1)
     scored("medium", 510, seed=2)
-    assert "medium" in pipeline.pools_needing_puzzles()
+    assert "medium" in pools.pools_needing_puzzles()
     assert Pool.objects.first_filling() >= {"medium"}
 
 

@@ -11,8 +11,8 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles import share
 from puzzles.models import Attempt, Solve, site_today
+from puzzles.results import share
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, log_in, make_daily, make_solve, solve_through_api
 

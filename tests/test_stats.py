@@ -1,4 +1,4 @@
-"""A player's statistics: record.py's times per difficulty, completion, chart and streaks, and the
+"""A player's statistics: history.py's times per difficulty, completion, chart and streaks, and the
 /stats/ page (views/pages.py) that shows them."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 
-from puzzles import record
 from puzzles.models import Attempt, Solve
+from puzzles.results import history
 
 from .factories import log_in, make_daily, solve_through_api
 
@@ -44,23 +44,23 @@ def at_noon(day: datetime.date) -> datetime.datetime:
     ],
 )
 def test_times_read_like_a_clock(seconds, text):
-    assert record.format_duration(seconds) == text
+    assert history.format_duration(seconds) == text
 
 
 def test_a_missing_time_is_a_dash():
-    assert record.clock(None) == "—"
-    assert record.clock(65) == "1:05"
+    assert history.clock(None) == "—"
+    assert history.clock(65) == "1:05"
 
 
 def test_the_median_is_the_middle_time_or_the_mean_of_the_two_middle_ones():
-    assert record.median([]) is None
-    assert record.median([7]) == 7
-    assert record.median([300, 100, 200]) == 200
-    assert record.median([400, 100, 300, 200]) == 250
+    assert history.median([]) is None
+    assert history.median([7]) == 7
+    assert history.median([300, 100, 200]) == 200
+    assert history.median([400, 100, 300, 200]) == 250
 
 
 def test_stats_of_a_difficulty_from_known_times():
-    stats = record.difficulty_stats("easy", started=5, times=[300, 240, 420, 600])
+    stats = history.difficulty_stats("easy", started=5, times=[300, 240, 420, 600])
     assert (stats.solved, stats.started) == (4, 5)
     assert stats.best == 240
     assert stats.median == 360
@@ -68,7 +68,7 @@ def test_stats_of_a_difficulty_from_known_times():
 
 
 def test_stats_of_a_difficulty_never_played_are_empty():
-    stats = record.difficulty_stats("hard", started=0, times=[])
+    stats = history.difficulty_stats("hard", started=0, times=[])
     assert stats.solved == 0 and stats.best is None and stats.median is None and stats.mean is None
 
 
@@ -76,30 +76,30 @@ def test_stats_of_a_difficulty_never_played_are_empty():
 
 
 def test_only_a_puzzle_solved_on_its_own_day_counts_towards_a_streak():
-    assert record.streak_day(D(2026, 3, 1), D(2026, 3, 1), late=False) == D(2026, 3, 1)
-    assert record.streak_day(D(2026, 3, 1), D(2026, 3, 2), late=False) is None
-    assert record.streak_day(D(2026, 3, 1), D(2026, 3, 1), late=True) is None
+    assert history.streak_day(D(2026, 3, 1), D(2026, 3, 1), late=False) == D(2026, 3, 1)
+    assert history.streak_day(D(2026, 3, 1), D(2026, 3, 2), late=False) is None
+    assert history.streak_day(D(2026, 3, 1), D(2026, 3, 1), late=True) is None
 
 
 def test_consecutive_days_make_a_streak_and_a_gap_breaks_it():
     days = {D(2026, 3, 1), D(2026, 3, 2), D(2026, 3, 3), D(2026, 3, 5), D(2026, 3, 6)}
-    assert record.streaks(days, today=D(2026, 3, 6)) == record.Streaks(current=2, best=3)
+    assert history.streaks(days, today=D(2026, 3, 6)) == history.Streaks(current=2, best=3)
 
 
 def test_the_current_streak_is_alive_until_a_whole_day_is_missed():
     days = [D(2026, 3, 1), D(2026, 3, 2)]
-    assert record.streaks(days, today=D(2026, 3, 2)).current == 2  # solved today
-    assert record.streaks(days, today=D(2026, 3, 3)).current == 2  # today still to play
-    assert record.streaks(days, today=D(2026, 3, 4)) == record.Streaks(current=0, best=2)
+    assert history.streaks(days, today=D(2026, 3, 2)).current == 2  # solved today
+    assert history.streaks(days, today=D(2026, 3, 3)).current == 2  # today still to play
+    assert history.streaks(days, today=D(2026, 3, 4)) == history.Streaks(current=0, best=2)
 
 
 def test_no_days_no_streak():
-    assert record.streaks([], today=D(2026, 3, 1)) == record.Streaks(0, 0)
+    assert history.streaks([], today=D(2026, 3, 1)) == history.Streaks(0, 0)
 
 
 def test_streaks_cross_month_and_year_ends():
     days = {D(2025, 12, 31), D(2026, 1, 1), D(2026, 2, 28), D(2026, 3, 1)}
-    assert record.streaks(days, today=D(2026, 3, 1)) == record.Streaks(current=2, best=2)
+    assert history.streaks(days, today=D(2026, 3, 1)) == history.Streaks(current=2, best=2)
 
 
 # --- the chart (pure) -------------------------------------------------------------------------
@@ -107,11 +107,11 @@ def test_streaks_cross_month_and_year_ends():
 
 def test_the_chart_puts_a_point_per_solve_oldest_left_and_slower_higher():
     points = [
-        record.ChartPoint(D(2026, 3, 10), 600),
-        record.ChartPoint(D(2026, 3, 1), 120),
-        record.ChartPoint(D(2026, 3, 10), 240, hinted=True),
+        history.ChartPoint(D(2026, 3, 10), 600),
+        history.ChartPoint(D(2026, 3, 1), 120),
+        history.ChartPoint(D(2026, 3, 10), 240, hinted=True),
     ]
-    chart = record.solve_chart(points)
+    chart = history.solve_chart(points)
     assert len(chart.points) == 3
     xs = [p.x for p in chart.points]
     assert xs[0] == chart.left and xs[1] == xs[2] == chart.right
@@ -122,7 +122,7 @@ def test_the_chart_puts_a_point_per_solve_oldest_left_and_slower_higher():
 
 
 def test_the_chart_time_axis_starts_at_zero_with_round_clock_labels():
-    chart = record.solve_chart([record.ChartPoint(D(2026, 3, 1), 130), record.ChartPoint(D(2026, 3, 5), 590)])
+    chart = history.solve_chart([history.ChartPoint(D(2026, 3, 1), 130), history.ChartPoint(D(2026, 3, 5), 590)])
     labels = [t.label for t in chart.y_ticks]
     assert labels == ["0:00", "2:00", "4:00", "6:00", "8:00", "10:00"]
     assert chart.y_ticks[0].position == chart.bottom and chart.y_ticks[-1].position == chart.top
@@ -130,15 +130,15 @@ def test_the_chart_time_axis_starts_at_zero_with_round_clock_labels():
 
 
 def test_a_single_solve_sits_in_the_middle_of_the_chart():
-    chart = record.solve_chart([record.ChartPoint(D(2026, 3, 1), 3723)])
+    chart = history.solve_chart([history.ChartPoint(D(2026, 3, 1), 3723)])
     assert chart.points[0].x == (chart.left + chart.right) / 2
     assert [t.label for t in chart.x_ticks] == ["1 Mar 2026"]
     assert [t.label for t in chart.y_ticks] == ["0:00", "15:00", "30:00", "45:00", "1:00:00", "1:15:00"]
 
 
 def test_the_chart_summary_says_what_it_shows():
-    points = [record.ChartPoint(D(2026, 3, 1), 245), record.ChartPoint(D(2026, 3, 4), 3723)]
-    assert record.chart_summary(points) == (
+    points = [history.ChartPoint(D(2026, 3, 1), 245), history.ChartPoint(D(2026, 3, 4), 3723)]
+    assert history.chart_summary(points) == (
         "2 solves from 1 Mar 2026 to 4 Mar 2026; fastest 4:05, slowest 1:02:03, most recent 1:02:03."
     )
 
@@ -225,7 +225,7 @@ def test_one_player_never_sees_another_players_statistics(client):
     log_in(client)
     response = client.get("/stats/")
     assert all(d["stats"].started == 0 and d["chart"] is None for d in response.context["difficulties"])
-    assert response.context["streaks"] == record.Streaks(0, 0)
+    assert response.context["streaks"] == history.Streaks(0, 0)
     assert "12:57" not in response.content.decode()
 
 
@@ -239,7 +239,7 @@ def days():
     return [{tier: make_daily(first + n * ONE_DAY, tier) for tier in ("easy", "medium")} for n in range(4)]
 
 
-def streaks_on(client, day: datetime.date, clock) -> record.Streaks:
+def streaks_on(client, day: datetime.date, clock) -> history.Streaks:
     clock.move_to(at_noon(day))
     return client.get("/stats/").context["streaks"]
 
@@ -250,22 +250,22 @@ def test_streaks_follow_the_days_puzzles_are_solved_on(client, days):
     d1, d2, d3, d4 = days
     with time_machine.travel(at_noon(d1["easy"].date), tick=False) as clock:
         solve_through_api(client, d1["easy"], 100, clock=clock)
-        assert streaks_on(client, d1["easy"].date, clock) == record.Streaks(1, 1)
+        assert streaks_on(client, d1["easy"].date, clock) == history.Streaks(1, 1)
 
         clock.move_to(at_noon(d2["easy"].date))
         solve_through_api(client, d2["easy"], 100, clock=clock)
         solve_through_api(client, d2["medium"], 100, clock=clock)  # a second solve that day counts once
-        assert streaks_on(client, d2["easy"].date, clock) == record.Streaks(2, 2)
+        assert streaks_on(client, d2["easy"].date, clock) == history.Streaks(2, 2)
 
         # D3's puzzle solved on D4 (from the archive) does not make the streak 3 ...
         clock.move_to(at_noon(d4["easy"].date))
         solve_through_api(client, d3["easy"], 100, clock=clock)
         assert Solve.objects.get(daily=d3["easy"]).late is True
-        assert streaks_on(client, d4["easy"].date, clock) == record.Streaks(0, 2)
+        assert streaks_on(client, d4["easy"].date, clock) == history.Streaks(0, 2)
 
         # ... and D4's own puzzle solved on D4 starts a new one.
         solve_through_api(client, d4["easy"], 100, clock=clock)
-        assert streaks_on(client, d4["easy"].date, clock) == record.Streaks(1, 2)
+        assert streaks_on(client, d4["easy"].date, clock) == history.Streaks(1, 2)
 
 
 @pytest.mark.django_db
@@ -276,8 +276,8 @@ def test_the_current_streak_is_alive_the_next_day_and_broken_the_day_after(clien
         solve_through_api(client, d1, 100, clock=clock)
         clock.move_to(at_noon(d2.date))
         solve_through_api(client, d2, 100, clock=clock)
-        assert streaks_on(client, d2.date + ONE_DAY, clock) == record.Streaks(2, 2)
-        assert streaks_on(client, d2.date + 2 * ONE_DAY, clock) == record.Streaks(0, 2)
+        assert streaks_on(client, d2.date + ONE_DAY, clock) == history.Streaks(2, 2)
+        assert streaks_on(client, d2.date + 2 * ONE_DAY, clock) == history.Streaks(0, 2)
 
 
 @pytest.mark.django_db
@@ -290,7 +290,7 @@ def test_a_streak_day_follows_midnight_in_the_sites_time_zone(client, days, sett
         solve_through_api(client, d1, 100, clock=clock)
         solve_through_api(client, d2, 100, clock=clock)
         assert Solve.objects.get(daily=d1).late is True
-        assert client.get("/stats/").context["streaks"] == record.Streaks(1, 1)
+        assert client.get("/stats/").context["streaks"] == history.Streaks(1, 1)
         # Just before midnight at the end of D3 in Auckland, D2 was yesterday: the streak lives ...
         clock.move_to(datetime.datetime.combine(d2.date + ONE_DAY, datetime.time(10, 59), UTC))
         assert client.get("/stats/").context["streaks"].current == 1

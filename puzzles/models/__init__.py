@@ -17,8 +17,8 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
+from ..durations import format_duration
 from ..engine import TIERS
-from ..engine.clock import format_duration
 
 # The engine defines the tiers (easiest first); the site names them for people.
 Tier = models.TextChoices("Tier", [(tier.upper(), (tier, tier.capitalize())) for tier in TIERS])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 
 from ..models import Solve
-from ..share import Share, daily_url, share_for
+from ..results.share import Share, daily_url, share_for
 
 register = template.Library()
 

@@ -2,8 +2,8 @@
 
 from django import template
 
-from ..engine.clock import clock
-from ..scores import score_text
+from ..durations import clock
+from ..pipeline.scores import score_text
 
 register = template.Library()
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 
-from ..guests import is_guest
+from ..accounts.guests import is_guest
 
 
 def _too_many_failures(form: Form) -> bool:

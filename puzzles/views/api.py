@@ -23,7 +23,10 @@ from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
-from ..attempts import (
+from ..accounts.guests import GUEST_PREFIX, GuestsTooFast, guest_allow_creation, guest_create, is_guest
+from ..models import DailyPuzzle, site_today
+from ..pipeline.dailies import daily_served
+from ..play.attempts import (
     AlreadySolved,
     StaleSave,
     attempt_beat,
@@ -35,14 +38,11 @@ from ..attempts import (
     clock_phase,
     tenths,
 )
-from ..dailies import daily_served
-from ..guests import GUEST_PREFIX, GuestsTooFast, guest_allow_creation, guest_create, is_guest
-from ..hints import HintsTooFast, check_request, hint_request
-from ..models import DailyPuzzle, site_today
-from ..playlog import BadMoves
-from ..playrecord import RecordFull
-from ..positions import BadPosition
-from ..preferences import BadPreferences, preferences_read, preferences_update
+from ..play.hints import HintsTooFast, check_request, hint_request
+from ..play.positions import BadPosition
+from ..play.preferences import BadPreferences, preferences_read, preferences_update
+from ..record_of_play.events import RecordFull
+from ..record_of_play.moves import BadMoves
 from .errors import PRIVATE, json_error
 
 MAX_BODY_BYTES = 16 * 1024  # a position is about 1 KB; anything far larger is not from our page

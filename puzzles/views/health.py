@@ -19,8 +19,8 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 
-from .. import broker
 from ..models import TIER_ORDER, Pool, Puzzle
+from ..pipeline import broker
 
 PROBE_SECONDS = 10  # how long this process reuses the broker and cache probes' answers
 PROBE_KEY = "health:probes"

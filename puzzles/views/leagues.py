@@ -3,7 +3,7 @@ the invite page, and the confirmations to leave, remove a member or delete a lea
 
 A league is only ever shown to its members: to anyone else its address is the site's 404, whether
 it exists or not. Every change is a POST (CSRF-checked by the middleware); a GET changes nothing.
-The rules and their refusals live in leagues.py.
+The rules and their refusals live in membership.py.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from .. import leagues
-from ..forms import LeagueForm
+from ..leagues import boards, membership
+from ..leagues.forms import LeagueForm
 from ..models import League, site_today
 
 
 def _member_league(request: HttpRequest, league_id: int) -> League:
-    league = leagues.league_of_member(league_id, request.user)
+    league = membership.league_of_member(league_id, request.user)
     if league is None:
         raise Http404("There is no such league.")
     return league
@@ -48,19 +48,19 @@ def _for_guests(request: HttpRequest, status: int = 200) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def league_list(request: HttpRequest) -> HttpResponse:
     """The player's leagues, and the form to make one (its POST)."""
-    if not leagues.can_play_in_leagues(request.user):
+    if not membership.can_play_in_leagues(request.user):
         return _for_guests(request, status=403 if request.method == "POST" else 200)
     form = LeagueForm(request.POST or None)
     status, retry_after = 200, 0
     if request.method == "POST":
         if form.is_valid():
             try:
-                leagues.creation_allow(get_adapter().get_client_ip(request))
-                league = leagues.league_create(request.user, form.cleaned_data["name"])
-            except leagues.LeaguesTooFast as exc:
+                membership.creation_allow(get_adapter().get_client_ip(request))
+                league = membership.league_create(request.user, form.cleaned_data["name"])
+            except membership.LeaguesTooFast as exc:
                 form.add_error(None, str(exc))
                 status, retry_after = 429, exc.retry_after
-            except leagues.LeagueRefused as exc:
+            except membership.LeagueRefused as exc:
                 form.add_error(None, str(exc))
                 status = 409
             else:
@@ -72,9 +72,9 @@ def league_list(request: HttpRequest) -> HttpResponse:
             status = 400
     context = {
         "form": form,
-        "leagues": leagues.leagues_of(request.user),
-        "max_leagues": leagues.MAX_LEAGUES_PER_PLAYER,
-        "max_members": leagues.MAX_MEMBERS,
+        "leagues": membership.leagues_of(request.user),
+        "max_leagues": membership.MAX_LEAGUES_PER_PLAYER,
+        "max_members": membership.MAX_MEMBERS,
     }
     response = render(request, "puzzles/leagues.html", context, status=status)
     if status == 429:
@@ -92,8 +92,8 @@ def league_board(request: HttpRequest, league_id: int, day: datetime.date | None
     day = day or today
     if day > today:
         raise Http404("There is no board for a day still to come.")
-    monday, sunday = leagues.week_of(day)
-    members = leagues.members_of(league)
+    monday, sunday = boards.week_of(day)
+    members = membership.members_of(league)
     context = {
         "league": league,
         "day": day,
@@ -101,14 +101,14 @@ def league_board(request: HttpRequest, league_id: int, day: datetime.date | None
         "is_today": day == today,
         "previous": day - datetime.timedelta(days=1),
         "next": day + datetime.timedelta(days=1) if day < today else None,
-        "boards": leagues.league_day(league, day, request.user.pk),
+        "boards": boards.league_day(league, day, request.user.pk),
         "monday": monday,
         "sunday": sunday,
-        "standing": leagues.league_standing(league, monday, min(sunday, today), request.user.pk),
+        "standing": boards.league_standing(league, monday, min(sunday, today), request.user.pk),
         "members": members,
         "is_owner": league.owner_id == request.user.pk,
         "invite_url": request.build_absolute_uri(reverse("puzzles:league-join", args=[league.invite_code])),
-        "max_members": leagues.MAX_MEMBERS,
+        "max_members": membership.MAX_MEMBERS,
     }
     return render(request, "puzzles/league.html", context)
 
@@ -118,7 +118,7 @@ def league_board(request: HttpRequest, league_id: int, day: datetime.date | None
 def league_join(request: HttpRequest, code: str) -> HttpResponse:
     """The invite page: the league's name and a Join button (its POST). A visitor is sent to log in
     or sign up and back; a guest is asked to sign up. A code that opens no league is a friendly 404."""
-    league = leagues.league_by_code(code)
+    league = membership.league_by_code(code)
     if league is None:
         return render(request, "puzzles/league_join.html", {"league": None}, status=404)
     context = {"league": league, "is_member": False, "guest": False, "error": ""}
@@ -126,14 +126,14 @@ def league_join(request: HttpRequest, code: str) -> HttpResponse:
         if request.method == "POST":
             return redirect(f"{reverse('account_login')}?next={request.path}")
         return render(request, "puzzles/league_join.html", context)
-    if not leagues.can_play_in_leagues(request.user):
+    if not membership.can_play_in_leagues(request.user):
         context["guest"] = True
         return render(request, "puzzles/league_join.html", context, status=403 if request.method == "POST" else 200)
     context["is_member"] = league.memberships.filter(user=request.user).exists()
     if request.method == "POST":
         try:
-            joined = leagues.league_join(league, request.user)
-        except leagues.LeagueRefused as exc:
+            joined = membership.league_join(league, request.user)
+        except membership.LeagueRefused as exc:
             context["error"] = str(exc)
             return render(request, "puzzles/league_join.html", context, status=409)
         if joined:
@@ -154,8 +154,8 @@ def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _member_league(request, league_id)
     if request.method == "POST":
         try:
-            leagues.league_leave(league, request.user)
-        except leagues.LeagueRefused as exc:
+            membership.league_leave(league, request.user)
+        except membership.LeagueRefused as exc:
             messages.error(request, str(exc))
             return redirect("puzzles:league-leave", league_id=league.pk)
         messages.success(request, f"You left {league.name}.")
@@ -169,14 +169,14 @@ def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_remove(request: HttpRequest, league_id: int, user_id: int) -> HttpResponse:
     """The owner removes a member: a confirmation, then its POST."""
     league = _owned_league(request, league_id)
-    membership = league.memberships.select_related("user").filter(user_id=user_id).first()
-    if membership is None or user_id == league.owner_id:
+    member = league.memberships.select_related("user").filter(user_id=user_id).first()
+    if member is None or user_id == league.owner_id:
         raise Http404("There is no such member.")
     if request.method == "POST":
-        leagues.league_remove(league, request.user, user_id)
-        messages.success(request, f"{membership.user.get_username()} is no longer in {league.name}.")
+        membership.league_remove(league, request.user, user_id)
+        messages.success(request, f"{member.user.get_username()} is no longer in {league.name}.")
         return redirect("puzzles:league", league_id=league.pk)
-    return _confirm(request, league, "remove", member=membership.user)
+    return _confirm(request, league, "remove", member=member.user)
 
 
 @never_cache
@@ -187,7 +187,7 @@ def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _owned_league(request, league_id)
     if request.method == "POST":
         name = league.name
-        leagues.league_delete(league, request.user)
+        membership.league_delete(league, request.user)
         messages.success(request, f"{name} is deleted.")
         return redirect("puzzles:leagues")
     return _confirm(request, league, "delete", members=league.memberships.count())
@@ -199,6 +199,6 @@ def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_new_link(request: HttpRequest, league_id: int) -> HttpResponse:
     """The owner replaces the invite link; the old one stops working."""
     league = _owned_league(request, league_id)
-    leagues.league_new_code(league, request.user)
+    membership.league_new_code(league, request.user)
     messages.success(request, "The league has a new invite link: the old one no longer works.")
     return redirect(f"{reverse('puzzles:league', args=[league.pk])}#invite")

@@ -1,7 +1,7 @@
 """The site's pages: today's puzzles, the board, the results after a solve, the archive, stats.
 
 Views fetch, call a domain module, render; the rules live in dailies.py, attempts.py,
-record.py, leaderboard.py and receipt.py.
+history.py, leaderboard.py and receipt.py.
 """
 
 from __future__ import annotations
@@ -23,14 +23,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from .. import leagues, record
-from ..attempts import attempt_state
 from ..context_processors import site_urls
-from ..dailies import dailies_of_today, daily_served
-from ..drawing import entries_of, grid_svg
-from ..leaderboard import leaderboard_for, standing_of
+from ..leagues import boards, membership
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
-from ..receipt import receipt_for
+from ..pipeline.dailies import dailies_of_today, daily_served
+from ..play.attempts import attempt_state
+from ..results import history
+from ..results.drawing import entries_of, grid_svg
+from ..results.leaderboard import leaderboard_for, standing_of
+from ..results.receipt import receipt_for
 from .share import preview_context
 
 local_cache = caches["local"]
@@ -45,11 +46,11 @@ PAGE_CACHE_SECONDS = 3600
 
 # The archive's key to the status symbols, in the order the page lists them.
 STATUS_KEY = [
-    record.NOT_STARTED,
-    record.IN_PROGRESS,
-    record.PlayStatus("solved", "solved"),
-    record.PlayStatus("solved", "solved", hinted=True),
-    record.PlayStatus("solved", "solved", late=True),
+    history.NOT_STARTED,
+    history.IN_PROGRESS,
+    history.PlayStatus("solved", "solved"),
+    history.PlayStatus("solved", "solved", hinted=True),
+    history.PlayStatus("solved", "solved", late=True),
 ]
 
 
@@ -106,10 +107,10 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
     context: dict[str, Any] = {"today": today, "cards": cards}
     if player:
         yesterday = today - datetime.timedelta(days=1)
-        context["streaks"] = record.player_streaks(request.user, today)
-        context["yesterday"] = record.day_results(request.user, yesterday)
-        if leagues.can_play_in_leagues(request.user):
-            context["leagues"] = leagues.home_cards(request.user, today)
+        context["streaks"] = history.player_streaks(request.user, today)
+        context["yesterday"] = history.day_results(request.user, yesterday)
+        if membership.can_play_in_leagues(request.user):
+            context["leagues"] = boards.home_cards(request.user, today)
     return context
 
 
@@ -228,22 +229,22 @@ def archive_now(request: HttpRequest) -> HttpResponse:
 def archive_month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     """A month's calendar of past dailies, with the player's status on each; never a future date."""
     today = site_today()
-    first = record.month_start(int(year), int(month))  # the URL allows digits only
+    first = history.month_start(int(year), int(month))  # the URL allows digits only
     if first is None or first > today:
         raise Http404("There is no such month in the archive.")
-    last = min(record.month_end(first), today)
-    dailies = list(record.dailies_between(first, last))
+    last = min(history.month_end(first), today)
+    dailies = list(history.dailies_between(first, last))
     attempts = None
     if request.user.is_authenticated:
-        attempts = {a.daily_id: a for a in record.attempts_between(request.user, first, last)}
-    earlier = record.previous_month(first)
-    later = record.next_month(first)
+        attempts = {a.daily_id: a for a in history.attempts_between(request.user, first, last)}
+    earlier = history.previous_month(first)
+    later = history.next_month(first)
     context = {
         "month": first,
-        "weeks": record.archive_weeks(first, today, dailies, attempts),
+        "weeks": history.archive_weeks(first, today, dailies, attempts),
         "has_dailies": bool(dailies),
         # No link back past the first month that has puzzles, none forward past this month.
-        "previous": earlier if earlier and record.dailies_before(first) else None,
+        "previous": earlier if earlier and history.dailies_before(first) else None,
         "next": later if later and later <= today else None,
         "status_key": STATUS_KEY if attempts is not None else [],
         "today": today,
@@ -255,26 +256,26 @@ def archive_month(request: HttpRequest, year: str, month: str) -> HttpResponse:
 @login_required
 def stats(request: HttpRequest) -> HttpResponse:
     """The player's own statistics per difficulty, a chart of their times, and their streaks."""
-    rows = record.solve_rows(request.user)
-    started = record.started_counts(request.user)
-    times = record.chart_points(rows)
+    rows = history.solve_rows(request.user)
+    started = history.started_counts(request.user)
+    times = history.chart_points(rows)
     difficulties = []
     for tier in TIER_ORDER:
         points = times.get(tier, [])
-        summary = record.difficulty_stats(tier, started.get(tier, 0), [p.seconds for p in points])
+        summary = history.difficulty_stats(tier, started.get(tier, 0), [p.seconds for p in points])
         difficulties.append(
             {
                 "name": Tier(tier).label,
                 "stats": summary,
-                "best": record.clock(summary.best),
-                "median": record.clock(summary.median),
-                "mean": record.clock(summary.mean),
-                "chart": record.solve_chart(points) if points else None,
+                "best": history.clock(summary.best),
+                "median": history.clock(summary.median),
+                "mean": history.clock(summary.mean),
+                "chart": history.solve_chart(points) if points else None,
             }
         )
     context = {
         "difficulties": difficulties,
-        "streaks": record.streaks(record.streak_days(rows), site_today()),
+        "streaks": history.streaks(history.streak_days(rows), site_today()),
         "any_started": bool(started),
         "site_zone": settings.TIME_ZONE,
     }

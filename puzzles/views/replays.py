@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from ..dailies import daily_served
+from ..fairplay.replays import replay_for, timeline_of
 from ..models import Solve
-from ..replays import replay_for, timeline_of
+from ..pipeline.dailies import daily_served
 from .errors import PRIVATE, json_error
 
 NOT_FOUND = "There is no such replay."

@@ -17,10 +17,10 @@ from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_safe
 
-from ..dailies import daily_served
 from ..models import DailyPuzzle
-from ..preview import HEIGHT, WIDTH, draw_preview
-from ..share import SITE_NAME, daily_url, share_title
+from ..pipeline.dailies import daily_served
+from ..results.preview import HEIGHT, WIDTH, draw_preview
+from ..results.share import SITE_NAME, daily_url, share_title
 
 # Raise when the drawing changes: the cached pictures and the browsers' copies are dropped.
 DRAWING_VERSION = 1

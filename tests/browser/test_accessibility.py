@@ -15,9 +15,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from puzzles import broker
-from puzzles.guests import guest_create
+from puzzles.accounts.guests import guest_create
 from puzzles.models import Attempt, SeedBatch
+from puzzles.pipeline import broker
 from tests.browser.axe import assert_accessible
 from tests.factories import make_daily, make_solve
 

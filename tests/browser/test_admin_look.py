@@ -11,9 +11,9 @@ import re
 import pytest
 from django.contrib.auth.models import Permission, User
 
-from puzzles import broker
 from puzzles.models import DailyPuzzle, Puzzle, SeedBatch, site_today
-from puzzles.scores import band_text
+from puzzles.pipeline import broker
+from puzzles.pipeline.scores import band_text
 from tests.browser.axe import assert_accessible, report, violations
 from tests.browser.test_accessibility import log_in
 from tests.browser.test_board import SHOTS

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles import leagues
+from puzzles.leagues import membership
 from puzzles.models import TIER_ORDER, League, site_today
 from tests.browser.axe import assert_accessible
 from tests.browser.test_accessibility import LOOKS, PHONE, SHOTS, log_in
@@ -89,7 +89,7 @@ def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_se
     league = League.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
     for name, easy, medium in (("cyd", 212, 540), ("dana", 288, None), ("eli", None, 610)):
         User.objects.create_user(name)
-        leagues.league_join(league, User.objects.get(username=name))
+        membership.league_join(league, User.objects.get(username=name))
         if easy:
             make_solve(today_dailies["easy"], name, easy)
         if medium:
@@ -114,8 +114,8 @@ def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_se
 def test_the_league_pages_pass_axe_in_every_look(chromium, live_server, today_dailies, look):
     ada = User.objects.create_user("ada")
     bob = User.objects.create_user("bob")
-    league = leagues.league_create(ada, "Puzzlers")
-    leagues.league_join(league, bob)
+    league = membership.league_create(ada, "Puzzlers")
+    membership.league_join(league, bob)
     make_solve(today_dailies["easy"], "bob", 200, flagged=True)
     context = chromium.new_context(**LOOKS[look])
     log_in(context, live_server.url, ada)

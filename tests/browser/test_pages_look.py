@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles import record
 from puzzles.models import TIER_ORDER, Attempt, DailyPuzzle, site_today
+from puzzles.results import history
 from tests.browser.axe import assert_accessible
 from tests.browser.test_accessibility import LOOKS, log_in
 from tests.browser.test_board import SHOTS
@@ -156,7 +156,7 @@ def test_a_players_home_page_shows_progress_streak_and_yesterday(look_page, look
     assert page.locator(".home-card.is-solved").count() == 1
     assert page.locator(".home-card.is-started .grid-drawing-entry text").count() == 24
     assert page.locator(".home-card.is-solved .status").inner_text().startswith("✓ Solved in 4:08")
-    current = record.player_streaks(grace, site_today()).current
+    current = history.player_streaks(grace, site_today()).current
     assert (
         current >= 1 and page.locator(".home-streaks dd").first.inner_text() == f"{current} day{'s' * (current != 1)}"
     )

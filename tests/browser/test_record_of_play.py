@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from puzzles.models import Attempt, PlayEvent
-from puzzles.playlog import unpack
+from puzzles.record_of_play.moves import unpack
 from tests.browser.test_board import GIVENS, SOLUTION, cell, digit_in, notes_in, sign_up, wait_ready, wait_saved
 from tests.browser.test_board_tools import drag, open_tool
 

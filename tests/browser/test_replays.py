@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from puzzles.models import Attempt, DailyPuzzle, PlayEvent, Solve
-from puzzles.playlog import moves_clean, pack
+from puzzles.record_of_play.moves import moves_clean, pack
 from tests.browser.axe import assert_accessible
 from tests.browser.test_accessibility import LOOKS, SHOTS, log_in
 from tests.conftest import EASY_GIVENS, EASY_SOLUTION

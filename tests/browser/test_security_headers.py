@@ -10,8 +10,8 @@ import datetime
 import pytest
 from django.contrib.auth.models import User
 
-from puzzles import broker
 from puzzles.models import SeedBatch
+from puzzles.pipeline import broker
 from tests.browser.test_board import cell, digit_in, wait_ready, wait_saved
 from tests.browser.test_hints import wait_stage
 from tests.factories import make_daily, make_solve

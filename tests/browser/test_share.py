@@ -10,7 +10,7 @@ import pytest
 from django.db.models import F
 
 from puzzles.models import Attempt, Solve
-from puzzles.record import format_duration
+from puzzles.results.history import format_duration
 from tests.browser.axe import assert_accessible
 from tests.browser.test_accessibility import LOOKS
 from tests.browser.test_board import GIVENS, PASSWORD, SOLUTION, cell, sign_up

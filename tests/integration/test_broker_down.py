@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from puzzles.broker import broker_status, enqueue
+from puzzles.pipeline.broker import broker_status, enqueue
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
@@ -64,7 +64,7 @@ def app_on(private_redis):
 
 
 def test_with_redis_stopped_pages_serve_and_enqueueing_reports_the_broker_unreachable(app_on, client, admin_client):
-    from puzzles.tasks import publish_dailies
+    from puzzles.pipeline.tasks import publish_dailies
 
     assert broker_status()[0] is True
     assert enqueue(lambda: publish_dailies.delay()) == (True, "")

@@ -6,9 +6,9 @@ import time
 import pytest
 from celery.contrib.testing.worker import start_worker
 
-from puzzles import pipeline
 from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch, site_today
-from puzzles.tasks import publish_dailies, refill_pools, work_seed_batch
+from puzzles.pipeline import pools
+from puzzles.pipeline.tasks import publish_dailies, refill_pools, work_seed_batch
 
 from .conftest import pool_children, wait_for
 
@@ -34,7 +34,7 @@ def test_an_embedded_worker_refills_the_pools_and_publishes_through_redis(postgr
 
 
 def test_a_worker_killed_mid_batch_leaves_no_partial_row_and_the_task_runs_again(start_worker_process):
-    batch = pipeline.seed_batch_create("hard", 25, filler="diagonal-boxes", symmetry="none")
+    batch = pools.seed_batch_create("hard", 25, filler="diagonal-boxes", symmetry="none")
     worker = start_worker_process("killme", concurrency=1)
     work_seed_batch.delay(batch.pk)
     wait_for(lambda: SeedBatch.objects.get(pk=batch.pk).made >= 2, 90, "the batch to start")
@@ -63,7 +63,7 @@ def signal_kill(pid: int) -> None:
 
 
 def test_two_worker_processes_share_one_batch_without_duplicates(start_worker_process):
-    batch = pipeline.seed_batch_create("medium", 12, filler="row-by-row", symmetry="none")
+    batch = pools.seed_batch_create("medium", 12, filler="row-by-row", symmetry="none")
     start_worker_process("a")
     start_worker_process("b")
     work_seed_batch.delay(batch.pk)

@@ -10,8 +10,9 @@ import threading
 import pytest
 from django.db import connections
 
-from puzzles import attempts, pipeline
 from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch
+from puzzles.pipeline import pools, publishing
+from puzzles.play import attempts
 
 pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +44,7 @@ def run_together(*jobs):
 def make_puzzles(tier, n, seed=0):
     rng = random.Random(seed)
     for _ in range(n):
-        pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=rng))
+        pools.puzzle_store(pools.puzzle_make(tier, rng=rng))
 
 
 def test_two_publishers_at_once_give_exactly_one_daily_per_slot(postgres):
@@ -52,7 +53,7 @@ def test_two_publishers_at_once_give_exactly_one_daily_per_slot(postgres):
     day = datetime.date(2026, 11, 22)
     for attempt in range(3):  # several rounds, so the race is really run more than once
         target = day + datetime.timedelta(days=attempt)
-        reports = run_together(*(lambda d=target: pipeline.daily_publish(d) for _ in range(3)))
+        reports = run_together(*(lambda d=target: publishing.daily_publish(d) for _ in range(3)))
         assert DailyPuzzle.objects.filter(date=target).count() == 5
         published = [set(r.published) for r in reports]
         # Every slot was published by exactly one of the publishers.
@@ -68,7 +69,7 @@ def test_two_publishers_never_take_the_same_puzzle_for_different_days(postgres):
     for tier in ("medium", "hard", "expert", "extreme"):
         make_puzzles(tier, 1, seed=9)
     a, b = datetime.date(2027, 1, 1), datetime.date(2027, 1, 2)
-    run_together(lambda: pipeline.daily_publish(a), lambda: pipeline.daily_publish(b))
+    run_together(lambda: publishing.daily_publish(a), lambda: publishing.daily_publish(b))
     easy = DailyPuzzle.objects.filter(difficulty="easy")
     assert easy.count() == 2
     assert len({d.puzzle_id for d in easy}) == 2
@@ -77,17 +78,17 @@ def test_two_publishers_never_take_the_same_puzzle_for_different_days(postgres):
 def test_two_refills_at_once_overfill_nothing(postgres):
     Pool.objects.create(tier="easy", target=12)
     reports = run_together(
-        *(lambda s=seed: pipeline.pool_fill("easy", budget_seconds=60, rng=random.Random(s)) for seed in range(4))
+        *(lambda s=seed: pools.pool_fill("easy", budget_seconds=60, rng=random.Random(s)) for seed in range(4))
     )
     assert Puzzle.objects.available("easy").count() == 12
     assert sum(r.stored for r in reports) == 12
 
 
 def test_two_workers_on_one_seed_batch_make_exactly_what_was_asked(postgres):
-    batch = pipeline.seed_batch_create("easy", 7, filler="diagonal-boxes", symmetry="none")
+    batch = pools.seed_batch_create("easy", 7, filler="diagonal-boxes", symmetry="none")
     run_together(
-        lambda: pipeline.seed_batch_work(batch.pk, rng=random.Random(1)),
-        lambda: pipeline.seed_batch_work(batch.pk, rng=random.Random(2)),
+        lambda: pools.seed_batch_work(batch.pk, rng=random.Random(1)),
+        lambda: pools.seed_batch_work(batch.pk, rng=random.Random(2)),
     )
     assert SeedBatch.objects.get(pk=batch.pk).made == 7
     assert Puzzle.objects.count() == 7

@@ -28,9 +28,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from puzzles import pipeline
 from puzzles.models import Puzzle, SeedBatch
-from puzzles.tasks import work_seed_batch
+from puzzles.pipeline import pools
+from puzzles.pipeline.tasks import work_seed_batch
 
 from .conftest import pool_children, wait_for
 
@@ -128,7 +128,7 @@ def assert_batch_exact(batch_id: int) -> None:
 
 def test_two_workers_share_a_large_batch_with_no_duplicate_and_no_lost_task(start_worker_process, puzzle_origins):
     workers = start_workers(start_worker_process, "alpha", "beta")
-    batch = pipeline.seed_batch_create("easy", BATCH, filler="diagonal-boxes", symmetry="none")
+    batch = pools.seed_batch_create("easy", BATCH, filler="diagonal-boxes", symmetry="none")
     sent = {work_seed_batch.delay(batch.pk).id for _ in range(TASKS)}
 
     wait_for(lambda: SeedBatch.objects.get(pk=batch.pk).done, 45, "the batch to be complete")
@@ -185,7 +185,7 @@ def kill_mid_task(worker: subprocess.Popen, attempts: int = 5) -> None:
 def test_when_one_worker_dies_mid_batch_the_other_finishes_it_exactly(start_worker_process, puzzle_origins):
     workers = start_workers(start_worker_process, "alpha", "beta")
     alpha, beta = workers["alpha"], workers["beta"]
-    batch = pipeline.seed_batch_create("easy", DEATH_BATCH, filler="diagonal-boxes", symmetry="none")
+    batch = pools.seed_batch_create("easy", DEATH_BATCH, filler="diagonal-boxes", symmetry="none")
     for _ in range(TASKS):
         work_seed_batch.delay(batch.pk)
     wait_for(lambda: SeedBatch.objects.get(pk=batch.pk).made >= 100, 30, "the first 100 puzzles")

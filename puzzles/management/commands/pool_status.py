@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from puzzles import dashboard
+from puzzles.staff import dashboard
 
 
 class Command(BaseCommand):

@@ -4,8 +4,8 @@ import datetime
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from puzzles import pipeline
-from puzzles.scores import score_text
+from puzzles.pipeline import publishing
+from puzzles.pipeline.scores import score_text
 
 
 class Command(BaseCommand):
@@ -21,7 +21,7 @@ class Command(BaseCommand):
                 day = datetime.date.fromisoformat(date)
             except ValueError as exc:
                 raise CommandError(f"--date must look like 2026-11-22, not {date!r}") from exc
-        report = pipeline.daily_publish(day)
+        report = publishing.daily_publish(day)
         for difficulty, pk in report.published.items():
             note = f" (substitute from {report.substitutes[difficulty]})" if difficulty in report.substitutes else ""
             if difficulty in report.outside_band:

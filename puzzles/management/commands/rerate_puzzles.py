@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from puzzles import rerating
+from puzzles.pipeline import rerating
 
 
 class Command(BaseCommand):

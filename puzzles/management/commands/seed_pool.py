@@ -4,8 +4,9 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from puzzles import engine, pipeline
+from puzzles import engine
 from puzzles.models import TIER_ORDER, SeedBatch
+from puzzles.pipeline import pools
 
 
 class Command(BaseCommand):
@@ -20,11 +21,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, difficulty: str, count: int, filler: str, symmetry: str, now: bool, **options) -> None:
         try:
-            batch = pipeline.seed_batch_create(difficulty, count, filler=filler, symmetry=symmetry)
+            batch = pools.seed_batch_create(difficulty, count, filler=filler, symmetry=symmetry)
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         if not now:
-            from puzzles.tasks import seed_batch_enqueue
+            from puzzles.pipeline.tasks import seed_batch_enqueue
 
             try:
                 seed_batch_enqueue(batch.pk)
@@ -34,7 +35,7 @@ class Command(BaseCommand):
             return
         started = time.monotonic()
         self._progress(batch)
-        batch = pipeline.seed_batch_work(batch.pk, progress=self._progress)
+        batch = pools.seed_batch_work(batch.pk, progress=self._progress)
         seconds = time.monotonic() - started
         if self.stdout.isatty():
             self.stdout.write("")
@@ -42,7 +43,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"Made {batch.made} {difficulty} puzzles in {seconds:.1f} s "
                 f"({seconds / max(batch.made, 1):.2f} s each); pool now holds "
-                f"{pipeline.pool_get(difficulty).available}."
+                f"{pools.pool_get(difficulty).available}."
             )
         )
 

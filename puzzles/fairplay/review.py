@@ -1,0 +1,197 @@
+"""The admin's solves: where held solves wait for their review (ranking.py holds the rules).
+
+Imported by admin.py, which Django's admin discovers; the @admin.register below does the rest.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.contrib import admin, messages
+from django.db.models import Case, IntegerField, Q, QuerySet, When
+from django.http import HttpRequest, HttpResponse
+from django.template.defaultfilters import pluralize
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from ..durations import format_duration
+from ..models import Solve
+from ..record_of_play.moves import unpack
+from . import ranking
+
+
+class ReviewFilter(admin.SimpleListFilter):
+    """Held solves by where their review stands."""
+
+    title = "review"
+    parameter_name = "review"
+    WAITING = "waiting"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [
+            (self.WAITING, "held, waiting for review"),
+            (Solve.Review.APPROVED, "approved"),
+            (Solve.Review.DISQUALIFIED, "disqualified"),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() == self.WAITING:
+            return queryset.filter(WAITING)
+        if self.value() in (Solve.Review.APPROVED, Solve.Review.DISQUALIFIED):
+            return queryset.filter(review=self.value())
+        return queryset
+
+
+class UnrankedFilter(admin.SimpleListFilter):
+    """Solves by why their record of play earns no rank (ranking.REASON_CODES)."""
+
+    title = "not ranked because"
+    parameter_name = "unranked"
+    EARNS = "none"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [(self.EARNS, "the record earns a rank"), *((code, code) for code in ranking.REASON_CODES)]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() == self.EARNS:
+            return queryset.filter(unranked="")
+        if self.value() in ranking.REASON_CODES:
+            return queryset.filter(unranked=self.value())
+        return queryset
+
+
+# Held for review and not yet reviewed: what an admin has to look at.
+WAITING = Q(flagged=True, review=Solve.Review.NONE)
+
+
+@admin.register(Solve)
+class SolveAdmin(admin.ModelAdmin):
+    """Recorded solves. Held ones (faster than a floor, ranking.py) wait here for a review.
+
+    Times and the fair-play verdict are the server's and stay read-only; the one decision an
+    admin makes is the review: approve a held solve (it then joins the leaderboard) or
+    disqualify any solve (it leaves the board, and its player is told on their results).
+    """
+
+    # Short columns, so the list with its filters fits a 1280 px screen.
+    list_display = (
+        *("user", "daily", "time", "ranked_time", "was_late", "was_helped"),
+        *("review_state", "why_unranked"),
+    )
+    list_filter = (ReviewFilter, UnrankedFilter, "late", "hinted", "daily__difficulty")
+    list_select_related = ("user", "daily")
+    search_fields = ("user__username",)
+    date_hierarchy = "solved_at"
+    # Solves waiting for review first, so they are the first thing an admin sees.
+    ordering = (Case(When(WAITING, then=1), default=0, output_field=IntegerField()).desc(), "-solved_at")
+    fieldsets = (
+        (None, {"fields": ("user", "daily", "attempt", "solved_at", ("late", "hinted"))}),
+        ("Fair play", {"fields": (("time", "ranked_time"), "unranked_reason", "flagged", "review")}),
+        ("Record of play", {"fields": ("record_summary", "replay")}),
+    )
+    readonly_fields = (
+        *("user", "daily", "attempt", "time", "ranked_time", "solved_at", "late", "hinted"),
+        *("unranked_reason", "flagged", "record_summary", "replay"),
+    )
+    actions = ("approve", "disqualify")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a solve is recorded by submitting the grid, never typed in
+
+    @admin.display(description="time", ordering="seconds")
+    def time(self, solve: Solve) -> str:
+        """The player's clock as every clock of the site shows it (4:05, 1:02:03), not the stored float."""
+        return format_duration(solve.seconds)
+
+    @admin.display(description="ranked", ordering=ranking.RANK_TIME)
+    def ranked_time(self, solve: Solve) -> str:
+        """The time the leaderboard ranks by: the page's open time from the record of play."""
+        return format_duration(solve.ranked_seconds if solve.ranked_seconds is not None else solve.seconds)
+
+    # The flags under one-word headings: the fields' own names ("with hints or checks") make
+    # columns wider than their ticks.
+    @admin.display(description="late", boolean=True, ordering="late")
+    def was_late(self, solve: Solve) -> bool:
+        return solve.late
+
+    @admin.display(description="help", boolean=True, ordering="hinted")
+    def was_helped(self, solve: Solve) -> bool:
+        return solve.hinted
+
+    @admin.display(description="unranked", ordering="unranked")
+    def why_unranked(self, solve: Solve) -> str:
+        """The record's reason code (no-record, too-fast ...), under a one-word heading."""
+        return solve.unranked
+
+    @admin.display(description="review", ordering="review")
+    def review_state(self, solve: Solve) -> str:
+        """One word: held (waiting for review), approved or disqualified; nothing for the rest."""
+        if solve.review:
+            return solve.get_review_display()
+        return "held" if solve.flagged else ""
+
+    @admin.display(description="solved", ordering="solved_at")
+    def solved(self, solve: Solve) -> str:
+        """When, in the site's time zone, in a few characters: 22 Nov 2026 18:55."""
+        moment = timezone.localtime(solve.solved_at)
+        return f"{moment.day} {moment:%b %Y %H:%M}"
+
+    @admin.display(description="not ranked because")
+    def unranked_reason(self, solve: Solve) -> str:
+        if not solve.unranked:
+            return "the record earns a rank"
+        return f"{solve.unranked}: {ranking.reason(solve.unranked)}"
+
+    @admin.display(description="record")
+    def record_summary(self, solve: Solve) -> SafeString:
+        """What the record of play holds: its events by kind, its moves, the digits each write placed."""
+        events = ranking.record_of(solve)
+        if not events:
+            return format_html("{}", "No record of play.")
+        kinds = Counter(event.get_kind_display() for event in events)
+        moves = sum(len(unpack(event.moves)) for event in events)
+        writes = [event for event in events if event.kind in ranking.WRITES]
+        placed = ", ".join(str(event.placed) for event in writes) or "none"
+        return format_html(
+            "{} event{}: {}.<br>{} move{}.<br>Digits placed by each save, the submit last: {}.",
+            len(events),
+            pluralize(len(events)),
+            ", ".join(f"{count} {kind}" for kind, count in kinds.items()),
+            moves,
+            pluralize(moves),
+            placed,
+        )
+
+    @admin.display(description="replay")
+    def replay(self, solve: Solve) -> SafeString:
+        """A link to the solve's replay (staff may watch any, held ones above all)."""
+        address = reverse("puzzles:replay", args=[solve.daily.date, solve.daily.difficulty, solve.pk])
+        return format_html('<a href="{}">Watch the replay</a>', address)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
+        waiting = Solve.objects.filter(WAITING).count()
+        if waiting and ReviewFilter.parameter_name not in request.GET:
+            self.message_user(
+                request,
+                format_html(
+                    '{} solve{} held for review: <a href="?{}={}">see the held solves</a>.',
+                    waiting,
+                    "s are" if waiting > 1 else " is",
+                    ReviewFilter.parameter_name,
+                    ReviewFilter.WAITING,
+                ),
+                messages.WARNING,
+            )
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(description="Approve (a held solve joins the leaderboard)", permissions=["change"])
+    def approve(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.update(review=Solve.Review.APPROVED)
+        self.message_user(request, f"Approved {count} solve{pluralize(count)}.")
+
+    @admin.action(description="Disqualify (off the leaderboard; the player is told)", permissions=["change"])
+    def disqualify(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.update(review=Solve.Review.DISQUALIFIED)
+        self.message_user(request, f"Disqualified {count} solve{pluralize(count)}.")

@@ -1,0 +1,83 @@
+"""Celery tasks: thin interfaces onto the pipeline's services and guests.py (plain values in, one
+service call).
+
+Each task keeps the name it had when this module was puzzles/tasks.py: the name travels in every
+queued message and in the beat schedule, so renaming it would strand the tasks already queued.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+
+from ..accounts import guests
+from . import pools, publishing
+
+
+@shared_task(name="puzzles.tasks.fill_pool")
+def fill_pool(tier: str) -> dict:
+    """Make puzzles of one tier until its pool is full or this task's time budget is spent."""
+    try:
+        report = pools.pool_fill(tier, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+    finally:
+        pools.pool_release_fill(tier)
+    # Fresh puzzles go straight into any empty slot of their own tier; borrowing from another
+    # tier is left to the scheduled publisher.
+    if report.stored and publishing.dailies_missing():
+        publishing.dailies_publish_ahead(substitutes=False)
+    return vars(report)
+
+
+@shared_task(name="puzzles.tasks.refill_pools")
+def refill_pools() -> list[str]:
+    """Enqueue a fill task for each tier below target that has none queued or running."""
+    queued = []
+    for tier in pools.pools_needing_puzzles():
+        if pools.pool_claim_fill(tier):
+            try:
+                fill_pool.delay(tier)
+            except Exception:
+                pools.pool_release_fill(tier)
+                raise
+            queued.append(tier)
+    return queued
+
+
+def seed_batch_enqueue(batch_id: int) -> None:
+    """Start a seed batch on up to settings.SEED_BATCH_WORKERS generation workers at once.
+
+    Each task hands on what is left when its budget runs out, so the batch keeps that many
+    tasks in the queue until it is done; claims stop it from ever making more than it asked.
+    """
+    for _ in range(settings.SEED_BATCH_WORKERS):
+        work_seed_batch.delay(batch_id)
+
+
+@shared_task(name="puzzles.tasks.work_seed_batch")
+def work_seed_batch(batch_id: int) -> int:
+    """Make puzzles for an admin's seed batch within one task's budget, then hand on the rest."""
+    batch = pools.seed_batch_work(batch_id, budget_seconds=settings.GENERATION_BUDGET_SECONDS)
+    if not batch.done:
+        work_seed_batch.delay(batch_id)
+    return batch.made
+
+
+@shared_task(name="puzzles.tasks.publish_dailies")
+def publish_dailies() -> dict:
+    """Publish today's and the next days' puzzles where a slot is still empty."""
+    reports = publishing.dailies_publish_ahead()
+    return {
+        str(r.day): {
+            "published": r.published,
+            "substitutes": r.substitutes,
+            "missing": r.missing,
+            "outside_band": r.outside_band,
+        }
+        for r in reports
+    }
+
+
+@shared_task(name="puzzles.tasks.delete_idle_guests")
+def delete_idle_guests() -> int:
+    """Delete guests idle for settings.GUEST_TTL_DAYS, with their records; how many went."""
+    return guests.guests_delete_idle()

@@ -1,0 +1,175 @@
+"""The attempt's hot paths written out in SQL, beside the ORM rules they mirror (attempts.py).
+
+A save, an open or a close is one statement on PostgreSQL (write_in_one_statement); opening a
+puzzle reads the attempt in one written-out query on every database (attempt_row). Both are
+spelled from the models' tables and columns (`_meta`), never from hand-typed names, and tests hold
+each to its ORM twin in every state of an attempt (tests/test_attempts.py). Why each exists, and
+what it saves, is in docs/architecture.md and measured by bench/web.py.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Model
+from django.utils import timezone
+
+from ..models import Attempt, PlayEvent, Solve
+from ..record_of_play.moves import Move, pack
+from .positions import Position
+
+# The attempt's fields that the board's read shows (attempts.Shown, in its order); the solve's
+# seconds come after them.
+SHOWN_FIELDS = (
+    *("digits", "corner", "centre", "colours", "version", "saved_at"),
+    *("active_seconds", "hint_stage", "hint_position", "checks_used"),
+)
+
+
+def column(model: type[Model], name: str) -> str:
+    """The database column of a model's field."""
+    return model._meta.get_field(name).column  # type: ignore[union-attr]  # every field named here is concrete
+
+
+@functools.cache
+def _write_columns() -> dict[str, str]:
+    names = ("id", "user", "daily", "digits", "corner", "centre", "colours", "version", "saved_at")
+    names += ("active_seconds", "last_beat_at", "updated_at", "moves_logged")
+    return {name: column(Attempt, name) for name in names}
+
+
+def write_in_one_statement(
+    user_id: int,
+    daily_id: int,
+    version: int | None,
+    clean: Position | None,
+    *,
+    counts: bool,
+    stops: bool,
+    kind: str | None,
+    moves: Sequence[Move] = (),
+) -> tuple[int, float] | None:
+    """PostgreSQL: a save (with `clean`) or a heartbeat (without) as one statement, a conditional
+    UPDATE and, when `kind` names the event to log, the INSERT of that event; (version, seconds).
+
+    The row changes only if it exists, is unsolved and (for a save) is still at `version` with
+    room for its moves; the clock advances exactly as attempts._advance_clock does (`counts`: the
+    gap since the last beat counts; `stops`: the clock stops), and the event is the one
+    record_of_play.events.play_log writes. One statement is its own transaction, so a save costs
+    one round trip instead of four; the event is written with the update or not at all. None when
+    nothing matched, or on another database: the caller then takes the locking path, which
+    explains why (stale, full, solved, or not opened yet). A concurrent submit holds the row lock
+    and bumps the version, so a save racing it matches nothing.
+    """
+    if connection.vendor != "postgresql":
+        return None
+    c = _write_columns()
+    event = {name: column(PlayEvent, name) for name in ("attempt", "kind", "arrived_at", "moves", "placed", "digits")}
+    attempt_table, solve_table, event_table = Attempt._meta.db_table, Solve._meta.db_table, PlayEvent._meta.db_table
+    now = timezone.now()
+    params: dict[str, Any] = {
+        "user": user_id,
+        "daily": daily_id,
+        "now": now,
+        "gap": float(settings.HEARTBEAT_GAP_SECONDS),
+        "counts": counts,
+        "beat": None if stops else now,
+        "kind": kind,
+        "moves": pack(moves),
+    }
+    position, source, placed = "", "", "0"
+    target = f"a.{c['user']} = %(user)s AND a.{c['daily']} = %(daily)s"
+    if clean is not None:
+        digits, corner, centre, colours = clean
+        position = f"""{c["digits"]} = %(digits)s, {c["corner"]} = %(corner)s::jsonb,
+            {c["centre"]} = %(centre)s::jsonb, {c["colours"]} = %(colours)s::jsonb,
+            {c["version"]} = a.{c["version"]} + 1, {c["saved_at"]} = %(now)s,
+            {c["moves_logged"]} = a.{c["moves_logged"]} + %(count)s,"""
+        # The digits before the save, for its event's count of the cells it filled; read under
+        # the row's lock, so that no other write comes between them and the update.
+        source = f"""FROM (SELECT {c["id"]}, {c["digits"]} FROM {attempt_table}
+            WHERE {c["user"]} = %(user)s AND {c["daily"]} = %(daily)s FOR UPDATE) AS b"""
+        target += f" AND a.{c['id']} = b.{c['id']} AND a.{c['version']} = %(version)s"
+        if moves:
+            target += f" AND a.{c['moves_logged']} + %(count)s <= %(limit)s"
+        placed = "(SELECT count(*) FROM unnest(%(filled)s::int[]) AS cell WHERE substr(w.before, cell, 1) = '0')"
+        params.update(
+            digits=digits,
+            corner=json.dumps(corner),
+            centre=json.dumps(centre),
+            colours=json.dumps(colours),
+            version=version,
+            count=len(moves),
+            limit=settings.PLAY_MOVES_PER_ATTEMPT,
+            filled=[cell + 1 for cell, digit in enumerate(digits) if digit != "0"],  # substr counts from 1
+        )
+    active, beat = c["active_seconds"], c["last_beat_at"]
+    sql = f"""
+        UPDATE {attempt_table} AS a SET {position}
+            {active} = a.{active} + CASE
+                WHEN %(counts)s AND a.{beat} < %(now)s
+                    AND %(now)s - a.{beat} <= make_interval(secs => %(gap)s)
+                THEN EXTRACT(EPOCH FROM %(now)s - a.{beat}) ELSE 0 END,
+            {beat} = %(beat)s, {c["updated_at"]} = %(now)s
+        {source}
+        WHERE {target}
+            AND NOT EXISTS (SELECT 1 FROM {solve_table} AS s WHERE s.{column(Solve, "attempt")} = a.{c["id"]})
+        RETURNING a.{c["id"]} AS id, a.{c["version"]} AS version, a.{active} AS active_seconds,
+            a.{c["digits"]} AS digits{f", b.{c['digits']} AS before" if clean is not None else ""}
+    """
+    if kind is not None:
+        sql = f"""
+            WITH w AS ({sql}), logged AS (
+                INSERT INTO {event_table}
+                    ({event["attempt"]}, {event["kind"]}, {event["arrived_at"]}, {event["moves"]}, {event["placed"]}, {event["digits"]})
+                SELECT w.id, %(kind)s, %(now)s, %(moves)s, {placed}, w.digits FROM w
+            )
+            SELECT w.id, w.version, w.active_seconds FROM w
+        """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return (row[1], float(row[2])) if row else None
+
+
+@functools.cache
+def _read_sql() -> str:
+    """attempt_row's query, written out from the models' tables and columns once per process."""
+    a, s = Attempt._meta, Solve._meta
+    columns = [f"a.{column(Attempt, name)}" for name in SHOWN_FIELDS] + [f"s.{column(Solve, 'seconds')}"]
+    return (
+        f"SELECT {', '.join(columns)} FROM {a.db_table} AS a"
+        f" LEFT JOIN {s.db_table} AS s ON s.{column(Solve, 'attempt')} = a.{a.pk.column}"
+        f" WHERE a.{column(Attempt, 'user')} = %s AND a.{column(Attempt, 'daily')} = %s"
+    )
+
+
+def _notes(value: object) -> list[str]:
+    # PostgreSQL's driver may hand JSON over decoded; SQLite hands over its text.
+    return value if isinstance(value, list) else json.loads(str(value))
+
+
+def _moment(value: object) -> datetime.datetime | None:
+    # SQLite's adapter hands over the stored UTC time without its zone (the ORM adds it).
+    if isinstance(value, datetime.datetime) and timezone.is_naive(value):
+        return timezone.make_aware(value, datetime.UTC)
+    return value  # type: ignore[return-value]  # a datetime with its zone, or None
+
+
+def attempt_row(user_id: int, daily_id: int) -> tuple[Any, ...] | None:
+    """The attempt's SHOWN_FIELDS and its solve's seconds (None if unsolved), decoded as the ORM
+    would; None if the player has not started. The ORM's query cost more CPU than the database's
+    answer on the route every opening of a puzzle takes (bench/web.py measures it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_read_sql(), [user_id, daily_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    digits, corner, centre, colours, version, saved_at, *rest = row
+    return (digits, _notes(corner), _notes(centre), _notes(colours), version, _moment(saved_at), *rest)

@@ -1,0 +1,102 @@
+"""What a player shares after a solve: a few lines that say how it went and give nothing away.
+
+The text names the site, the date, the difficulty, the time, whether the solve was clean (no
+hints, no checks), the player's streak, an emoji line for the techniques the puzzle needed, and
+the link to the day's puzzle. It never names a digit or a cell. share_text() is a pure function
+of plain values; share_for() gathers them for one solve.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from ..engine.techniques import TECHNIQUE_BY_NAME, TECHNIQUES
+from ..models import DailyPuzzle, Solve, Tier, site_today
+from .history import format_duration, solve_rows, streak_days, streaks
+
+SITE_NAME = "Daily Sudoku"
+
+# One square per technique the puzzle needed, coloured by the technique's tier: the line reads
+# easiest to hardest, and warmer squares mean harder steps.
+TIER_EMOJI: dict[str, str] = {
+    "easy": "🟩",
+    "medium": "🟨",
+    "hard": "🟧",
+    "expert": "🟥",
+    "extreme": "🟪",
+}
+UNKNOWN_EMOJI = "⬜"  # a technique an imported puzzle names that the engine does not know
+ENGINE_ORDER: dict[str, int] = {t.name: i for i, t in enumerate(TECHNIQUES)}
+
+
+@dataclass(frozen=True)
+class Share:
+    title: str  # the share sheet's title: 'Daily Sudoku · Easy · 22 November 2026'
+    text: str  # everything shared, the link on its last line
+    url: str
+
+
+def technique_emoji(techniques: Iterable[str]) -> str:
+    """technique_emoji(['x-wing', 'naked-single', 'pointing']) -> '🟩🟨🟧': one square per
+    technique, in the engine's order (easiest first), unknown names last."""
+    names = sorted(set(techniques), key=lambda n: (ENGINE_ORDER.get(n, len(ENGINE_ORDER)), n))
+    tiers = (TECHNIQUE_BY_NAME[n].tier if n in TECHNIQUE_BY_NAME else "" for n in names)
+    return "".join(TIER_EMOJI.get(tier, UNKNOWN_EMOJI) for tier in tiers)
+
+
+def share_title(day: datetime.date, difficulty: str) -> str:
+    """'Daily Sudoku · Easy · 22 November 2026'."""
+    label = Tier(difficulty).label if difficulty in Tier.values else difficulty.capitalize()
+    return f"{SITE_NAME} · {label} · {day.day} {day:%B %Y}"
+
+
+def share_text(
+    *,
+    day: datetime.date,
+    difficulty: str,
+    seconds: float,
+    clean: bool,
+    streak: int,
+    techniques: Iterable[str],
+    url: str,
+) -> str:
+    """The lines a player shares: title, time and cleanliness, streak, techniques, link."""
+    how = "clean: no hints, no checks" if clean else "with hints or checks"
+    lines = [share_title(day, difficulty), f"⏱️ {format_duration(seconds)}, {how}"]
+    if streak > 0:
+        lines.append(f"🔥 {streak}-day streak")
+    emoji = technique_emoji(techniques)
+    if emoji:
+        lines.append(emoji)
+    lines.append(url)
+    return "\n".join(lines)
+
+
+def current_streak(solve: Solve) -> int:
+    """The solver's current streak, as the stats page counts it (in the site's time zone)."""
+    return streaks(streak_days(solve_rows(solve.user)), site_today()).current
+
+
+def daily_url(request: HttpRequest, daily: DailyPuzzle) -> str:
+    """The daily's page as an absolute address, for a link that leaves the site."""
+    return request.build_absolute_uri(reverse("puzzles:daily", args=(daily.date, daily.difficulty)))
+
+
+def share_for(solve: Solve, url: str) -> Share:
+    """The share of one solve (its daily and puzzle loaded), linking to `url`, the day's puzzle."""
+    daily = solve.daily
+    text = share_text(
+        day=daily.date,
+        difficulty=daily.difficulty,
+        seconds=solve.seconds,
+        clean=not solve.hinted,
+        streak=current_streak(solve),
+        techniques=(daily.puzzle.techniques or {}).keys(),
+        url=url,
+    )
+    return Share(title=share_title(daily.date, daily.difficulty), text=text, url=url)
