@@ -50,7 +50,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import (
     daily_path,
-    format_duration,
     gunicorn,
     make_puzzles,
     markdown_header,
@@ -314,9 +313,10 @@ VERDICT_COLUMNS = ("clock (recorded)", "ranked time", "record", "verdict")
 
 def verdict(username: str) -> tuple[str, str, str, str]:
     """What the site recorded of a player's solve: its clock, its ranked time, the record's size and the verdict."""
-    from puzzles.leaderboard import standing_of
+    from puzzles.durations import format_duration
     from puzzles.models import PlayEvent, Solve
-    from puzzles.playlog import unpack
+    from puzzles.record_of_play.moves import unpack
+    from puzzles.results.leaderboard import standing_of
 
     solve = Solve.objects.select_related("daily", "user").filter(user__username=username).first()
     if solve is None:

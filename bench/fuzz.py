@@ -53,8 +53,8 @@ def main() -> None:
     from hypothesis import HealthCheck, Phase, given, seed, settings
     from hypothesis import strategies as st
 
-    from puzzles import attempts
     from puzzles.models import DailyPuzzle, Puzzle, site_today
+    from puzzles.play import attempts
     from tests.conftest import EASY_GIVENS, EASY_SOLUTION
     from tests.test_fuzz import (
         MEDIUM_GIVENS,

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.harness import family_stock, generate_varied, hard_families, percentile, row
-from puzzles.engine import DEFAULT_FILLER, TIERS, Generated, generate, rate
+from bench.harness import percentile, row
+from puzzles.engine import DEFAULT_FILLER, FAMILIES, TIERS, Generated, family_stock, generate, generate_varied, rate
 
 
 def show(*cells: object) -> None:
@@ -63,7 +63,7 @@ def shares(label: str, made: list[Generated]) -> None:
     for name, n in counts.most_common():
         show(name, n, f"{100 * n / len(made):.0f}%")
     show("family", "puzzles", "share")
-    for family in hard_families():
+    for family in FAMILIES["hard"]:
         show(family, families[family], f"{100 * families[family] / len(made):.0f}%")
 
 

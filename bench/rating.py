@@ -26,8 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.harness import BENCH, percentile, technique_tiers
+from bench.harness import BENCH, percentile
 from puzzles.engine import TIERS, InvalidGrid, parse, rate
+from puzzles.engine.rater import tier_of  # past the engine's public face, as TECHNIQUES below
 
 SE_RATED = BENCH / "se_rated.txt"
 # Reference-rating bands for the cross-table: (label, lowest rating in the band).
@@ -212,7 +213,9 @@ def main() -> None:
     if args.extreme_with:
         extreme_with = set(args.extreme_with.split(","))
     else:
-        extreme_with = {name for name, tier in technique_tiers().items() if tier != "extreme"}
+        from puzzles.engine.techniques import TECHNIQUES
+
+        extreme_with = {t.name for t in TECHNIQUES if tier_of(t.name) != "extreme"}
     puzzles = []
     for path in args.files:
         found, problems = parse_collection(path.read_text().splitlines(), path.name)

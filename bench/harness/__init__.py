@@ -14,7 +14,6 @@ from pathlib import Path
 
 from .clients import Browser, Connection
 from .figures import markdown_header, markdown_row, percentile, row
-from .internals import family_stock, format_duration, generate_varied, hard_families, technique_tiers
 from .processes import (
     ROOT,
     celery_beat,
@@ -61,12 +60,8 @@ __all__ = [
     "enqueue_seed_batch",
     "ensure_database",
     "ensure_redis",
-    "family_stock",
-    "format_duration",
     "free_port",
-    "generate_varied",
     "gunicorn",
-    "hard_families",
     "logged_in_session",
     "make_puzzles",
     "markdown_header",
@@ -81,6 +76,5 @@ __all__ = [
     "setup_site",
     "spawn",
     "stop",
-    "technique_tiers",
     "wait_until",
 ]

@@ -113,15 +113,15 @@ def purge_queues() -> None:
 def make_puzzles(seed: int, tiers: Sequence[str] = TIERS, day: Any = None) -> list:
     """One stored puzzle per tier, made by the engine from a seed; each the daily of its tier on
     `day` when one is given (otherwise they wait in the pools)."""
-    from puzzles import pipeline
+    from puzzles.pipeline import pools, publishing
 
     rng = random.Random(seed)
     puzzles = []
     for tier in tiers:
-        puzzle = pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=rng))
+        puzzle = pools.puzzle_store(pools.puzzle_make(tier, rng=rng))
         assert puzzle is not None  # stored unless it is for a pool that is already full
         if day is not None:
-            pipeline.daily_schedule(puzzle, day, tier)
+            publishing.daily_schedule(puzzle, day, tier)
         puzzles.append(puzzle)
     return puzzles
 
@@ -132,14 +132,14 @@ def daily_path(day: Any, tier: str) -> str:
 
 def new_seed_batch(tier: str, count: int) -> int:
     """A seed batch of `count` puzzles of a tier, as the admin makes one; its id."""
-    from puzzles import pipeline
+    from puzzles.pipeline import pools
 
-    return pipeline.seed_batch_create(tier, count, filler="diagonal-boxes", symmetry="none").pk
+    return pools.seed_batch_create(tier, count, filler="diagonal-boxes", symmetry="none").pk
 
 
 def enqueue_seed_batch(batch: int, tasks: int = 1) -> None:
     """`tasks` tasks working on the batch, as the admin and seed_pool enqueue them."""
-    from puzzles.tasks import work_seed_batch
+    from puzzles.pipeline.tasks import work_seed_batch
 
     for _ in range(tasks):
         work_seed_batch.delay(batch)
