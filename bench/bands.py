@@ -18,8 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rating import pct as at  # the rating bench's nearest-rank quantile, beside this file
-
+from bench.harness import markdown_header, markdown_row, percentile
 from puzzles.engine import TIERS, generate
 
 DEFAULT_COUNTS = (100, 100, 80, 80, 30)
@@ -43,18 +42,32 @@ def main() -> None:
     bands = settings_bands()
     rng = random.Random(args.seed)
     print(f"seed {args.seed}; scores in hundredths of the Sudoku Explainer scale")
-    print("| tier | puzzles | lowest | 10% | 50% | 90% | highest | middle 80% | band now | in band | seconds |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print(
+        markdown_header(
+            "tier", "puzzles", "lowest", "10%", "50%", "90%", "highest", "middle 80%", "band now", "in band", "seconds"
+        )
+    )
     for tier in tiers:
         started = time.perf_counter()
         scores = sorted(generate(tier, rng).rating.score for _ in range(counts[tier]))
         seconds = time.perf_counter() - started
         low, high = bands[tier]
         inside = sum(low <= s <= high for s in scores)
+        tenth, middle, ninth = (percentile(scores, q) for q in (0.1, 0.5, 0.9))
         print(
-            f"| {tier} | {len(scores)} | {scores[0]} | {at(scores, 0.1)} | {at(scores, 0.5)} | {at(scores, 0.9)} "
-            f"| {scores[-1]} | {at(scores, 0.1)}-{at(scores, 0.9)} | {low}-{high} | {inside / len(scores):.0%} "
-            f"| {seconds:.0f} |"
+            markdown_row(
+                tier,
+                len(scores),
+                scores[0],
+                tenth,
+                middle,
+                ninth,
+                scores[-1],
+                f"{tenth}-{ninth}",
+                f"{low}-{high}",
+                f"{inside / len(scores):.0%}",
+                f"{seconds:.0f}",
+            )
         )
 
 

@@ -37,7 +37,6 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 import threading
 import time
@@ -47,9 +46,18 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from bench.load import ensure_database, make_puzzles, production_env, setup_django, stop, wait_for  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.harness import (
+    daily_path,
+    gunicorn,
+    make_puzzles,
+    markdown_header,
+    markdown_row,
+    reset_site,
+    setup_site,
+    stop,
+)
 
 DB_URL = os.environ.get("BENCH_CHEAT_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cheatbench")
 BROKER_URL = os.environ.get("BENCH_CHEAT_BROKER_URL", "redis://127.0.0.1:6379/14")
@@ -71,7 +79,7 @@ class Client:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
     def cookie(self, name: str) -> str:
-        return next((c.value for c in self.jar if c.name == name), "")
+        return next((c.value or "" for c in self.jar if c.name == name), "")
 
     def request(self, method: str, path: str, body: bytes | None = None, kind: str = "") -> tuple[int, str]:
         headers = {"X-CSRFToken": self.cookie("csrftoken"), "Referer": self.base + path}
@@ -94,9 +102,8 @@ class Client:
         return self.request("POST", path, body, "application/x-www-form-urlencoded")[0]
 
     def api(self, daily: Daily, name: str, payload: dict) -> tuple[int, dict]:
-        status, text = self.request(
-            "POST", f"/api{daily.path}{name}/", json.dumps(payload).encode(), "application/json"
-        )
+        body = json.dumps(payload).encode()
+        status, text = self.request("POST", f"/api{daily.path}{name}/", body, "application/json")
         try:
             return status, json.loads(text)
         except ValueError:
@@ -288,36 +295,28 @@ def blocked_beats(base: str, dailies: dict[str, Daily], outcome: Outcome, scale:
 def prepare() -> dict[str, Daily]:
     """Migrate and empty the bench's database; today's easy and medium dailies; five established players."""
     from django.contrib.auth.models import User
-    from django.core.cache import cache
-    from django.core.management import call_command
     from django.utils import timezone
 
-    from puzzles import pipeline
-    from puzzles.models import Attempt, DailyPuzzle, Hint, Puzzle, Solve, site_today
+    from puzzles.models import site_today
 
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
-    cache.clear()
-    for model in (Hint, Solve, Attempt, DailyPuzzle, Puzzle):
-        model.objects.all().delete()
-    User.objects.filter(username__startswith="cheat").delete()
-    User.objects.filter(username__startswith="fresh").delete()
-    dailies = {}
-    for tier, puzzle in zip(("easy", "medium"), make_puzzles(15, ("easy", "medium"))):
-        daily = pipeline.daily_schedule(puzzle, site_today(), tier)
-        dailies[tier] = Daily(f"/daily/{daily.date.isoformat()}/{tier}/", puzzle.givens, puzzle.solution)
+    reset_site("cheat", "fresh")
+    made = make_puzzles(15, ("easy", "medium"), day=site_today())
+    dailies = {p.tier: Daily(daily_path(site_today(), p.tier), p.givens, p.solution) for p in made}
     two_days_ago = timezone.now() - datetime.timedelta(days=2)
     for n in (1, 2, 4, 5, 6):
         User.objects.create_user(f"cheat{n}", password=PASSWORD, date_joined=two_days_ago)
     return dailies
 
 
+VERDICT_COLUMNS = ("clock (recorded)", "ranked time", "record", "verdict")
+
+
 def verdict(username: str) -> tuple[str, str, str, str]:
     """What the site recorded of a player's solve: its clock, its ranked time, the record's size and the verdict."""
-    from puzzles.engine.clock import format_duration as clock
-    from puzzles.leaderboard import standing_of
+    from puzzles.durations import format_duration
     from puzzles.models import PlayEvent, Solve
-    from puzzles.playlog import unpack
+    from puzzles.record_of_play.moves import unpack
+    from puzzles.results.leaderboard import standing_of
 
     solve = Solve.objects.select_related("daily", "user").filter(user__username=username).first()
     if solve is None:
@@ -325,7 +324,7 @@ def verdict(username: str) -> tuple[str, str, str, str]:
     events = list(PlayEvent.objects.filter(attempt_id=solve.attempt_id))
     moves = sum(len(unpack(e.moves)) for e in events)
     record = f"{len(events)} events, {moves} moves" if events else "no record"
-    ranked_time = clock(solve.ranked_seconds) if solve.ranked_seconds is not None else "—"
+    ranked_time = format_duration(solve.ranked_seconds) if solve.ranked_seconds is not None else "—"
     standing = standing_of(solve)
     if standing.ranked:
         said = f"ranked {standing.rank} of {standing.solvers}"
@@ -335,7 +334,7 @@ def verdict(username: str) -> tuple[str, str, str, str]:
         said = "held for review"
     else:
         said = "not ranked (" + "; ".join(standing.reasons) + ")"
-    return clock(solve.seconds), ranked_time, record, said
+    return format_duration(solve.seconds), ranked_time, record, said
 
 
 def attempted(run, base: str, dailies: dict[str, Daily], outcome: Outcome, scale: float, *extra) -> None:
@@ -352,19 +351,14 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
-    env = production_env(DB_URL)
-    env.update(REDIS_URL=BROKER_URL, CACHE_URL=CACHE_URL, RATE_LIMIT_SIGNUP="")
-    ensure_database(DB_URL)
-    setup_django(env)
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL, RATE_LIMIT_SIGNUP="")
     from django.conf import settings
 
     dailies = prepare()
     floor = settings.LEADERBOARD_FLOOR_SECONDS["easy"]
-    command = [sys.executable, "-m", "gunicorn", "-c", "python:sudokusite.gunicorn", "sudokusite.wsgi"]
-    server = subprocess.Popen([*command, "--bind", f"127.0.0.1:{args.port}"], cwd=ROOT, env=env)
+    server = gunicorn(args.port, env, site_config=True, timeout=None)
     base = f"http://127.0.0.1:{args.port}"
     try:
-        wait_for(args.port, 60)
         attacks = [
             (Outcome("1. direct submit"), direct_submit, ()),
             (Outcome(f"2. one heartbeat, submit past the {floor:g} s floor"), beat_then_submit, (floor,)),
@@ -382,13 +376,11 @@ def main() -> None:
         print(
             f"\nAll attacks done in {time.monotonic() - started:.0f} s{' (--quick: waits x 0.1)' if args.quick else ''}.\n"
         )
-        print("| attack | player | wall time spent | clock (recorded) | ranked time | record | verdict |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print(markdown_header("attack", "player", "wall time spent", *VERDICT_COLUMNS))
         for outcome, _, _ in attacks:
             for username in outcome.usernames or ["—"]:
                 wall = f"{outcome.wall[username]:.1f} s" if username in outcome.wall else "—"
-                cells = (outcome.attack, username, wall, *verdict(username))
-                print("| " + " | ".join(cells) + " |")
+                print(markdown_row(outcome.attack, username, wall, *verdict(username)))
             for note in outcome.notes:
                 print(f"|   | (the site answered: {note}) | | | | | |")
     finally:

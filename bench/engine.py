@@ -15,9 +15,11 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.harness import BENCH, percentile, row
 from puzzles.engine import (
     DEFAULT_FILLER,
     FILLERS,
@@ -30,27 +32,23 @@ from puzzles.engine import (
     rate,
 )
 
-TOP1465 = Path(__file__).resolve().parent / "top1465.txt"
+TOP1465 = BENCH / "top1465.txt"
+T = TypeVar("T")
 
 
-def timed(fn: Callable[[], object]) -> tuple[float, object]:
+def timed(fn: Callable[[], T]) -> tuple[float, T]:
     start = time.perf_counter()
     value = fn()
     return (time.perf_counter() - start) * 1000, value
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def row(*cells: object) -> None:
-    print("  ".join(f"{c:<34}" if i == 0 else f"{c:>12}" for i, c in enumerate(cells)))
+def show(*cells: object) -> None:
+    print(row(*cells, widths=(-34, 12)))
 
 
 def bench_fillers(samples: int) -> None:
     print(f"\nFill a complete grid ({samples} seeds each)")
-    row("filler", "median ms", "p90 ms", "restarts/grid", "rollbacks/grid")
+    show("filler", "median ms", "p90 ms", "restarts/grid", "rollbacks/grid")
     for name in FILLERS:
         times, restarts, rollbacks = [], 0, 0
         for seed in range(samples):
@@ -58,10 +56,10 @@ def bench_fillers(samples: int) -> None:
             times.append(ms)
             restarts += stats.restarts
             rollbacks += stats.rollbacks
-        row(
+        show(
             name,
             f"{statistics.median(times):.2f}",
-            f"{pct(times, 0.9):.2f}",
+            f"{percentile(times, 0.9):.2f}",
             f"{restarts / samples:.2f}",
             f"{rollbacks / samples:.2f}",
         )
@@ -69,7 +67,7 @@ def bench_fillers(samples: int) -> None:
 
 def bench_minimal(samples: int) -> list[list[int]]:
     print(f"\nMinimal unique puzzle, fill ({DEFAULT_FILLER}) plus clear ({samples} seeds)")
-    row("symmetry", "median ms", "p90 ms", "clear only ms", "mean clues")
+    show("symmetry", "median ms", "p90 ms", "clear only ms", "mean clues")
     puzzles = []
     for symmetry in ("none", "rotational"):
         totals, clears, clues = [], [], []
@@ -82,10 +80,10 @@ def bench_minimal(samples: int) -> list[list[int]]:
             clues.append(sum(1 for d in givens if d))
             if symmetry == "none":
                 puzzles.append(givens)
-        row(
+        show(
             symmetry,
             f"{statistics.median(totals):.2f}",
-            f"{pct(totals, 0.9):.2f}",
+            f"{percentile(totals, 0.9):.2f}",
             f"{statistics.median(clears):.2f}",
             f"{statistics.mean(clues):.1f}",
         )
@@ -107,20 +105,21 @@ def bench_count() -> list[list[int]]:
 
 def bench_rate(minimal: list[list[int]], top: list[list[int]]) -> None:
     print("\nRating (full, no early stop)")
-    row("set", "median ms", "p90 ms", "max ms", "tiers seen")
+    show("set", "median ms", "p90 ms", "max ms", "tiers seen")
     for label, grids in (("random minimal puzzles", minimal), ("top-1465, first 200", top[:200])):
-        times, tiers = [], {}
+        times: list[float] = []
+        tiers: dict[str, int] = {}
         for grid in grids:
             ms, rating = timed(lambda: rate(grid))
             times.append(ms)
             tiers[rating.tier] = tiers.get(rating.tier, 0) + 1
         seen = " ".join(f"{t}:{tiers[t]}" for t in TIERS if t in tiers)
-        row(label, f"{statistics.median(times):.2f}", f"{pct(times, 0.9):.2f}", f"{max(times):.1f}", seen)
+        show(label, f"{statistics.median(times):.2f}", f"{percentile(times, 0.9):.2f}", f"{max(times):.1f}", seen)
 
 
 def bench_generate(seconds: float) -> None:
     print(f"\nGenerated per minute, one core ({seconds:.0f} s per tier, filler {DEFAULT_FILLER})")
-    row("tier", "puzzles", "per minute", "tries/puzzle", "median ms")
+    show("tier", "puzzles", "per minute", "tries/puzzle", "median ms")
     for tier in TIERS:
         rng = random.Random(2026)
         made, tries, times = 0, 0, []
@@ -131,7 +130,7 @@ def bench_generate(seconds: float) -> None:
             tries += puzzle.tries
             times.append(ms)
         elapsed = time.perf_counter() - start
-        row(tier, made, f"{made * 60 / elapsed:.0f}", f"{tries / made:.1f}", f"{statistics.median(times):.0f}")
+        show(tier, made, f"{made * 60 / elapsed:.0f}", f"{tries / made:.1f}", f"{statistics.median(times):.0f}")
 
 
 def main() -> None:

@@ -17,16 +17,25 @@ from __future__ import annotations
 import argparse
 import collections
 import datetime
-import http.client
 import os
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from bench.load import ensure_database, gunicorn, production_env, reset_site, setup_django, stop, wait_for  # noqa: E402
-from bench.web import free_port  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.harness import (
+    BROKER_URL,
+    CACHE_URL,
+    Connection,
+    free_port,
+    gunicorn,
+    logged_in_session,
+    reset_site,
+    row,
+    setup_site,
+    stop,
+)
 
 DB_URL = os.environ.get("BENCH_FUZZ_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_fuzz")
 
@@ -38,19 +47,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    env = production_env(DB_URL)
-    ensure_database(DB_URL)
-    setup_django(env)
-    reset_site()
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL)
+    reset_site("fuzzer")
     from django.contrib.auth.models import User
-    from django.contrib.sessions.backends.cached_db import SessionStore
-    from django.middleware.csrf import _get_new_csrf_string
     from hypothesis import HealthCheck, Phase, given, seed, settings
     from hypothesis import strategies as st
 
-    from puzzles import attempts
     from puzzles.models import DailyPuzzle, Puzzle, site_today
+    from puzzles.play import attempts
     from tests.conftest import EASY_GIVENS, EASY_SOLUTION
     from tests.test_fuzz import (
         MEDIUM_GIVENS,
@@ -84,25 +88,19 @@ def main() -> None:
         )
         daily = DailyPuzzle.objects.create(date=day, difficulty=difficulty, puzzle=puzzle)
         dailies[daily.pk] = daily
-    User.objects.filter(username="fuzzer").delete()
     user = User.objects.create_user("fuzzer", password=None)
     target = next(iter(dailies.values()))
     for daily in dailies.values():
         attempts.attempt_open(user, daily)
-    store = SessionStore()
-    store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(user.pk), "puzzles.auth.CachedModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    token = _get_new_csrf_string()
+    session, token = logged_in_session(user)
 
     port = free_port()
-    server = gunicorn(port, args.workers, env)
+    server = gunicorn(port, env, args.workers)
     counts: collections.Counter = collections.Counter()
     problems: list[str] = []
     started = time.monotonic()
     try:
-        wait_for(port)
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn = Connection(port)
 
         @seed(args.seed)
         @settings(
@@ -114,7 +112,6 @@ def main() -> None:
         )
         @given(case=case_strategy(), start_version=st.sampled_from([0, 0, 3, 1000]))
         def send(case, start_version):
-            nonlocal conn
             _reset(user, start_version)
             live = Live(today, target.puzzle.givens, target.puzzle.solution, start_version)
             target_daily = _target_daily(case, live, dailies)
@@ -122,7 +119,7 @@ def main() -> None:
                 other = dailies[target_daily].puzzle
                 live = Live(today, other.givens, other.solution, start_version)
             method, path, body = render(case, live)
-            headers = {"Cookie": f"sessionid={store.session_key}; csrftoken={token}"}
+            headers = {"Cookie": f"sessionid={session}; csrftoken={token}"}
             if case.content_type:
                 headers["Content-Type"] = case.content_type
             if case.csrf == "ok":
@@ -130,14 +127,8 @@ def main() -> None:
             elif case.csrf == "wrong":
                 headers["X-CSRFToken"] = "x" * 32
             before = snapshot(user.pk)
-            try:
-                conn.request(method, path, body=body or None, headers=headers)
-                response = conn.getresponse()
-                data, status, content_type = response.read(), response.status, response.getheader("Content-Type", "")
-            except (OSError, http.client.HTTPException) as exc:
-                conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                data, status, content_type = repr(exc).encode(), 0, ""
+            status, data, response = conn.send(method, path, body or None, headers)
+            content_type = response.getheader("Content-Type", "") if response else ""
             after = snapshot(user.pk)
             counts[(case.endpoint, status)] += 1
             givens = dailies[target_daily].puzzle.givens if target_daily else ""
@@ -159,10 +150,10 @@ def main() -> None:
         f"production settings, PostgreSQL, Redis cache), seed {args.seed}"
     )
     statuses = sorted({s for _, s in counts})
-    print(f"{'endpoint':<10}" + "".join(f"{s:>7}" for s in statuses))
+    print(row("endpoint", *statuses, widths=(-10, 7), sep=""))
     for endpoint in ("save", "beat", "submit", "hint", "state"):
-        print(f"{endpoint:<10}" + "".join(f"{counts[(endpoint, s)]:>7}" for s in statuses))
-    by_status = collections.Counter()
+        print(row(endpoint, *(counts[(endpoint, s)] for s in statuses), widths=(-10, 7), sep=""))
+    by_status: collections.Counter[int] = collections.Counter()
     for (_, s), n in counts.items():
         by_status[s] += n
     print("by status: " + ", ".join(f"{s}: {n}" for s, n in sorted(by_status.items())))

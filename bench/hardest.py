@@ -23,18 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from puzzles.engine import DEFAULT_FILLER, TIERS, Generated, generate, rate
-from puzzles.engine.families import FAMILIES, family_stock
-from puzzles.engine.generator import generate_varied
+from bench.harness import percentile, row
+from puzzles.engine import DEFAULT_FILLER, FAMILIES, TIERS, Generated, family_stock, generate, generate_varied, rate
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def row(*cells: object) -> None:
-    print("  ".join(f"{c:<22}" if i == 0 else f"{c:>12}" for i, c in enumerate(cells)))
+def show(*cells: object) -> None:
+    print(row(*cells))
 
 
 def make(tier: str, rng: random.Random, seconds: float, puzzles: int, aimed: bool) -> tuple[list[Generated], float]:
@@ -65,12 +59,12 @@ def shares(label: str, made: list[Generated]) -> None:
     counts = Counter(p.rating.hardest for p in made)
     families = family_stock("hard", (p.rating.hardest for p in made))
     print(f"\nHardest technique of the {label} puzzles ({len(made)})")
-    row("technique", "puzzles", "share")
+    show("technique", "puzzles", "share")
     for name, n in counts.most_common():
-        row(name, n, f"{100 * n / len(made):.0f}%")
-    row("family", "puzzles", "share")
+        show(name, n, f"{100 * n / len(made):.0f}%")
+    show("family", "puzzles", "share")
     for family in FAMILIES["hard"]:
-        row(family, families[family], f"{100 * families[family] / len(made):.0f}%")
+        show(family, families[family], f"{100 * families[family] / len(made):.0f}%")
 
 
 def main() -> None:
@@ -85,20 +79,20 @@ def main() -> None:
     runs = [(t, False) for t in tiers] + ([("hard", True)] if args.aimed else [])
     budget = f"{args.puzzles} puzzles" if args.puzzles else f"{args.seconds:.0f} s"
     print(f"Generated per minute, one core ({budget} per tier, seed {args.seed}, filler {DEFAULT_FILLER})")
-    row("tier", "puzzles", "per minute", "tries/puzzle", "rate med ms", "rate p90 ms")
+    show("tier", "puzzles", "per minute", "tries/puzzle", "rate med ms", "rate p90 ms")
     hard: dict[str, list[Generated]] = {}
     for tier, aimed in runs:
         made, elapsed = make(tier, random.Random(args.seed), args.seconds, args.puzzles, aimed)
         times = rating_times(made)
         label = f"{tier}, aimed" if aimed else tier
         tries = sum(p.tries for p in made)
-        row(
+        show(
             label,
             len(made),
             f"{len(made) * 60 / elapsed:.0f}",
             f"{tries / len(made):.1f}",
             f"{statistics.median(times):.1f}",
-            f"{pct(times, 0.9):.1f}",
+            f"{percentile(times, 0.9):.1f}",
         )
         if tier == "hard":
             hard[label] = made

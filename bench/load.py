@@ -22,91 +22,38 @@ database `sudoku_bench_load` (BENCH_LOAD_DATABASE_URL) and Redis databases 8 (br
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
 import re
-import signal
-import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from bench.web import free_port  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.harness import (
+    BROKER_URL,
+    CACHE_URL,
+    Browser,
+    daily_path,
+    free_port,
+    gunicorn,
+    make_puzzles,
+    percentile,
+    reset_site,
+    row,
+    setup_site,
+    stop,
+)
 
 DB_URL = os.environ.get("BENCH_LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_load")
-BROKER_URL = os.environ.get("BENCH_LOAD_BROKER_URL", "redis://127.0.0.1:6379/8")
-CACHE_URL = os.environ.get("BENCH_LOAD_CACHE_URL", "redis://127.0.0.1:6379/9")
 PASSWORD = "a long bench password 1"
-TIERS = ("easy", "medium", "hard", "expert", "extreme")
 ENDPOINTS = ("login-form", "login", "home", "page", "state", "save", "beat", "submit")
 CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
-
-
-def production_env(db_url: str = DB_URL) -> dict[str, str]:
-    """Production settings as bench/web.py sets them (less HTTPS: plain HTTP on loopback)."""
-    return {
-        **os.environ,
-        "DATABASE_URL": db_url,
-        "REDIS_URL": BROKER_URL,
-        "CACHE_URL": CACHE_URL,
-        "DJANGO_DEBUG": "0",
-        "SECRET_KEY": "bench-only-" + "x" * 50,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        # The hundred players share one loopback address, where a real crowd has one each: the
-        # per-address log-in limit would refuse all but the first 20 a minute.
-        "RATE_LIMIT_LOGIN": "",
-        "RATE_LIMIT_LOGIN_FAILED": "",
-    }
-
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        if not conn.execute("select 1 from pg_database where datname = %s", (name,)).fetchone():
-            conn.execute(f'create database "{name}"')
-
-
-def setup_django(env: dict[str, str]) -> None:
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sudokusite.settings")
-    import django
-
-    django.setup()
-
-
-def reset_site() -> None:
-    """Migrate, empty the bench's database and cache, and collect static files (hashed names)."""
-    from django.contrib.auth.models import User
-    from django.core.cache import cache
-    from django.core.management import call_command
-
-    from puzzles.models import Attempt, DailyPuzzle, Hint, Puzzle, Solve
-
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
-    cache.clear()
-    for model in (Hint, Solve, Attempt, DailyPuzzle, Puzzle):
-        model.objects.all().delete()
-    User.objects.filter(username__startswith="player").delete()
-
-
-def make_puzzles(seed: int, tiers=TIERS) -> list:
-    """One stored puzzle per tier, made by the engine from a seed."""
-    from puzzles import pipeline
-
-    rng = random.Random(seed)
-    return [pipeline.puzzle_store(pipeline.puzzle_make(tier, rng=rng)) for tier in tiers]
 
 
 def make_players(count: int) -> float:
@@ -119,88 +66,6 @@ def make_players(count: int) -> float:
     seconds = time.perf_counter() - started
     User.objects.bulk_create([User(username=f"player{i}", password=hashed) for i in range(count)])
     return seconds
-
-
-def wait_for(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/ping/")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"gunicorn did not answer on port {port}")
-
-
-def gunicorn(port: int, workers: int, env: dict[str, str], prefix: tuple[str, ...] = ()) -> subprocess.Popen:
-    return subprocess.Popen(
-        [
-            *prefix,
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "sudokusite.wsgi",
-            "--workers",
-            str(workers),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-            "--timeout",
-            "60",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-class Browser:
-    """One player's keep-alive connection and cookies; every request is timed and recorded."""
-
-    def __init__(self, port: int, samples: list, timeout: float = 60):
-        self.port, self.samples, self.timeout = port, samples, timeout
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-        self.cookies: dict[str, str] = {}
-
-    def request(
-        self, kind: str, method: str, path: str, body: bytes | None = None, content_type: str = "application/json"
-    ) -> tuple[int, bytes, http.client.HTTPResponse | None]:
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if method == "POST":
-            headers["Content-Type"] = content_type
-            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
-        started, sent_at = time.perf_counter(), time.monotonic()
-        try:
-            self.conn.request(method, path, body=body, headers=headers)
-            response = self.conn.getresponse()
-            data = response.read()
-            status = response.status
-        except (OSError, http.client.HTTPException):
-            self.conn.close()
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
-            status, data, response = 0, b"", None
-        # (kind, when it was sent, milliseconds, status): a request belongs to the phase it was sent in.
-        self.samples.append((kind, sent_at, (time.perf_counter() - started) * 1000, status))
-        if response is not None:
-            for header in response.msg.get_all("Set-Cookie") or []:
-                for name, morsel in SimpleCookie(header).items():
-                    self.cookies[name] = morsel.value
-        return status, data, response
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 @dataclass
@@ -225,21 +90,17 @@ class Outcome:
 
 
 class Player(threading.Thread):
-    def __init__(
-        self,
-        index: int,
-        port: int,
-        start_at: float,
-        until: float,
-        dailies: list[Daily],
-        save_every: float,
-        beat_every: float,
-        saves_per_puzzle: int,
-    ):
+    """Player `index`, starting at `start_at` and playing until `until` at the pace `args` set."""
+
+    def __init__(self, index: int, port: int, start_at: float, until: float, dailies: list[Daily], args) -> None:
         super().__init__(daemon=True)
         self.index, self.port, self.start_at, self.until = index, port, start_at, until
         self.dailies = dailies[index % len(dailies) :] + dailies[: index % len(dailies)]
-        self.save_every, self.beat_every, self.saves_per_puzzle = save_every, beat_every, saves_per_puzzle
+        self.save_every, self.beat_every, self.saves_per_puzzle = (
+            args.save_every,
+            args.beat_every,
+            args.saves_per_puzzle,
+        )
         self.rng = random.Random(index)
         self.samples: list = []
         self.outcome = Outcome()
@@ -261,7 +122,7 @@ class Player(threading.Thread):
             browser.close()
 
     def login(self, browser: Browser) -> bool:
-        status, page, _ = browser.request("login-form", "GET", "/accounts/login/")
+        status, page = browser.request("login-form", "GET", "/accounts/login/")
         token = CSRF_INPUT.search(page)
         if status != 200 or not token or "csrftoken" not in browser.cookies:
             self.fail(f"login form: {status}")
@@ -274,7 +135,7 @@ class Player(threading.Thread):
                 "next": "/",
             }
         ).encode()
-        status, _, _response = browser.request(
+        status, _ = browser.request(
             "login", "POST", "/accounts/login/", body, content_type="application/x-www-form-urlencoded"
         )
         if status != 302 or "sessionid" not in browser.cookies:
@@ -291,11 +152,11 @@ class Player(threading.Thread):
         """One daily from the home page to the solve; False when the player has to stop."""
         api = "/api" + daily.path
         for kind, path in (("home", "/"), ("page", daily.path)):
-            status, data, _ = browser.request(kind, "GET", path)
+            status, data = browser.request(kind, "GET", path)
             if status != 200:
                 self.fail(f"{kind}: {status}")
                 return False
-        status, data, _ = browser.request("state", "GET", api + "state/")
+        status, data = browser.request("state", "GET", api + "state/")
         if status != 200:
             self.fail(f"state: {status}")
             return False
@@ -307,7 +168,7 @@ class Player(threading.Thread):
         # Real players do not move in step: the first save comes at a random point of the interval.
         next_save = time.monotonic() + self.rng.uniform(0.5, self.save_every)
         next_beat = time.monotonic() + self.rng.uniform(0.5, self.beat_every)
-        status, _, _ = browser.request("beat", "POST", api + "beat/", b'{"phase": "open"}')
+        status, _ = browser.request("beat", "POST", api + "beat/", b'{"phase": "open"}')
         if status != 200:
             self.fail(f"beat: {status}")
         while todo:
@@ -316,7 +177,7 @@ class Player(threading.Thread):
                 return False
             time.sleep(max(0.0, wake - time.monotonic()))
             if next_beat <= next_save:
-                status, _, _ = browser.request("beat", "POST", api + "beat/", b"{}")
+                status, _ = browser.request("beat", "POST", api + "beat/", b"{}")
                 if status != 200:
                     self.fail(f"beat: {status}")
                 next_beat += self.beat_every
@@ -335,7 +196,7 @@ class Player(threading.Thread):
                 body = json.dumps(
                     {"version": version, "digits": "".join(board), "corner": corner, "centre": centre, "moves": moves}
                 )
-                status, data, _ = browser.request("save", "POST", api + "save/", body.encode())
+                status, data = browser.request("save", "POST", api + "save/", body.encode())
                 if status == 409:
                     self.outcome.conflicts += 1
                     version = json.loads(data)["state"]["version"]
@@ -352,7 +213,7 @@ class Player(threading.Thread):
             # the login queue stay in step and arrive in bursts for the rest of the run.
             next_save += self.save_every * self.rng.uniform(0.5, 1.5)
         digits = "".join("0" if g != "0" else s for g, s in zip(daily.givens, daily.solution))
-        status, data, _ = browser.request(
+        status, data = browser.request(
             "submit", "POST", api + "submit/", json.dumps({"version": version, "digits": digits, "moves": []}).encode()
         )
         if status != 200 or not json.loads(data).get("solved"):
@@ -360,10 +221,6 @@ class Player(threading.Thread):
             return False
         self.outcome.solved.add(daily.difficulty)
         return True
-
-
-def percentile(values: list[float], q: float) -> float:
-    return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
 
 
 def expected_status(kind: str) -> int:
@@ -427,22 +284,17 @@ def main() -> None:
     parser.add_argument("--saves-per-puzzle", type=int, default=6)
     args = parser.parse_args()
 
-    env = production_env()
-    ensure_database(DB_URL)
-    setup_django(env)
-    reset_site()
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL)
+    reset_site("player")
     from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password, get_hasher
 
-    from puzzles import pipeline
     from puzzles.models import site_today
 
     today = site_today()
-    dailies = {}
-    for puzzle in make_puzzles(seed=6):
-        pipeline.daily_schedule(puzzle, today, puzzle.tier)
-        dailies[puzzle.tier] = Daily(
-            puzzle.tier, f"/daily/{today.isoformat()}/{puzzle.tier}/", puzzle.givens, puzzle.solution
-        )
+    dailies = {
+        puzzle.tier: Daily(puzzle.tier, daily_path(today, puzzle.tier), puzzle.givens, puzzle.solution)
+        for puzzle in make_puzzles(seed=6, day=today)
+    }
     hash_seconds = make_players(args.players)
     from django.contrib.auth.models import User
 
@@ -455,9 +307,8 @@ def main() -> None:
     connections.close_all()
 
     port = free_port()
-    server = gunicorn(port, args.workers, env)
+    server = gunicorn(port, env, args.workers)
     try:
-        wait_for(port)
         warm = Browser(port, [])
         for _ in range(4 * args.workers):  # every worker's imports and templates, not measured
             for path in ["/", "/accounts/login/", *(d.path for d in dailies.values())]:
@@ -465,19 +316,8 @@ def main() -> None:
         warm.close()
         begin = time.monotonic() + 0.5
         until = begin + args.seconds
-        players = [
-            Player(
-                i,
-                port,
-                begin + args.ramp * i / max(1, args.players),
-                until,
-                list(dailies.values()),
-                args.save_every,
-                args.beat_every,
-                args.saves_per_puzzle,
-            )
-            for i in range(args.players)
-        ]
+        ramp = [begin + args.ramp * i / max(1, args.players) for i in range(args.players)]
+        players = [Player(i, port, at, until, list(dailies.values()), args) for i, at in enumerate(ramp)]
         for p in players:
             p.start()
         for p in players:
@@ -521,11 +361,11 @@ def main() -> None:
     )
     for title, table in (("whole run", whole), ("sent after the last login was answered (steady)", steady)):
         print(f"\n{title}")
-        print(f"{'endpoint':<12}{'count':>8}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}{'errors':>8}{'409s':>6}")
+        widths = (-12, 8, 10, 10, 10, 8, 6)
+        print(row("endpoint", "count", "p50 ms", "p99 ms", "max ms", "errors", "409s", widths=widths, sep=""))
         for kind, r in table.items():
-            print(
-                f"{kind:<12}{r['count']:>8}{r['p50']:>10.1f}{r['p99']:>10.1f}{r['max']:>10.1f}{r['errors']:>8}{r['conflicts']:>6}"
-            )
+            times = (f"{r['p50']:.1f}", f"{r['p99']:.1f}", f"{r['max']:.1f}")
+            print(row(kind, r["count"], *times, r["errors"], r["conflicts"], widths=widths, sep=""))
     errors = sum(r["errors"] for r in whole.values())
     print(
         f"\nerrors: {errors}; solves acknowledged {sum(len(p.outcome.solved) for p in players)}; "
@@ -534,7 +374,8 @@ def main() -> None:
     )
     for line in (failures + problems)[:20]:
         print("  ", line)
-    worst = max(steady[k]["p99"] for k in ENDPOINTS if k not in ("login", "login-form") and steady[k]["count"])
+    played = [steady[k]["p99"] for k in ENDPOINTS if k not in ("login", "login-form") and steady[k]["count"]]
+    worst = max(played, default=float("nan"))  # nan when the run ended before the last login
     print(
         f"target: 0 errors at {args.players} players and p99 under 200 ms except login: "
         f"{'met' if errors == 0 and not problems and worst < 200 else 'not met'} (worst steady p99 {worst:.1f} ms)"

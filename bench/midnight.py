@@ -32,7 +32,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -41,20 +40,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from bench.load import (  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.harness import (
+    BROKER_URL,
+    CACHE_URL,
     TIERS,
-    ensure_database,
+    Connection,
+    celery_beat,
+    celery_worker,
+    free_port,
     gunicorn,
     make_puzzles,
-    production_env,
+    new_players,
+    percentile,
     reset_site,
-    setup_django,
+    setup_site,
     stop,
-    wait_for,
 )
-from bench.web import free_port, logged_in_session  # noqa: E402
 
 DB_URL = os.environ.get("BENCH_MIDNIGHT_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_midnight")
 CARD_LINK = re.compile(rb'href="/daily/(\d{4}-\d{2}-\d{2})/([a-z]+)/"')
@@ -89,28 +92,19 @@ class Watcher(threading.Thread):
         self.seen: list[Seen] = []
         self.version: dict[str, int] = {}
 
-    def get(
-        self, conn, kind: str, method: str, path: str, body: bytes | None = None
-    ) -> tuple[Seen, bytes, http.client.HTTPConnection]:
+    def get(self, conn: Connection, kind: str, method: str, path: str, body: bytes | None = None) -> tuple[Seen, bytes]:
         sent = self.clock()
         headers = dict(self.headers, **({"Content-Type": "application/json"} if body is not None else {}))
-        try:
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            data, status = response.read(), response.status
-        except (OSError, http.client.HTTPException):
-            conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            data, status = b"", 0
+        status, data, _ = conn.send(method, path, body, headers)
         seen = Seen(kind, sent, self.clock(), status)
         self.seen.append(seen)
-        return seen, data, conn
+        return seen, data
 
     def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn = Connection(self.port)
         time.sleep(self.rng.uniform(0, 0.5))
         while self.clock() < self.until:
-            seen, data, conn = self.get(conn, "home", "GET", "/")
+            seen, data = self.get(conn, "home", "GET", "/")
             heading = HEADING_DATE.search(data)
             if heading:
                 seen.shown = datetime.datetime.strptime(heading.group(1).decode(), "%A %d %B %Y").date().isoformat()
@@ -119,15 +113,15 @@ class Watcher(threading.Thread):
             seen.cards = len({t for d, t in links if d.decode() == seen.shown})
             tier = self.rng.choice(TIERS)
             day = self.new_day.isoformat()
-            page, _, conn = self.get(conn, "newpage", "GET", f"/daily/{day}/{tier}/")
+            page, _ = self.get(conn, "newpage", "GET", f"/daily/{day}/{tier}/")
             page.shown = day
             if page.status == 200:
                 api = f"/api/daily/{day}/{tier}/"
-                state, data, conn = self.get(conn, "state", "GET", api + "state/")
+                state, data = self.get(conn, "state", "GET", api + "state/")
                 if state.status == 200:
                     version = json.loads(data)["version"]
                     digits = "0" * 81
-                    _save, data, conn = self.get(
+                    self.get(
                         conn,
                         "save",
                         "POST",
@@ -140,23 +134,12 @@ class Watcher(threading.Thread):
         conn.close()
 
 
-def sessions_for(count: int, prefix: str) -> list[tuple[str, str]]:
-    """Logged-in sessions made directly (the login form's cost is bench/load.py's subject)."""
-    from django.contrib.auth.models import User
-
-    return [logged_in_session(User.objects.create_user(f"{prefix}{i}", password=None)) for i in range(count)]
-
-
 def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     from django.db import connections
 
-    from puzzles import pipeline
     from puzzles.models import DailyPuzzle
 
-    reset_site()
-    from django.contrib.auth.models import User
-
-    User.objects.filter(username__startswith="night").delete()
+    reset_site("night")
     warmup = 10.0  # seconds for gunicorn, the worker and beat to start before the players do
     real_start = time.time() + warmup
     midnight_real = real_start + args.before
@@ -172,11 +155,10 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
 
     days = [old_day, new_day, new_day + datetime.timedelta(days=1)] if name == "ahead" else [old_day]
     for n, day in enumerate(days):
-        for puzzle in make_puzzles(seed=100 + n):
-            pipeline.daily_schedule(puzzle, day, puzzle.tier)
+        make_puzzles(seed=100 + n, day=day)
     if name == "beat":
         make_puzzles(seed=200)  # the pools: one puzzle per tier for beat to publish at midnight
-    sessions = sessions_for(args.players, f"night{name}")
+    sessions = [session for _, session in new_players(args.players, f"night{name}")]
     connections.close_all()
 
     scratch = Path(tempfile.mkdtemp(prefix="midnight-"))
@@ -192,42 +174,17 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
     # libfaketime preloaded straight into each process (not through the `faketime` wrapper, which
     # forks and does not pass SIGTERM on), all with one relative offset so their clocks agree.
     child_env.update(LD_PRELOAD=LIBFAKETIME, FAKETIME=f"{offset:+d}")
-    celery = [sys.executable, "-m", "celery", "-A", "sudokusite"]
     port = free_port()
     processes = [
-        gunicorn(port, args.workers, child_env),
-        subprocess.Popen(
-            celery
-            + [
-                "worker",
-                "-Q",
-                "default",
-                "--concurrency",
-                "1",
-                "--loglevel",
-                "WARNING",
-                "--hostname",
-                f"midnight-{name}-{os.getpid()}@%h",
-            ],
-            cwd=ROOT,
-            env=child_env,
-            stdout=open(scratch / "worker.log", "w"),
-            stderr=subprocess.STDOUT,
-        ),
-        subprocess.Popen(
-            celery + ["beat", "--loglevel", "INFO", "--schedule", str(scratch / "beat-schedule")],
-            cwd=ROOT,
-            env=child_env,
-            stdout=open(scratch / "beat.log", "w"),
-            stderr=subprocess.STDOUT,
-        ),
+        celery_worker(f"midnight-{name}-{os.getpid()}", child_env, scratch / "worker.log", queues="default"),
+        celery_beat(child_env, scratch / "beat.log", scratch / "beat-schedule"),
     ]
     try:
-        wait_for(port)
+        processes.append(gunicorn(port, child_env, args.workers))  # the worker and beat start meanwhile
         # The servers' clock, asked through the site: the Date header is theirs.
         probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         probe.request("GET", "/ping/")
-        server_date = probe.getresponse().getheader("Date")
+        server_date = probe.getresponse().getheader("Date", "")
         probe.close()
         time.sleep(max(0.0, real_start - time.time()))
         until = args.after
@@ -237,8 +194,7 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
         for w in watchers:
             w.join(timeout=args.before + args.after + 60)
     finally:
-        for process in processes:
-            stop(process)
+        stop(*processes)
     beat_log = (scratch / "beat.log").read_text(errors="replace")
     shutil.rmtree(scratch, ignore_errors=True)
     published = DailyPuzzle.objects.filter(date=new_day).count()
@@ -265,10 +221,8 @@ def analyse(
     for s in seen:
         statuses.setdefault(s.kind, {}).setdefault(s.status, 0)
         statuses[s.kind][s.status] += 1
-    latencies = sorted((s.received - s.sent) * 1000 for s in seen)
+    latencies = [(s.received - s.sent) * 1000 for s in seen]
     window = [(s.received - s.sent) * 1000 for s in seen if -2 <= s.sent <= 3]
-    window.sort()
-    p99 = lambda xs: xs[min(len(xs) - 1, int(len(xs) * 0.99))] if xs else float("nan")  # noqa: E731
     beat_sent = beat_log.count("Sending due task publish-dailies")
     print(
         f"\nscenario '{name}': {args.players} players, {args.before:.0f} s before and {args.after:.0f} s after the "
@@ -276,8 +230,8 @@ def analyse(
     )
     print(f"  requests: {len(seen)}; by kind and status: {json.dumps(statuses, sort_keys=True)}")
     print(
-        f"  latency p50 {latencies[len(latencies) // 2]:.1f} ms, p99 {p99(latencies):.1f} ms; "
-        f"from 2 s before to 3 s after midnight p99 {p99(window):.1f} ms ({len(window)} requests)"
+        f"  latency p50 {percentile(latencies, 0.5):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms; "
+        f"from 2 s before to 3 s after midnight p99 {percentile(window, 0.99):.1f} ms ({len(window)} requests)"
     )
     print(f"  5xx or dropped connections: {len(failures)}")
     print(
@@ -315,9 +269,7 @@ def main() -> None:
     if not Path(LIBFAKETIME).exists():
         raise SystemExit("needs Debian's faketime: apt-get install -y faketime")
 
-    env = dict(production_env(DB_URL), TIME_ZONE=args.tz)
-    ensure_database(DB_URL)
-    setup_django(env)
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL, TIME_ZONE=args.tz)
     tz = ZoneInfo(args.tz)
     results = [
         scenario(name, args, env, tz) for name in (["ahead", "beat"] if args.scenario == "both" else [args.scenario])

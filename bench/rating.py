@@ -26,10 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.harness import BENCH, percentile
 from puzzles.engine import TIERS, InvalidGrid, parse, rate
-from puzzles.engine.rater import tier_of
+from puzzles.engine.rater import tier_of  # past the engine's public face, as TECHNIQUES below
 
-SE_RATED = Path(__file__).resolve().parent / "se_rated.txt"
+SE_RATED = BENCH / "se_rated.txt"
 # Reference-rating bands for the cross-table: (label, lowest rating in the band).
 BANDS: tuple[tuple[str, float], ...] = (
     ("<1.5", 0.0),
@@ -122,11 +123,6 @@ def cross_table(pairs: Iterable[tuple[float, str]]) -> dict[str, dict[str, int]]
     return table
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def rate_all(puzzles: list[tuple[str, str, float]]) -> list[Rated]:
     out = []
     for where, grid, reference in puzzles:
@@ -153,7 +149,7 @@ def figures(rated: list[Rated], worst: int, extreme_with: set[str]) -> dict:
     far = sorted(range(len(rated)), key=lambda i: -abs(ref_rank[i] - score_rank[i]))[:worst]
     return {
         "puzzles": len(rated),
-        "ms": {"median": statistics.median(times), "p90": pct(times, 0.9), "max": max(times)},
+        "ms": {"median": statistics.median(times), "p90": percentile(times, 0.9), "max": max(times)},
         "spearman_score": spearman(refs, [r.score for r in rated]),
         "spearman_tier": spearman(refs, [TIERS.index(r.tier) for r in rated]),
         "tiers": tiers,

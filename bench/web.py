@@ -19,82 +19,47 @@ from __future__ import annotations
 
 import argparse
 import gc
-import http.client
 import json
 import multiprocessing
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.harness import (
+    Connection,
+    daily_path,
+    free_port,
+    gunicorn,
+    make_puzzles,
+    new_players,
+    percentile,
+    reset_site,
+    row,
+    setup_site,
+    stop,
+)
+
 DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_web")
 # The production cache: Redis, on a database number of the bench's own (clearing it is safe).
 CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/2")
+LOAD_PROCESSES = 4
 
 
-def ensure_database() -> None:
-    import psycopg
+def prepare(players: int) -> tuple[str, str, list[tuple[str, str]]]:
+    """Today's easy daily (its path and givens) and one logged-in session (session id, CSRF
+    token) per player."""
+    from puzzles.models import site_today
 
-    name = DB_URL.rsplit("/", 1)[1]
-    with psycopg.connect(DB_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        if not conn.execute("select 1 from pg_database where datname = %s", (name,)).fetchone():
-            conn.execute(f'create database "{name}"')
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def logged_in_session(user) -> tuple[str, str]:
-    """A session logged in as `user`, stored as the site stores sessions, and a CSRF token."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.middleware.csrf import _get_new_csrf_string
-
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "puzzles.auth.CachedModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    return store.session_key, _get_new_csrf_string()
-
-
-def prepare(players: int) -> tuple[str, list[tuple[str, str]]]:
-    """Today's easy daily and one logged-in session (session id, CSRF token) per player."""
-    from django.conf import settings
-    from django.contrib.auth.models import User
-    from django.core.management import call_command
-
-    from puzzles import pipeline
-    from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solve, site_today
-
-    call_command("migrate", verbosity=0)
-    from django.core.cache import cache
-
-    cache.clear()
-    Solve.objects.all().delete()
-    Attempt.objects.all().delete()
-    DailyPuzzle.objects.all().delete()
-    Puzzle.objects.all().delete()
-    User.objects.filter(username__startswith="bench").delete()
-    made = pipeline.puzzle_make("easy", rng=random.Random(1))
-    puzzle = pipeline.puzzle_store(made)
-    pipeline.daily_schedule(puzzle, site_today(), "easy")
-    sessions = [logged_in_session(User.objects.create_user(f"bench{i}", password=None)) for i in range(players)]
-    assert settings.SESSION_COOKIE_NAME == "sessionid"
-    return f"/daily/{site_today().isoformat()}/easy/", sessions
+    reset_site("bench")
+    (puzzle,) = make_puzzles(1, ("easy",), day=site_today())
+    sessions = [session for _, session in new_players(players, "bench")]
+    return daily_path(site_today(), "easy"), puzzle.givens, sessions
 
 
 class Player(threading.Thread):
@@ -117,13 +82,13 @@ class Player(threading.Thread):
         self.errors = 0
         self.version = 0
 
-    def request(self, conn: http.client.HTTPConnection) -> int:
+    def request(self, conn: Connection) -> int:
         if self.kind == "ping":
-            conn.request("GET", "/ping/")
+            status, data, _ = conn.send("GET", "/ping/")
         elif self.kind == "page":
-            conn.request("GET", self.path, headers=self.headers)
+            status, data, _ = conn.send("GET", self.path, headers=self.headers)
         elif self.kind == "state":
-            conn.request("GET", "/api" + self.path + "state/", headers=self.headers)
+            status, data, _ = conn.send("GET", "/api" + self.path + "state/", headers=self.headers)
         else:
             cell = random.choice([i for i, g in enumerate(self.givens) if g == "0"])
             digits = ["0"] * 81
@@ -139,21 +104,19 @@ class Player(threading.Thread):
                     "moves": [[0, "d", [[cell, int(digits[cell])]]]],
                 }
             )
-            conn.request("POST", "/api" + self.path + "save/", body=body, headers=self.headers)
-        response = conn.getresponse()
-        data = response.read()
-        if self.kind == "save" and response.status == 200:
+            status, data, _ = conn.send("POST", "/api" + self.path + "save/", body.encode(), self.headers)
+        if self.kind == "save" and status == 200:
             self.version = json.loads(data)["version"]
-        elif self.kind == "save" and response.status == 409:
+        elif self.kind == "save" and status == 409:
             self.version = json.loads(data)["state"]["version"]  # as the board does: adopt, retry
-        return response.status
+        return status
 
     def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn = Connection(self.port)
         if self.kind == "save":
             # Like the page, start from the version the server has (not timed).
-            conn.request("GET", "/api" + self.path + "state/", headers=self.headers)
-            self.version = json.loads(conn.getresponse().read())["version"]
+            _, data, _ = conn.send("GET", "/api" + self.path + "state/", headers=self.headers)
+            self.version = json.loads(data)["version"]
         # Paced players start spread over one interval, as real ones would not move in step.
         next_at = time.monotonic() + random.uniform(0, self.pace)
         while time.monotonic() < self.until:
@@ -161,12 +124,7 @@ class Player(threading.Thread):
                 time.sleep(max(0.0, next_at - time.monotonic()))
                 next_at += self.pace
             started = time.perf_counter()
-            try:
-                status = self.request(conn)
-            except (OSError, http.client.HTTPException):
-                status = 0
-                conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            status = self.request(conn)
             self.latencies.append((time.perf_counter() - started) * 1000)
             if status != 200:
                 self.errors += 1
@@ -198,17 +156,14 @@ def load(port: int, kind: str, path: str, sessions, seconds: float, givens: str,
     with multiprocessing.get_context("fork").Pool(len(shares)) as pool:
         results = pool.starmap(_play, [(port, kind, path, share, start_at, seconds, givens, pace) for share in shares])
     played = [player for share in results for player in share]
-    latencies = sorted(x for times, _ in played for x in times)
+    latencies = [x for times, _ in played for x in times]
     return {
         "requests": len(latencies),
         "rps": len(latencies) / seconds,
-        "p50": latencies[len(latencies) // 2],
-        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+        "p50": percentile(latencies, 0.5),
+        "p99": percentile(latencies, 0.99),
         "errors": sum(errors for _, errors in played),
     }
-
-
-LOAD_PROCESSES = 4
 
 
 def main() -> None:
@@ -222,63 +177,18 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.6, help="seconds between a paced player's saves")
     args = parser.parse_args()
 
-    ensure_database()
-    # Production settings, less HTTPS: the load runs over plain HTTP on loopback.
-    env = {
-        **os.environ,
-        "DATABASE_URL": DB_URL,
-        "CACHE_URL": CACHE_URL,
-        "DJANGO_DEBUG": "0",
-        "SECRET_KEY": "bench-only-" + "x" * 50,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-    }
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sudokusite.settings")
-    import django
-
-    django.setup()
-    path, sessions = prepare(args.players)
-    from django.core.management import call_command
-
-    call_command("collectstatic", interactive=False, verbosity=0)  # hashed names, as deployed
-    from puzzles.models import Puzzle
-
-    givens = Puzzle.objects.get().givens
+    env = setup_site(DB_URL, CACHE_URL)
+    path, givens, sessions = prepare(args.players)
     from sudokusite import gunicorn as gunicorn_settings
 
     workers = args.workers or gunicorn_settings.workers
     port = free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            "python:sudokusite.gunicorn",
-            "sudokusite.wsgi",
-            "--workers",
-            str(workers),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    server = gunicorn(port, env, workers, site_config=True, timeout=None)
     rounds: list[dict[str, dict]] = []
     # This process holds Django and the setup's objects; a full garbage collection scanning them
     # would stall every player thread at once and be timed as the server's latency.
     gc.freeze()
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/ping/")
-                break
-            except OSError:
-                time.sleep(0.2)
         for kind in KINDS:  # every worker's imports and connections, before anything is timed
             load(port, kind, path, sessions, 1, givens)
         # The players saving as fast as their boards can, every `--pace` seconds each: first, and
@@ -288,21 +198,18 @@ def main() -> None:
         for _ in range(args.rounds):
             rounds.append({kind: load(port, kind, path, sessions, args.seconds, givens) for kind in KINDS})
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
+        stop(server)
 
     print(
         f"\ngunicorn, {workers} sync workers, PostgreSQL and Redis, {args.players} concurrent players, "
         f"{args.rounds} rounds of {args.seconds:.0f} s per load ({os.cpu_count()} cores; the load generator shares them)"
     )
-    print(f"{'round':<7}{'endpoint':<34}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
-    for number, results in enumerate(rounds, 1):
-        for kind, r in results.items():
-            print(f"{number:<7}{LABELS[kind]:<34}{r['rps']:>10.0f}{r['p50']:>10.1f}{r['p99']:>10.1f}{r['errors']:>8}")
-    print(
-        f"{'':<7}{f'save, every {args.pace:.1f} s a player':<34}{paced['rps']:>10.0f}{paced['p50']:>10.1f}"
-        f"{paced['p99']:>10.1f}{paced['errors']:>8}"
-    )
+    widths = (-7, -34, 10, 10, 10, 8)
+    print(row("round", "endpoint", "req/s", "p50 ms", "p99 ms", "errors", widths=widths, sep=""))
+    lines = [(number, LABELS[kind], r) for number, results in enumerate(rounds, 1) for kind, r in results.items()]
+    for number, label, r in [*lines, ("", f"save, every {args.pace:.1f} s a player", paced)]:
+        figures = (f"{r['rps']:.0f}", f"{r['p50']:.1f}", f"{r['p99']:.1f}", r["errors"])
+        print(row(number, label, *figures, widths=widths, sep=""))
     ratios = sorted(r["page"]["rps"] / r["ping"]["rps"] for r in rounds)
     save_p99s = sorted(r["save"]["p99"] for r in rounds)
     print(

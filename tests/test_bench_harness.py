@@ -1,0 +1,31 @@
+"""bench/harness: the one percentile and the table rows every bench prints with."""
+
+from __future__ import annotations
+
+import math
+
+from bench.harness import markdown_header, markdown_row, percentile, row
+
+
+def test_the_percentile_is_the_value_at_that_fraction_of_the_sorted_values():
+    values = [5, 1, 4, 2, 3, 6, 8, 7, 10, 9]
+    assert percentile(values, 0.5) == 6
+    assert percentile(values, 0.9) == 10
+    assert percentile(values, 0.99) == 10
+    assert percentile(values, 0.0) == 1
+
+
+def test_the_percentile_of_one_value_is_that_value_and_of_none_is_nan():
+    assert percentile([42.0], 0.99) == 42.0
+    assert math.isnan(percentile([], 0.5))
+
+
+def test_a_row_pads_each_cell_to_its_width_left_when_negative_the_last_width_repeating():
+    assert row("tier", 12, "3.5", widths=(-6, 5)) == "tier       12    3.5"
+    assert row("a", "b", widths=(-3, 2), sep="") == "a   b"
+    assert row(None, widths=(4,)) == "None"
+
+
+def test_a_markdown_header_is_the_titles_and_a_rule_under_each():
+    assert markdown_header("tier", "score") == "| tier | score |\n| --- | --- |"
+    assert markdown_row("easy", 230, "100%") == "| easy | 230 | 100% |"
