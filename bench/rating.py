@@ -27,8 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import BENCH, percentile
-from puzzles.engine import TIERS, InvalidGrid, parse, rate
-from puzzles.engine.rater import tier_of  # past the engine's public face, as TECHNIQUES below
+from puzzles.engine import TIERS, InvalidGrid, parse, rate, tier_of
 
 SE_RATED = BENCH / "se_rated.txt"
 # Reference-rating bands for the cross-table: (label, lowest rating in the band).
@@ -213,7 +212,7 @@ def main() -> None:
     if args.extreme_with:
         extreme_with = set(args.extreme_with.split(","))
     else:
-        from puzzles.engine.techniques import TECHNIQUES
+        from puzzles.engine import TECHNIQUES
 
         extreme_with = {t.name for t in TECHNIQUES if tier_of(t.name) != "extreme"}
     puzzles = []
