@@ -16,7 +16,7 @@ from puzzles.models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, sit
 from puzzles.pipeline import broker, pools, publishing, tasks
 from puzzles.staff import importing
 
-from .factories import make_puzzle
+from .factories import make_daily, make_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +107,7 @@ def test_a_pool_below_target_is_flagged_in_words(admin_client):
 
 def test_the_dashboard_calls_out_substitutes_and_empty_slots(admin_client):
     today = site_today()
-    DailyPuzzle.objects.create(date=today, difficulty="hard", puzzle=make_puzzle("medium", seed=1), substitute=True)
+    make_daily(today, "hard", make_puzzle("medium", seed=1), substitute=True)
     html = admin_client.get(DASHBOARD).content.decode()
     assert "1 substitute daily in the last 14 days" in html
     assert "Empty daily slots between today and" in html
@@ -118,7 +118,7 @@ def test_the_dashboard_is_quiet_when_every_slot_is_filled_from_its_own_pool(admi
     settings.PUBLISH_DAYS_AHEAD = 0
     for seed, tier in enumerate(TIER_ORDER):
         puzzle = make_puzzle("easy", seed=seed)
-        DailyPuzzle.objects.create(date=site_today(), difficulty=tier, puzzle=puzzle)
+        make_daily(site_today(), tier, puzzle)
     html = admin_client.get(DASHBOARD).content.decode()
     assert "No substitutes in the last 14 days" in html
     assert "Every daily slot from today to" in html
@@ -207,7 +207,7 @@ def test_the_puzzle_list_filters_by_tier_filler_symmetry_and_used(admin_client):
     plain = make_puzzle("easy", seed=0)
     rotational = make_puzzle("easy", seed=1, filler="row-by-row", symmetry="rotational")
     medium = make_puzzle("medium", seed=2)
-    DailyPuzzle.objects.create(date=site_today(), difficulty="medium", puzzle=medium)
+    make_daily(site_today(), "medium", medium)
     Puzzle.objects.filter(pk=medium.pk).update(used=True)
     assert listed(admin_client, "") == {plain.pk, rotational.pk, medium.pk}
     assert listed(admin_client, "?tier__exact=easy") == {plain.pk, rotational.pk}

@@ -6,6 +6,8 @@ from django.core.management import CommandError, call_command
 
 from puzzles.models import DailyPuzzle, Puzzle, SeedBatch
 
+from .factories import make_daily
+
 pytestmark = pytest.mark.django_db
 
 
@@ -59,7 +61,7 @@ def test_rerate_puzzles_rates_every_puzzle_again_and_moves_only_pool_puzzles_bet
 
     pool = make_puzzle("hard", seed=1)
     published = make_puzzle("hard", seed=2)
-    DailyPuzzle.objects.create(date=site_today(), difficulty="hard", puzzle=published)
+    make_daily(site_today(), "hard", published)
     # As rated by an older engine: another scale and, for both, another tier.
     Puzzle.objects.filter(pk=pool.pk).update(score=32, tier="expert", hardest="x-wing", techniques={})
     Puzzle.objects.filter(pk=published.pk).update(score=32, tier="expert", hardest="x-wing", used=True)

@@ -18,7 +18,7 @@ from puzzles.pipeline.scores import score_text
 from puzzles.staff import dashboard
 from sudokusite.settings import SCORE_BAND_DEFAULTS, env_band
 
-from .factories import make_pools_filled, make_puzzle
+from .factories import make_daily, make_pools_filled, make_puzzle
 
 DASHBOARD = reverse("admin:puzzles_pool_dashboard")
 
@@ -193,10 +193,10 @@ def test_the_dashboard_shows_each_band_its_counts_histogram_and_the_scheduled_sc
         scored("hard", score, seed=seed)
     today = site_today()
     outside = scored("expert", 1200, seed=11)
-    DailyPuzzle.objects.create(date=today, difficulty="expert", puzzle=outside)
+    make_daily(today, "expert", outside)
     Puzzle.objects.filter(pk=outside.pk).update(used=True)
     inside = scored("easy", 150, seed=12)
-    DailyPuzzle.objects.create(date=today + datetime.timedelta(days=1), difficulty="easy", puzzle=inside)
+    make_daily(today + datetime.timedelta(days=1), "easy", inside)
     Puzzle.objects.filter(pk=inside.pk).update(used=True)
     before = list(Puzzle.objects.order_by("pk").values_list("pk", "score", "tier", "used"))
 
