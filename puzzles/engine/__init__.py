@@ -23,6 +23,7 @@ from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid
 from .rater import Rating, next_step, rate
 from .solver import count_solutions, solve
 from .steps import Step
+from .walk import Moment, walk
 
 __all__ = [
     "DEFAULT_FILLER",
@@ -37,6 +38,7 @@ __all__ = [
     "Generated",
     "GenerationGaveUp",
     "InvalidGrid",
+    "Moment",
     "Rating",
     "Step",
     "Technique",
@@ -62,4 +64,5 @@ __all__ = [
     "technique_title",
     "tier_of",
     "unit_name",
+    "walk",
 ]
