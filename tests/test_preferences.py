@@ -28,7 +28,10 @@ EVERY_DEFAULT = {
     "show_timer": True,
     "theme": "system",
     "wrap_arrows": False,
+    "auto_candidates": "off",
 }
+# A choice other than the default, for each setting that is a choice among words.
+OTHER_CHOICE = {"theme": "dark", "auto_candidates": "corner"}
 
 
 def stored(user: User) -> dict | None:
@@ -75,10 +78,25 @@ def test_a_change_is_merged_and_answered_with_every_setting(player, user):
 
 
 def test_every_setting_round_trips(player, user):
-    chosen = {key: (not value if isinstance(value, bool) else "dark") for key, value in EVERY_DEFAULT.items()}
+    chosen = {
+        key: (not value if isinstance(value, bool) else OTHER_CHOICE[key]) for key, value in EVERY_DEFAULT.items()
+    }
     assert change(player, chosen).json() == {"settings": chosen}
     assert player.get(ADDRESS).json() == {"settings": chosen}
     assert stored(user) == chosen
+
+
+@pytest.mark.parametrize("style", ["off", "centre", "corner"])
+def test_always_on_candidates_take_each_style_and_keep_it(player, user, style):
+    response = change(player, {"auto_candidates": style})
+    assert response.status_code == 200 and response.json()["settings"]["auto_candidates"] == style
+    assert stored(user) == {"auto_candidates": style}
+    assert preferences_read(user)["auto_candidates"] == style
+
+
+def test_a_stored_style_no_longer_offered_falls_back_to_off(user):
+    Preferences.objects.create(user=user, values={"auto_candidates": "everywhere", "theme": "dark"})
+    assert preferences_read(user) == {**EVERY_DEFAULT, "theme": "dark"}
 
 
 def test_choosing_a_default_is_kept_as_a_choice(player, user):
@@ -106,6 +124,10 @@ def test_an_empty_change_answers_every_setting_and_stores_nothing(player, user):
         ({"settings": {"theme": "Dark"}}, "theme"),
         ({"settings": {"theme": True}}, "theme"),
         ({"settings": {"theme": ["dark"]}}, "theme"),
+        ({"settings": {"auto_candidates": True}}, "auto_candidates"),  # a choice among words, not on/off
+        ({"settings": {"auto_candidates": "center"}}, "auto_candidates"),
+        ({"settings": {"auto_candidates": "Corner"}}, "auto_candidates"),
+        ({"settings": {"auto_candidates": None}}, "auto_candidates"),
         ({"settings": ["theme", "dark"]}, "settings"),  # not an object
         ({"settings": "dark"}, "settings"),
         ({"settings": None}, "settings"),

@@ -13,6 +13,7 @@ from django.db import transaction
 from ..models import Preferences
 
 THEMES = ("system", "light", "dark")
+AUTO_CANDIDATES = ("off", "centre", "corner")
 
 DEFAULTS: dict[str, bool | str] = {
     "remove_notes": True,  # a digit entered removes itself from its peers' notes
@@ -21,7 +22,12 @@ DEFAULTS: dict[str, bool | str] = {
     "show_timer": True,
     "theme": "system",  # one of THEMES; "system" follows the device
     "wrap_arrows": False,  # the arrow keys go round from one edge to the other
+    "auto_candidates": "off",  # one of AUTO_CANDIDATES: the board keeps every empty cell's candidates as notes
 }
+
+
+# The settings that are a choice among words, and their choices; the others are true or false.
+CHOICES: dict[str, tuple[str, ...]] = {"theme": THEMES, "auto_candidates": AUTO_CANDIDATES}
 
 
 class BadPreferences(ValueError):
@@ -32,8 +38,9 @@ def _problem(key: str, value: object) -> str:
     """What is wrong with one setting, or "" when nothing is."""
     if key not in DEFAULTS:
         return f"there is no setting called {str(key)[:40]!r}"
-    if key == "theme":
-        return "" if isinstance(value, str) and value in THEMES else f"theme must be one of {', '.join(THEMES)}"
+    if key in CHOICES:
+        choices = CHOICES[key]
+        return "" if isinstance(value, str) and value in choices else f"{key} must be one of {', '.join(choices)}"
     return "" if isinstance(value, bool) else f"{key} must be true or false"
 
 

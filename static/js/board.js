@@ -12,6 +12,8 @@
 //   hints.js   the hint panel and the marks on the board
 //   play.js    what the player's moves and the server's answers do to the game
 //   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)
+//   undo.js    the undo history as steps, fitted to a merged board, and its copy on this device
+//   candidates.js  always-on candidates: notes the board keeps up to date (pure)
 //   device.js  the unsaved moves kept on this device (sync.js writes and takes them back)
 //   tools.js   settings, the Tools panel (fill candidates, check, restart) and confirmations
 //   share.js   the results' Share and Copy buttons (by delegation: the results arrive later)
@@ -23,10 +25,12 @@ import { parseState, positionKey } from "./sudoku.js";
 import { newGame } from "./state.js";
 import { keyAction, moveTarget, nextMode } from "./keys.js";
 import { BEAT_MS, SyncQueue } from "./sync.js";
+import { browserStorage } from "./device.js";
+import { UndoCopy } from "./undo.js";
 import { askHint, closeHint, hintOpen } from "./hints.js";
 import {
-  adopt, clearSelection, enterDigit, eraseSelection, rebase, running, select, selectAll, setElapsed, setMode,
-  setPaused, showSolved, tickClock, travel, updateClock,
+  adopt, clearSelection, enterDigit, eraseSelection, rebase, restoreHistory, running, select, selectAll, setElapsed,
+  setMode, setPaused, showSolved, tickClock, travel, updateClock,
 } from "./play.js";
 import { loadSettings, storedSettings, wireTools } from "./tools.js";
 import "./share.js"; // the Share and Copy buttons of the results, which arrive after the solve
@@ -64,10 +68,12 @@ async function start(els) {
   // Hints already shown for this very position: the next press goes on from there.
   if (server.hintStage) Object.assign(game.hint, { key: positionKey(game.board), stage: server.hintStage });
   const local = game.solved ? null : game.sync.restore(server);
-  if (local) {
-    game.board = local.board;
-    showNotice(game, ["Restored your unsaved moves.", local.message].filter(Boolean).join(" "));
-  }
+  if (local) game.board = local.board;
+  // The undo history this device kept for the player's daily, fitted to the board as it is now.
+  game.undoCopy = new UndoCopy(browserStorage);
+  game.undoCopy.open(server.player?.id, data.puzzle, Boolean(server.player?.guest));
+  const cut = game.solved ? "" : restoreHistory(game);
+  if (local || cut) showNotice(game, [local && "Restored your unsaved moves.", local?.message, cut].filter(Boolean).join(" "));
   // What the server left to say (what a log-in merged from a guest, say): the page itself cannot.
   if (server.messages.length) showNotice(game, server.messages.join(" "));
   wirePlay(game);

@@ -15,6 +15,7 @@ export const browserStorage = {
   getItem: (key) => localStorage.getItem(key),
   setItem: (key, value) => localStorage.setItem(key, value),
   removeItem: (key) => localStorage.removeItem(key),
+  keys: () => Object.keys(localStorage),
 };
 
 /** A board as the server's save API and the stored copy both take it. */

@@ -1,11 +1,12 @@
 // What the player's moves and the server's answers do to the game: the selection, entries, undo
-// and redo, the entry mode, pause and the clock, the server's board taking over (or this device's
-// entries put back on top of it), and the solve. Each change is drawn by view.js and goes to the
-// server through the sync queue (game.sync).
+// and redo (kept on this device, and fitted to a board that took another device's moves), the
+// always-on candidates, the entry mode, pause and the clock, the server's board taking over (or
+// this device's entries put back on top of it), and the solve. Each change is drawn by view.js
+// and goes to the server through the sync queue (game.sync).
 
-import {
-  SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, newHistory, pushHistory, redo, sameEntries, undo,
-} from "./sudoku.js";
+import { AUTO_LAYERS, keepCandidates } from "./candidates.js";
+import { SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, sameEntries } from "./sudoku.js";
+import { cutNotice, fitHistory, pushHistory, redo, undo } from "./undo.js";
 import { clearHint, dropStaleHint } from "./hints.js";
 import { newClock } from "./state.js";
 import {
@@ -63,10 +64,16 @@ export function eraseSelection(game) {
   change(game, eraseCells(game.board, selectedCells(game), game.mode));
 }
 
-/** Make `next` the board: one undo step, a redraw, a save, and a submit when the grid is full. */
-export function change(game, next) {
+/**
+ * Make `next` the board: one undo step, a redraw, a save, and a submit when the grid is full.
+ * With always-on candidates the notes follow the change in the same step (`keep` false: the
+ * change has set them itself, as turning the setting on does).
+ */
+export function change(game, next, { keep = true } = {}) {
+  const layer = AUTO_LAYERS[game.settings.auto_candidates];
+  if (layer && keep) ({ board: next, removed: game.removed } = keepCandidates(game.board, next, layer, game.removed));
   if (next === game.board || sameEntries(next, game.board)) return;
-  game.history = pushHistory(game.history, game.board);
+  game.history = pushHistory(game.history, game.board, next);
   const before = game.board;
   game.board = next;
   afterChange(game, before);
@@ -92,8 +99,38 @@ function afterChange(game, before) {
   for (const i of cells) game.wrong.delete(i);
   dropStaleHint(game);
   render(game);
+  keepHistory(game);
   game.sync.changed(isFull(game.board), cells, movesBetween(before, game.board));
   if (game.clock.since === null) updateClock(game); // a visitor's first move starts the clock
+}
+
+/** Keep the undo history (and the removed candidates) on this device, for a reload. */
+export function keepHistory(game) {
+  game.undoCopy?.write(game.history, game.removed);
+}
+
+/**
+ * The history this device kept for the board now on screen (a reload), fitted to it: cut where
+ * another device changed a digit since. Returns what the player should read about a cut, or "".
+ */
+export function restoreHistory(game) {
+  const kept = game.undoCopy?.read();
+  if (!kept) return "";
+  const { history, cut } = fitHistory(kept.history, game.board);
+  game.history = history;
+  if (kept.removed) game.removed = kept.removed;
+  if (cut) keepHistory(game);
+  return cutNotice(cut);
+}
+
+/** `board` took moves from elsewhere: the history is fitted to it; the notice, with a word on any cut. */
+function fitTo(game, board, notice) {
+  const { history, cut } = fitHistory(game.history, board);
+  game.history = history;
+  keepHistory(game);
+  const more = cutNotice(cut);
+  if (!more || !notice) return notice || more;
+  return `${notice.replace(/\.?$/, ".")} ${more}`;
 }
 
 /** Digit, corner, centre or colour: what a plain digit key or keypad digit does. */
@@ -164,28 +201,29 @@ export function setPaused(game, paused) {
 /** Put the server's position on the board (another tab or device saved first). */
 export function adopt(game, server, notice) {
   const changed = !sameEntries(server.board, game.board);
+  // The player's steps still undo on the server's board, up to one whose digit it changed.
+  const said = fitTo(game, server.board, notice);
   game.board = server.board;
-  game.history = newHistory(); // The old steps belong to a board that no longer exists.
   game.wrong.clear();
   if (server.solved) showSolved(game, server.solveSeconds ?? server.elapsed);
   else setElapsed(game, server.elapsed);
   dropStaleHint(game);
   render(game);
-  if (notice && changed) showNotice(game, notice);
+  if (said && changed) showNotice(game, said);
 }
 
 /**
  * The server's newer position with this device's unsaved entries on top (sync.rebase): the undo
- * steps go (they belong to a board that no longer exists), and the player hears what changed.
+ * steps stay, fitted to the merged board, and the player hears what changed.
  */
 export function rebase(game, server, notice) {
+  const said = fitTo(game, server.board, notice);
   game.board = server.board;
-  game.history = newHistory();
   game.wrong.clear();
   setElapsed(game, server.elapsed);
   dropStaleHint(game);
   render(game);
-  if (notice) showNotice(game, notice);
+  if (said) showNotice(game, said);
 }
 
 /**
@@ -195,6 +233,7 @@ export function rebase(game, server, notice) {
 export function showSolved(game, seconds, justNow = false) {
   game.solved = true;
   game.sync.finished();
+  game.undoCopy?.clear(); // nothing is left to undo
   game.clock = newClock(Number(seconds) || 0);
   tickClock(game);
   game.selection = new Set([game.cursor]);

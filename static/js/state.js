@@ -3,7 +3,8 @@
 // replay.js makes a read-only one, for view.js's render to draw a replay's boards. The modules
 // that change it (play.js, hints.js, tools.js, sync.js's host) change only what is named here.
 
-import { newHistory } from "./sudoku.js";
+import { noRemovals } from "./candidates.js";
+import { newHistory } from "./undo.js";
 
 /**
  * The on-screen clock of play time. It only displays: the server measures (sync.js's beats).
@@ -38,7 +39,9 @@ export function newGame({ els = null, board = null, settings = {}, loginUrl = ""
     sync: null, // the SyncQueue (sync.js): board.js sets it; the only way to the server
     // The position.
     board,
-    history: newHistory(), // undo and redo (sudoku.js)
+    history: newHistory(), // undo and redo, as steps (undo.js)
+    undoCopy: null, // the history kept on this device (undo.js UndoCopy): board.js opens it for the player
+    removed: noRemovals(), // candidates the player took out of the always-on notes (candidates.js)
     canPlay: false, // true once the player's position has arrived (a visitor's empty one too)
     solved: false,
     checks: 0, // checks used on this attempt (the server's count)

@@ -1,6 +1,7 @@
 // The rules of the board, with no page: cells, units and peers, the board as plain data, the
-// changes a player can make, conflicts, the moves a change is recorded as, and the undo history. Nothing here touches the DOM, so
-// Node's test runner can load it as it is (tests/js/sudoku.test.mjs).
+// changes a player can make, conflicts and the moves a change is recorded as (the undo history is
+// undo.js's). Nothing here touches the DOM, so Node's test runner can load it as it is
+// (tests/js/sudoku.test.mjs).
 //
 // The server owns the truth and never sends the solution, so rule conflicts are all the page
 // can point out.
@@ -272,33 +273,4 @@ export function applyMoves(board, moves) {
     for (const [i, value] of cells) next[field][i] = value;
   }
   return next;
-}
-
-// ---- Undo history: past and future boards around the current one. ----
-
-const HISTORY_LIMIT = 500;
-
-/** An empty history. */
-export function newHistory() {
-  return { past: [], future: [] };
-}
-
-/** Push `board`, which a new one is replacing, onto the history; a new change forgets the redo branch. */
-export function pushHistory(history, board) {
-  const past = [...history.past, board].slice(-HISTORY_LIMIT);
-  return { past, future: [] };
-}
-
-/** Step back: [history, board to show], or null when there is nothing to undo. */
-export function undo(history, board) {
-  if (!history.past.length) return null;
-  const previous = history.past[history.past.length - 1];
-  return [{ past: history.past.slice(0, -1), future: [board, ...history.future] }, previous];
-}
-
-/** Step forward again: [history, board to show], or null when there is nothing to redo. */
-export function redo(history, board) {
-  if (!history.future.length) return null;
-  const [next, ...rest] = history.future;
-  return [{ past: [...history.past, board], future: rest }, next];
 }

@@ -3,6 +3,7 @@
 // panel (fill candidates, check, restart) and the confirmation those that cannot be taken back
 // lightly ask for. Requests go through the sync queue, which alone talks to the server.
 
+import { AUTO_LAYERS, fillAlways, noRemovals } from "./candidates.js";
 import { clearedBoard, fillCandidates } from "./sudoku.js";
 import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
 import { applySettings, render, showNotice } from "./view.js";
@@ -16,6 +17,13 @@ const DEFAULT_SETTINGS = Object.freeze({
   show_timer: true,
   theme: "system",
   wrap_arrows: false,
+  auto_candidates: "off",
+});
+
+/** The settings that are a choice among words; the others are true or false. */
+const CHOICES = Object.freeze({
+  theme: ["system", "light", "dark"],
+  auto_candidates: ["off", "centre", "corner"],
 });
 
 const SETTINGS_KEY = "sudoku:settings";
@@ -25,7 +33,7 @@ function cleanSettings(raw) {
   const clean = { ...DEFAULT_SETTINGS };
   for (const [key, value] of Object.entries(raw ?? {})) {
     if (!(key in DEFAULT_SETTINGS)) continue;
-    if (key === "theme" ? ["system", "light", "dark"].includes(value) : typeof value === "boolean") clean[key] = value;
+    if (key in CHOICES ? CHOICES[key].includes(value) : typeof value === "boolean") clean[key] = value;
   }
   return clean;
 }
@@ -120,7 +128,9 @@ function openSettings(game) {
 async function onSettingChanged(game, input) {
   if (!(input.name in DEFAULT_SETTINGS)) return;
   const value = input.type === "checkbox" ? input.checked : input.value;
+  const drawnIn = AUTO_LAYERS[game.settings.auto_candidates];
   useSettings(game, { ...game.settings, [input.name]: value });
+  if (input.name === "auto_candidates") alwaysOn(game, drawnIn);
   const status = game.els.settingsStatus;
   let reply = null;
   try {
@@ -130,6 +140,17 @@ async function onSettingChanged(game, input) {
   }
   if (reply?.status === 200) status.textContent = "Saved";
   else status.textContent = "Could not save this to your account; it holds on this device.";
+}
+
+/**
+ * Always-on candidates turned on, or moved to the other layer (from `drawnIn`): every empty cell's
+ * candidates are drawn at once, one undo step. Turned off, the notes stay as notes.
+ */
+function alwaysOn(game, drawnIn) {
+  const layer = AUTO_LAYERS[game.settings.auto_candidates];
+  if (!layer || !playable(game)) return;
+  change(game, fillAlways(game.board, layer, drawnIn && drawnIn !== layer ? drawnIn : null, game.removed), { keep: false });
+  showNotice(game, `Candidates are kept as ${layer} notes from now on. Undo takes them back.`);
 }
 
 // ---- Confirmations. ----
@@ -175,7 +196,11 @@ async function restart(game) {
     ok: "Restart",
   });
   if (!ok || !playable(game)) return;
-  change(game, clearedBoard(game.board));
+  // With always-on candidates the cleared board starts with all of them, and nothing taken out.
+  const layer = AUTO_LAYERS[game.settings.auto_candidates];
+  game.removed = noRemovals();
+  const cleared = clearedBoard(game.board);
+  change(game, layer ? fillAlways(cleared, layer) : cleared, { keep: false });
   game.wrong.clear();
   render(game);
   showNotice(game, "Board cleared. Undo brings it back.");

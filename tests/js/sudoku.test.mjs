@@ -1,12 +1,12 @@
-// The rules and the undo history (static/js/sudoku.js): pure, so no page is needed.
+// The rules (static/js/sudoku.js): pure, so no page is needed.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
   PEERS, SIZE, UNITS, applyDigit, applyMoves, changedCells, clearedBoard, conflicts, digitCounts, digitsString, enter,
-  enterMany, eraseCells, fillCandidates, isFull, movesBetween, newHistory, normaliseNotes, parseState,
-  positionKey, pushHistory, redo, remaining, sameCell, sameEntries, toggleMarks, undo, valueAt,
+  enterMany, eraseCells, fillCandidates, isFull, movesBetween, normaliseNotes, parseState,
+  positionKey, remaining, sameCell, sameEntries, toggleMarks, valueAt,
 } from "../../static/js/sudoku.js";
 
 // The easy puzzle the Python tests use (tests/conftest.py), and its solution.
@@ -399,48 +399,6 @@ describe("remaining and clearedBoard", () => {
     assert.ok(sameEntries(cleared, fresh()));
     assert.deepEqual(cleared.givens, board.givens);
     assert.equal(clearedBoard(cleared), cleared);
-  });
-});
-
-describe("the undo history", () => {
-  test("undo and redo walk back and forth; nothing to walk to is null", () => {
-    const a = fresh();
-    const b = applyDigit(a, [0], 4);
-    const c = applyDigit(b, [1], 8);
-    let history = pushHistory(pushHistory(newHistory(), a), b);
-    assert.equal(redo(history, c), null);
-    let board;
-    [history, board] = undo(history, c);
-    assert.equal(board, b);
-    [history, board] = undo(history, board);
-    assert.equal(board, a);
-    assert.equal(undo(history, board), null);
-    [history, board] = redo(history, board);
-    assert.equal(board, b);
-    [, board] = redo(history, board);
-    assert.equal(board, c);
-  });
-
-  test("it brings colours back with the rest of the board", () => {
-    const a = toggleMarks(fresh(), [2], 5, "colour");
-    const b = eraseCells(a, [2], "colour");
-    const [, back] = undo(pushHistory(newHistory(), a), b);
-    assert.equal(back.colours[2], "5");
-  });
-
-  test("a new change forgets the redo branch", () => {
-    const a = fresh();
-    const b = applyDigit(a, [0], 4);
-    const [history] = undo(pushHistory(newHistory(), a), b);
-    assert.equal(history.future.length, 1);
-    assert.deepEqual(pushHistory(history, a).future, []);
-  });
-
-  test("it keeps the last 500 steps", () => {
-    let history = newHistory();
-    for (let k = 0; k < 600; k += 1) history = pushHistory(history, { step: k });
-    assert.equal(history.past.length, 500);
-    assert.deepEqual(history.past[0], { step: 100 });
   });
 });
 

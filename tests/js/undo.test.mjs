@@ -1,0 +1,200 @@
+// The undo history as steps (static/js/undo.js): undo and redo, fitted to a board that took
+// another device's moves, and the copy kept on this device.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { mergeBoards } from "../../static/js/merge.js";
+import { applyDigit, eraseCells, parseState, sameEntries, toggleMarks } from "../../static/js/sudoku.js";
+import {
+  HISTORY_LIMIT, UndoCopy, applyStep, cutNotice, fitHistory, newHistory, pushHistory, redo, stepBetween, undo,
+} from "../../static/js/undo.js";
+
+const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+const fresh = () => parseState({ givens: GIVENS }).board;
+
+/** The history of playing `changes` (board -> board) from `board`: [history, board]. */
+function play(board, ...changes) {
+  let history = newHistory();
+  for (const change of changes) {
+    const next = change(board);
+    history = pushHistory(history, board, next);
+    board = next;
+  }
+  return [history, board];
+}
+
+/** A storage like the browser's, in memory. */
+function memoryStorage() {
+  const items = new Map();
+  return {
+    items,
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => items.set(key, String(value)),
+    removeItem: (key) => items.delete(key),
+    keys: () => [...items.keys()],
+  };
+}
+
+describe("undo and redo", () => {
+  test("they walk back and forth; nothing to walk to is null", () => {
+    const a = fresh();
+    const [history0, c] = play(a, (b) => applyDigit(b, [0], 4), (b) => applyDigit(b, [1], 8));
+    let history = history0;
+    assert.equal(redo(history, c), null);
+    let board;
+    [history, board] = undo(history, c);
+    assert.deepEqual([board.digits[0], board.digits[1]], [4, 0]);
+    [history, board] = undo(history, board);
+    assert.ok(sameEntries(board, a));
+    assert.equal(undo(history, board), null);
+    [history, board] = redo(history, board);
+    [, board] = redo(history, board);
+    assert.ok(sameEntries(board, c));
+  });
+
+  test("a step is only what changed, and undoing a digit brings back the notes it took from its peers", () => {
+    const noted = toggleMarks(fresh(), [1, 10], 4, "centre");
+    const placed = applyDigit(noted, [0], 4);
+    const step = stepBetween(noted, placed);
+    assert.deepEqual(step, [["digits", 0, 0, 4], ["centre", 1, "4", ""], ["centre", 10, "4", ""]]);
+    const [, back] = undo(pushHistory(newHistory(), noted, placed), placed);
+    assert.ok(sameEntries(back, noted));
+  });
+
+  test("it brings colours back with the rest of the board", () => {
+    const a = toggleMarks(fresh(), [2], 5, "colour");
+    const b = eraseCells(a, [2], "colour");
+    const [, back] = undo(pushHistory(newHistory(), a, b), b);
+    assert.equal(back.colours[2], "5");
+  });
+
+  test("a new change forgets the redo branch, and no change is no step", () => {
+    const a = fresh();
+    const b = applyDigit(a, [0], 4);
+    const [history] = undo(pushHistory(newHistory(), a, b), b);
+    assert.equal(history.future.length, 1);
+    assert.deepEqual(pushHistory(history, a, applyDigit(a, [1], 8)).future, []);
+    assert.equal(pushHistory(history, a, a), history);
+  });
+
+  test(`it keeps the last ${HISTORY_LIMIT} steps`, () => {
+    let history = newHistory();
+    const a = fresh();
+    for (let k = 0; k < HISTORY_LIMIT + 100; k += 1) history = pushHistory(history, a, applyDigit(a, [0], (k % 9) + 1));
+    assert.equal(history.past.length, HISTORY_LIMIT);
+    assert.deepEqual(history.past[0], [["digits", 0, 0, (100 % 9) + 1]]);
+  });
+});
+
+describe("after another device's moves", () => {
+  test("notes and colours are undone mark by mark, keeping what the other device added", () => {
+    const base = toggleMarks(fresh(), [1], 5, "centre"); // r1c2 notes 5
+    const [history, local] = play(base, (b) => applyDigit(b, [0], 5)); // r1c1 = 5 takes 5 from r1c2
+    // The other device added 1 to r1c2's notes and a colour to r1c1; merged, 5 stays out of r1c2.
+    const server = toggleMarks(toggleMarks(base, [1], 1, "centre"), [0], 3, "colour");
+    const { board } = mergeBoards(base, server, local);
+    assert.deepEqual([board.digits[0], board.centre[1], board.colours[0]], [5, "1", "3"]);
+    const fitted = fitHistory(history, board);
+    assert.equal(fitted.cut, 0);
+    const [, back] = undo(fitted.history, board);
+    assert.deepEqual([back.digits[0], back.centre[1], back.colours[0]], [0, "15", "3"], "the player's own move, and only it");
+  });
+
+  test("the history is cut at the first step whose digit the other device changed, and the newer steps stay", () => {
+    const a = fresh();
+    const [history, mine] = play(a, (b) => applyDigit(b, [0], 4), (b) => applyDigit(b, [1], 8), (b) => applyDigit(b, [3], 7));
+    // The other device put 6 in r1c2 (cell 1), and its entry won.
+    const server = { ...mine, digits: mine.digits.map((d, i) => (i === 1 ? 6 : d)) };
+    const { history: fitted, cut } = fitHistory(history, server);
+    assert.equal(cut, 2, "the step at r1c2 and the older one before it");
+    assert.equal(fitted.past.length, 1);
+    const [after, back] = undo(fitted, server);
+    assert.deepEqual([back.digits[0], back.digits[1], back.digits[3]], [4, 6, 0]);
+    assert.equal(undo(after, back), null);
+    assert.match(cutNotice(cut), /other device/);
+    assert.equal(cutNotice(0), "");
+  });
+
+  test("steps undone are cut from the first one that can no longer be redone", () => {
+    const a = fresh();
+    let [history, board] = play(a, (b) => applyDigit(b, [0], 4), (b) => applyDigit(b, [1], 8));
+    [history, board] = undo(history, board);
+    [history, board] = undo(history, board);
+    const server = { ...board, digits: board.digits.map((d, i) => (i === 1 ? 2 : d)) };
+    const { history: fitted, cut } = fitHistory(history, server);
+    assert.deepEqual([cut, fitted.future.length, fitted.past.length], [1, 1, 0]);
+    assert.equal(redo(fitted, server)[1].digits[0], 4);
+  });
+
+  test("a step whose digit is gone cannot be applied", () => {
+    const a = fresh();
+    const b = applyDigit(a, [0], 4);
+    assert.equal(applyStep(a, stepBetween(a, b), true), null);
+    assert.equal(applyStep(b, stepBetween(a, b), false), null);
+  });
+});
+
+describe("the copy on this device", () => {
+  test("it keeps the history and the removed candidates per player and daily, and gives them back", () => {
+    const storage = memoryStorage();
+    const [history] = play(fresh(), (b) => applyDigit(b, [0], 4), (b) => toggleMarks(b, [1], 2, "corner"));
+    const removed = new Array(81).fill("");
+    removed[1] = "5";
+    const copy = new UndoCopy(storage);
+    copy.open(7, "2026-11-25-easy");
+    copy.write(history, removed);
+    const other = new UndoCopy(storage);
+    other.open(8, "2026-11-25-easy");
+    assert.equal(other.read(), null, "another player's is not this one's");
+    const again = new UndoCopy(storage);
+    again.open(7, "2026-11-25-easy");
+    assert.deepEqual(again.read(), { history, removed });
+    again.clear();
+    assert.equal(again.read(), null);
+  });
+
+  test("a guest takes over the history they made as a visitor", () => {
+    const storage = memoryStorage();
+    const [history] = play(fresh(), (b) => applyDigit(b, [0], 4));
+    const visitor = new UndoCopy(storage);
+    visitor.open(null, "p");
+    visitor.write(history, new Array(81).fill(""));
+    const guest = new UndoCopy(storage);
+    guest.open(3, "p", true);
+    assert.deepEqual(guest.read().history, history);
+    assert.equal(storage.getItem("sudoku:undo:visitor:p"), null);
+  });
+
+  test("it is bounded: the newest 200 steps, and the 10 dailies written last", () => {
+    const storage = memoryStorage();
+    let now = 0;
+    const a = fresh();
+    let history = newHistory();
+    for (let k = 0; k < 300; k += 1) history = pushHistory(history, a, applyDigit(a, [0], (k % 9) + 1));
+    for (let day = 1; day <= 12; day += 1) {
+      const copy = new UndoCopy(storage, () => (now += 1));
+      copy.open(1, `day-${day}`);
+      copy.write(history, new Array(81).fill(""));
+    }
+    const keys = storage.keys().sort();
+    assert.equal(keys.length, 10);
+    assert.ok(!keys.includes("sudoku:undo:1:day-1") && !keys.includes("sudoku:undo:1:day-2"));
+    const last = new UndoCopy(storage);
+    last.open(1, "day-12");
+    assert.deepEqual(last.read().history.past, history.past.slice(-200));
+  });
+
+  test("a copy that is not one it wrote is ignored", () => {
+    const storage = memoryStorage();
+    const copy = new UndoCopy(storage);
+    copy.open(1, "p");
+    for (const junk of ["{", "[]", JSON.stringify({ past: [[["digits", 99, 0, 4]]], future: [] }),
+      JSON.stringify({ past: [[["sounds", 1, 0, 4]]], future: [] }), JSON.stringify({ past: [], future: [[["centre", 1, 4, ""]]] })]) {
+      storage.setItem("sudoku:undo:1:p", junk);
+      assert.equal(copy.read(), null, junk);
+    }
+    storage.setItem("sudoku:undo:1:p", JSON.stringify({ past: [], future: [], removed: ["x"] }));
+    assert.deepEqual(copy.read(), { history: newHistory(), removed: null });
+  });
+});
