@@ -43,3 +43,36 @@ def test_the_board_celebrates_a_solve_unless_the_player_prefers_reduced_motion(
     page.wait_for_selector("#sudoku[data-ready=true]")
     assert page.evaluate(CELL_ANIMATIONS) == 0
     context.close()
+
+
+# The elements whose own text says "Solved in" and that take room on screen (a visually hidden
+# heading, kept for screen readers, takes one pixel).
+SHOWN_SOLVED_IN = """() => [...document.querySelectorAll('body *')].filter((el) => {
+  if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.includes('Solved in'))) return false;
+  const box = el.getBoundingClientRect();
+  return box.width > 1 && box.height > 1 && getComputedStyle(el).visibility !== 'hidden';
+}).map((el) => el.id || el.className)"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844), (667, 375)], ids=["desktop", "phone", "landscape"])
+def test_a_solved_board_says_its_time_once(chromium, live_server, todays_easy, size):
+    width, height = size
+    context = chromium.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
+    page = context.new_page()
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    sign_up(page, live_server.url, path, f"once-{width}")
+    solve(page)
+    for opened in ("just solved", "opened again"):
+        page.wait_for_selector("#sudoku-results-slot #sudoku-results[data-solved=true]", timeout=10_000)
+        assert page.evaluate(SHOWN_SOLVED_IN) == ["sudoku-solved"], opened
+        time = page.locator("#sudoku-solved").inner_text().removeprefix("Solved in ")
+        assert time == page.locator("#sudoku-timer").inner_text()
+        # The results keep their heading for a screen reader's list of headings, with the same time.
+        heading = page.get_by_role("heading", name=f"Solved in {time}")
+        assert heading.count() == 1 and heading.get_attribute("id") == "results-title"
+        page.reload()
+        page.wait_for_selector("#sudoku[data-ready=true]")
+    # The results as a page of their own show their title: nothing else there says it.
+    page.goto(f"{live_server.url}{path}results/")
+    assert page.evaluate(SHOWN_SOLVED_IN) == ["results-title"]
+    context.close()
