@@ -1,0 +1,122 @@
+"""Undo in a real browser: the history survives a reload, and a merge from the player's other
+device keeps it, still undoing this device's own moves, cut only where it can no longer apply."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from puzzles.models import Attempt
+from tests.browser.pages import cell, digit_in, notes_in, sign_up, wait_ready, wait_saved
+from tests.browser.test_board_sync import enter, is_save, two_devices
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+UPDATED = "Updated from your other device"
+CUT = "Undo now stops where your other device changed the same digits."
+
+
+def saves(digits: str, centre: dict[int, str] | None = None):
+    """A predicate for page.expect_response: the board's save of `digits` (81 characters), and of
+    these centre notes {cell: notes}, answered."""
+
+    def saved(response) -> bool:
+        if not (response.url.endswith("/save/") and response.ok):
+            return False
+        sent = json.loads(response.request.post_data)
+        return sent["digits"] == digits and all(sent["centre"][i] == n for i, n in (centre or {}).items())
+
+    return saved
+
+
+def undo_disabled(page) -> bool:
+    return page.locator("#key-undo").get_attribute("aria-disabled") == "true"
+
+
+def test_the_undo_history_survives_a_reload(chromium, live_server, todays_easy):
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    sign_up(page, live_server.url, path, "undoer")
+    with page.expect_response(saves("48" + "0" * 79, {3: "9"})):
+        enter(page, 0, "4")
+        enter(page, 1, "8")
+        cell(page, 3).click()
+        page.keyboard.press("Control+9")  # a centre note in r1c4
+        enter(page, 1, "8")  # the same digit again takes it out: a step too
+        page.keyboard.press("Control+z")  # ...undone, so there is a step to redo
+
+    page.reload()
+    wait_ready(page)
+    assert not undo_disabled(page)
+    assert page.locator("#key-redo").get_attribute("aria-disabled") == "false"
+    assert [digit_in(page, 0), digit_in(page, 1), notes_in(page, 3, "centre")] == ["4", "8", "9"]
+    with page.expect_response(saves("0" * 81)):
+        page.keyboard.press("Control+y")
+        assert digit_in(page, 1) == ""
+        for _ in range(2):
+            page.keyboard.press("Control+z")
+        assert [digit_in(page, 1), notes_in(page, 3, "centre")] == ["8", ""]
+        page.keyboard.press("Control+z")
+        page.keyboard.press("Control+z")
+        assert [digit_in(page, 0), digit_in(page, 1)] == ["", ""]
+        assert undo_disabled(page)
+    assert Attempt.objects.get(user__username="undoer").digits == "0" * 81
+    # Undone all the way, then reloaded: the steps are still there to redo.
+    page.reload()
+    wait_ready(page)
+    page.click("#key-redo")
+    assert digit_in(page, 0) == "4"
+    context.close()
+
+
+def test_a_merge_keeps_the_history_and_undo_takes_back_only_this_devices_moves(chromium, live_server, todays_easy):
+    a, b = two_devices(chromium, live_server, todays_easy, "merger")
+    enter(a, 0, "4")
+    enter(a, 3, "9")
+    wait_saved(a)
+    b.reload()
+    wait_ready(b)
+    enter(b, 1, "8")  # the other device's move, which A has not seen
+    wait_saved(b)
+    with a.expect_response(lambda r: is_save(r, 409)), a.expect_response(is_save):
+        enter(a, 5, "7")
+    assert a.locator("#sudoku-notice").inner_text() == UPDATED, "nothing was cut"
+    assert [digit_in(a, i) for i in (0, 1, 3, 5)] == ["4", "8", "9", "7"]
+
+    # Undo goes back through A's own three moves, and leaves B's 8 alone.
+    with a.expect_response(saves("08" + "0" * 79)):
+        for gone in (5, 3, 0):
+            a.click("#key-undo")
+            assert digit_in(a, gone) == ""
+            assert digit_in(a, 1) == "8"
+        assert undo_disabled(a)
+    with a.expect_response(saves("4809070" + "0" * 74)):
+        for _ in range(3):
+            a.click("#key-redo")
+    assert [digit_in(a, i) for i in (0, 1, 3, 5)] == ["4", "8", "9", "7"]
+
+    # B changes A's first digit, and its entry is the newer: A's history is cut at that step only.
+    b.reload()
+    wait_ready(b)
+    enter(b, 0, "5")
+    wait_saved(b)
+    with a.expect_response(lambda r: is_save(r, 409)), a.expect_response(is_save):
+        enter(a, 7, "5")
+    assert digit_in(a, 0) == "5"
+    assert a.locator("#sudoku-notice").inner_text() == f"{UPDATED}. {CUT}"
+    for gone in (7, 5, 3):
+        a.click("#key-undo")
+        assert digit_in(a, gone) == ""
+    assert undo_disabled(a), "the step that put 4 where B's 5 is now cannot be undone"
+    assert [digit_in(a, 0), digit_in(a, 1)] == ["5", "8"]
+    # And the cut history is what a reload finds.
+    a.wait_for_function("() => document.querySelector('#save-status').dataset.state === 'saved'")
+    a.reload()
+    wait_ready(a)
+    assert undo_disabled(a)
+    a.click("#key-redo")
+    assert digit_in(a, 3) == "9"
+    for page in (a, b):
+        page.context.close()
