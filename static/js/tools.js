@@ -150,7 +150,7 @@ function alwaysOn(game, drawnIn) {
   const layer = AUTO_LAYERS[game.settings.auto_candidates];
   if (!layer || !playable(game)) return;
   change(game, fillAlways(game.board, layer, drawnIn && drawnIn !== layer ? drawnIn : null, game.removed), { keep: false });
-  showNotice(game, `Candidates are kept as ${layer} notes from now on. Undo takes them back.`);
+  showNotice(game, `Candidates now kept as ${layer} notes.`); // one line on a phone; Undo takes them back
 }
 
 // ---- Confirmations. ----
