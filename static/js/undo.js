@@ -157,6 +157,7 @@ export class UndoCopy {
     this.storage = storage;
     this.now = now;
     this.key = null;
+    this.pruned = false; // the other dailies are looked over once a page, not at every move
   }
 
   /** Whose history this is: `playerId` (null for a visitor) at `puzzle`; a guest takes the visitor's. */
@@ -178,7 +179,8 @@ export class UndoCopy {
     if (!this.key) return;
     try {
       this.storage.setItem(this.key, JSON.stringify({ at: this.now(), ...bounded(history), removed }));
-      this.prune();
+      if (!this.pruned) this.prune();
+      this.pruned = true;
     } catch {
       // Private mode or a full store: the history holds for this page.
     }
