@@ -31,8 +31,9 @@ const minus = (a, b) => [...DIGITS].filter((d) => a.includes(d) && !b.includes(d
  * {board, removed}. In each cell empty on both boards, a candidate a new digit rules out leaves the
  * notes (remembered in `removed` if the player had taken it out already), one a digit no longer
  * rules out comes back unless the player had taken it out, and the player's own note changes
- * stand (and are remembered). A cell whose digit went gets its candidates, less what it had
- * taken out. Cells holding a digit keep their notes under it.
+ * stand (and are remembered), except that a note a digit rules out is never kept (one the other
+ * device left, or one pressed on): the notes are candidates only. A cell whose digit went gets its
+ * candidates, less what it had taken out. Cells holding a digit keep their notes under it.
  */
 export function keepCandidates(before, next, layer, removed) {
   const notes = [...next[layer]];
@@ -56,7 +57,7 @@ export function keepCandidates(before, next, layer, removed) {
       } else {
         if (had.includes(d) && !has.includes(d)) out = union(out, d); // the player took it out
         if (!had.includes(d) && has.includes(d)) out = minus(out, d); // or put it back
-        if (has.includes(d)) kept += d;
+        if (has.includes(d) && now.includes(d)) kept += d; // a note a digit rules out is never kept
       }
     }
     notes[i] = [...DIGITS].filter((d) => kept.includes(d)).join("");

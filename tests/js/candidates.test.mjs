@@ -89,6 +89,16 @@ describe("kept up to date", () => {
     assert.ok(!after.corner[1].includes("9"));
   });
 
+  test("a note a digit rules out is never kept: one left from elsewhere goes, one pressed on does not stay", () => {
+    const stale = toggleMarks(fillAlways(fresh(), "centre"), [1], 3, "centre"); // r1c3 is a given 3
+    assert.ok(stale.centre[1].includes("3"));
+    const [after, removed] = keep(stale, (b) => toggleMarks(b, [80], 2, "colour"));
+    assert.ok(!after.centre[1].includes("3"));
+    assert.equal(removed[1], "");
+    const [pressed] = keep(after, (b) => toggleMarks(b, [1], 3, "centre"));
+    assert.equal(pressed.centre[1], after.centre[1]);
+  });
+
   test("a change that leaves every candidate as it was changes nothing more", () => {
     const board = fillAlways(fresh(), "centre");
     const coloured = toggleMarks(board, [0], 2, "colour");
