@@ -4,7 +4,7 @@
 // lightly ask for. Requests go through the sync queue, which alone talks to the server.
 
 import { AUTO_LAYERS, fillAlways, noRemovals } from "./candidates.js";
-import { clearedBoard, fillCandidates } from "./sudoku.js";
+import { clearedBoard, fillCandidates, sameEntries } from "./sudoku.js";
 import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
 import { applySettings, render, showNotice } from "./view.js";
 import { change } from "./play.js";
@@ -186,7 +186,7 @@ function fill(game) {
 /** Clear the board after a confirmation; the clock keeps running (an undo brings it all back). */
 async function restart(game) {
   if (!playable(game)) return;
-  if (clearedBoard(game.board) === game.board) {
+  if (sameEntries(startingBoard(game), game.board)) {
     showNotice(game, "Nothing to clear: the board has only the givens.");
     return;
   }
@@ -196,14 +196,18 @@ async function restart(game) {
     ok: "Restart",
   });
   if (!ok || !playable(game)) return;
-  // With always-on candidates the cleared board starts with all of them, and nothing taken out.
-  const layer = AUTO_LAYERS[game.settings.auto_candidates];
   game.removed = noRemovals();
-  const cleared = clearedBoard(game.board);
-  change(game, layer ? fillAlways(cleared, layer) : cleared, { keep: false });
+  change(game, startingBoard(game), { keep: false });
   game.wrong.clear();
   render(game);
   showNotice(game, "Board cleared. Undo brings it back.");
+}
+
+/** The puzzle as it started; with always-on candidates, with all of them, and nothing taken out. */
+function startingBoard(game) {
+  const layer = AUTO_LAYERS[game.settings.auto_candidates];
+  const cleared = clearedBoard(game.board);
+  return layer ? fillAlways(cleared, layer) : cleared;
 }
 
 /**

@@ -5,6 +5,8 @@ notes, so the server (and the hint engine) has them; axe clean, light and dark, 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from puzzles.models import Attempt, Preferences
@@ -16,6 +18,7 @@ from tests.browser.pages import (
     cell,
     digit_in,
     notes_in,
+    open_tool,
     shoot,
     sign_up,
     wait_ready,
@@ -39,6 +42,13 @@ def choose(page, style: str) -> None:
     page.wait_for_function("() => document.querySelector('#sudoku-settings-status').textContent === 'Saved'")
     page.keyboard.press("Escape")
     assert not dialog.is_visible()
+
+
+def saved(response, cell: int) -> bool:
+    """A save answered, of a board with a digit in `cell`."""
+    if not (response.url.endswith("/save/") and response.ok):
+        return False
+    return json.loads(response.request.post_data)["digits"][cell] != "0"
 
 
 def board_digits(page) -> str:
@@ -79,16 +89,16 @@ def test_always_on_candidates_follow_the_digits_and_keep_the_players_removals(ch
     board = board_digits(page)
     gone = candidates(board, REMOVED_IN)[-1]
     assert gone in candidates(board, PEER), "the test needs a digit that may go in the peer too"
-    cell(page, REMOVED_IN).click()
-    page.keyboard.press(f"Control+{gone}")
-    removals = {REMOVED_IN: gone}
-    assert_all_candidates(page, "centre", removals)
-    cell(page, 80).click()
-    page.keyboard.press(candidates(board, 80)[0])
-    assert_all_candidates(page, "centre", removals)
+    with page.expect_response(lambda r: saved(r, 80) and gone not in json.loads(r.request.post_data)["centre"][1]):
+        cell(page, REMOVED_IN).click()
+        page.keyboard.press(f"Control+{gone}")
+        removals = {REMOVED_IN: gone}
+        assert_all_candidates(page, "centre", removals)
+        cell(page, 80).click()
+        page.keyboard.press(candidates(board, 80)[0])
+        assert_all_candidates(page, "centre", removals)
 
     # Saved as real notes: the server has what the board draws.
-    wait_saved(page)
     attempt = Attempt.objects.get(user__username="auto")
     assert gone not in attempt.centre[REMOVED_IN] and attempt.centre[ROW_PEER] == notes_in(page, ROW_PEER, "centre")
 
@@ -128,6 +138,14 @@ def test_always_on_candidates_follow_the_digits_and_keep_the_players_removals(ch
     page.keyboard.press("Control+z")
     assert digit_in(page, 3) == ""
     assert_all_candidates(page, "corner", removals)
+
+    # Restart: the board as it started, with every candidate and nothing taken out.
+    open_tool(page, "restart")
+    page.locator("#sudoku-confirm").get_by_role("button", name="Restart").click()
+    page.wait_for_function("() => document.querySelector('#cell-0 .cell-digit').textContent === ''")
+    assert_all_candidates(page, "corner")
+    open_tool(page, "restart")
+    assert page.locator("#sudoku-notice").inner_text().startswith("Nothing to clear")
 
     # Off: the notes stay as they are, and a digit no longer changes them (remove_notes still does).
     choose(page, "off")
