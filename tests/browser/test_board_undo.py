@@ -73,9 +73,9 @@ def test_the_undo_history_survives_a_reload(chromium, live_server, todays_easy):
 
 def test_a_merge_keeps_the_history_and_undo_takes_back_only_this_devices_moves(chromium, live_server, todays_easy):
     a, b = two_devices(chromium, live_server, todays_easy, "merger")
-    enter(a, 0, "4")
-    enter(a, 3, "9")
-    wait_saved(a)
+    with a.expect_response(saves("4009" + "0" * 77)):
+        enter(a, 0, "4")
+        enter(a, 3, "9")
     b.reload()
     wait_ready(b)
     enter(b, 1, "8")  # the other device's move, which A has not seen
