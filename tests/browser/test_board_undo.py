@@ -120,3 +120,21 @@ def test_a_merge_keeps_the_history_and_undo_takes_back_only_this_devices_moves(c
     assert digit_in(a, 3) == "9"
     for page in (a, b):
         page.context.close()
+
+
+def test_a_visitors_history_is_the_guests_their_first_move_made(chromium, live_server, todays_easy):
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/daily/{todays_easy.date.isoformat()}/easy/")
+    page.wait_for_selector("#sudoku[data-ready=visitor]")
+    with page.expect_response(saves("48" + "0" * 79)):
+        enter(page, 0, "4")
+        enter(page, 1, "8")
+    page.reload()
+    wait_ready(page)  # a guest now, with an id of their own
+    assert page.locator("#sudoku").get_attribute("data-guest") == "true"
+    page.click("#key-undo")
+    assert [digit_in(page, 0), digit_in(page, 1)] == ["4", ""]
+    keys = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('sudoku:undo:'))")
+    assert len(keys) == 1 and ":visitor:" not in keys[0]
+    context.close()
