@@ -77,7 +77,7 @@ def test_no_stage_ever_names_only_the_answer_of_a_cell_whose_notes_leave_out_mor
     givens = as_zeros(TOP1465[index])
     solution = engine.solve(givens)
     empty = [c for c, g in enumerate(givens) if g == "0"]
-    digits = list(givens.replace(givens, "0" * 81))
+    digits = ["0"] * 81
     for cell in empty[: int(len(empty) * filled)]:
         digits[cell] = str(solution[cell])
     open_cells = [c for c in empty if digits[c] == "0"]

@@ -40,19 +40,21 @@ def cell_words(cell: int) -> str:
 
 
 def peoples_words(text: str, taught: set[str] | None = None) -> str:
-    """`text` with its first cell named in full with the short form after it, "row 1, column 2
-    (r1c2)", unless `taught` (the short forms already met in this hint, updated) says it was; and
-    "house" said plainly."""
+    """`text` with one cell named in full and the short form after it, "row 1, column 2 (r1c2)",
+    unless `taught` (the short forms already met in this hint, updated) says that was done; and
+    "house" said plainly. The cell named in full is the first that stands in the sentence itself:
+    one inside parentheses, or followed by its own, would nest them."""
     taught = set() if taught is None else taught
-
-    def name(match: re.Match[str]) -> str:
+    out, at = [], 0
+    for match in CELL.finditer(text):
+        inside = text.count("(", 0, match.start()) > text.count(")", 0, match.start())
+        if taught or inside or text.startswith(" (", match.end()):
+            continue
         short = match.group(0)
-        if taught:
-            return short
         taught.add(short)
-        return f"row {match.group(1)}, column {match.group(2)} ({short})"
-
-    text = CELL.sub(name, text)
+        out += [text[at : match.start()], f"row {match.group(1)}, column {match.group(2)} ({short})"]
+        at = match.end()
+    text = "".join(out) + text[at:]
     for pattern, plain in HOUSES:
         text = pattern.sub(plain, text)
     return text
@@ -178,7 +180,13 @@ class HintResult:
 
     def _add_candidates(self, out: dict[str, Any], cells: tuple[int, ...] | list[int]) -> None:
         """The candidates of those of `cells` that are empty and hold no notes, for the board to draw."""
-        bare = [c for c in cells if self.givens[c] == "0" and self.digits[c] == "0" and not self._has_notes(c)]
+        # A cell the step places in is marked with its digit: its candidates would say no more.
+        placed = {c for c, _ in self.step.placements} if self.step else set()
+        bare = [
+            c
+            for c in cells
+            if self.givens[c] == "0" and self.digits[c] == "0" and not self._has_notes(c) and c not in placed
+        ]
         if not bare:
             return
         cands = engine.position_candidates(self.givens, [int(d) for d in self.digits], self.centre)
