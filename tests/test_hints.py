@@ -67,7 +67,7 @@ def test_asking_again_on_the_same_position_names_the_technique_and_then_the_step
     assert third["placements"] == [{"cell": R5C6, "name": "r5c6", "digit": 4}]
     assert third["eliminations"] == []
     assert third["highlight"] == [R5C6]
-    assert "row 5, column 6 (r5c6)" in third["explanation"] and "4" in third["explanation"]
+    assert third["explanation"].startswith("Row 5, column 6 (r5c6)") and "4" in third["explanation"]
 
 
 def test_a_fourth_request_repeats_the_last_stage_and_is_recorded_again_as_the_same_hint(player, daily):

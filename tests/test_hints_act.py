@@ -189,6 +189,11 @@ def test_cells_are_named_in_full_with_the_short_form_taught_at_the_first():
     )
     taught = {"r1c2"}
     assert peoples_words("r7c2 too", taught) == "r7c2 too"
+    assert peoples_words("r5c6 sees every digit but 4.") == "Row 5, column 6 (r5c6) sees every digit but 4."
+    # Never nested in parentheses: the first cell that stands in the sentence itself is named in full.
+    assert peoples_words("in column 7 (r7c7 or r9c7), so r5c9 (1, 2) and r5c8 hold") == (
+        "in column 7 (r7c7 or r9c7), so r5c9 (1, 2) and row 5, column 8 (r5c8) hold"
+    )
 
 
 def test_houses_are_said_plainly():

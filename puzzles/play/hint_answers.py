@@ -55,6 +55,8 @@ def peoples_words(text: str, taught: set[str] | None = None) -> str:
         out += [text[at : match.start()], f"row {match.group(1)}, column {match.group(2)} ({short})"]
         at = match.end()
     text = "".join(out) + text[at:]
+    if text.startswith("row "):  # a sentence that opens with the cell
+        text = "R" + text[1:]
     for pattern, plain in HOUSES:
         text = pattern.sub(plain, text)
     return text
