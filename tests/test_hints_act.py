@@ -126,12 +126,15 @@ def test_a_step_on_a_board_without_notes_draws_its_candidates_and_ends_in_one_pr
     last = stages(givens, digits, NO_NOTES)[-1]
     assert last["kind"] == "step" and last["final"]
     cands = engine.position_candidates(givens, [int(d) for d in digits])
-    drawn = {entry["cell"]: entry["digits"] for entry in last["candidates"]}
+    drawn = {entry["cell"]: entry["digits"] for entry in last.get("candidates", [])}
     about = set(step.cells) | {c for c, _ in step.eliminations} | {c for c, _ in step.placements}
     for cell in about:
         if givens[cell] == "0" and digits[cell] == "0":
             assert drawn[cell] == list(cands[cell])  # the board's candidates, never the answer alone
     action = last["action"]
+    if step.placements:
+        ((cell, digit),) = step.placements
+        assert (action["kind"], action["cell"], action["digit"]) == ("place", cell, digit)
     if action["kind"] == "place":
         assert solution[action["cell"]] == action["digit"]
         assert (
@@ -209,3 +212,11 @@ def test_a_techniques_guide_link_is_carried_only_when_there_is_one(monkeypatch):
     assert "guide" not in HintResult(2, step, 1, EASY_GIVENS).to_dict()["technique"]
     monkeypatch.setattr(hint_answers, "technique_guide", lambda name: f"/learn/{name}/")
     assert HintResult(2, step, 1, EASY_GIVENS).to_dict()["technique"]["guide"] == f"/learn/{step.technique}/"
+
+
+def test_a_single_on_a_board_without_notes_draws_its_cells_candidate_and_offers_the_placement():
+    last = stages(EASY_GIVENS, "0" * 81, NO_NOTES)[-1]
+    assert last["placements"] == [{"cell": 41, "name": "r5c6", "digit": 4}]
+    assert last["candidates"] == [{"cell": 41, "digits": [4]}]
+    assert last["action"] == {"kind": "place", "cell": 41, "digit": 4, "label": "Place 4 in row 5, column 6"}
+    assert "then" not in last  # the step is the placement: nothing follows it

@@ -182,13 +182,7 @@ class HintResult:
 
     def _add_candidates(self, out: dict[str, Any], cells: tuple[int, ...] | list[int]) -> None:
         """The candidates of those of `cells` that are empty and hold no notes, for the board to draw."""
-        # A cell the step places in is marked with its digit: its candidates would say no more.
-        placed = {c for c, _ in self.step.placements} if self.step else set()
-        bare = [
-            c
-            for c in cells
-            if self.givens[c] == "0" and self.digits[c] == "0" and not self._has_notes(c) and c not in placed
-        ]
+        bare = [c for c in cells if self.givens[c] == "0" and self.digits[c] == "0" and not self._has_notes(c)]
         if not bare:
             return
         cands = engine.position_candidates(self.givens, [int(d) for d in self.digits], self.centre)
