@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from puzzles import engine
-from puzzles.models import Attempt, site_today
+from puzzles.models import Attempt, PlayEvent, site_today
+from puzzles.record_of_play.moves import unpack
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import cell, hint_text, notes_in, screenshot, sign_up, wait_saved, wait_stage
 from tests.factories import make_daily, make_known_puzzle
@@ -107,6 +108,10 @@ def test_a_hint_its_drawn_candidates_and_the_keypad_show_together_on_a_phone(
     wait_saved(page)
     attempt = Attempt.objects.get(user__username=f"pairs-{scheme}")
     assert {c: attempt.centre[c] for c in box} == expected
+    # In the record of play as centre notes the player wrote (layer "n"), and nothing else.
+    moves = [m for e in PlayEvent.objects.filter(attempt=attempt) if e.moves for m in unpack(e.moves)]
+    assert {m.layer for m in moves} == {"n"}
+    assert {i: v for m in moves for i, v in m.cells} == expected
     page.tap("#key-undo")
     assert all(notes_in(page, c, "centre") == "" for c in box)
     context.close()
