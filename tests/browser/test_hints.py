@@ -75,6 +75,18 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     assert hint_text(page) == "" and marked(page) == []
     assert button.inner_text() == "Hint"  # nothing on screen: a press shows the step again
 
+    # Its one press, by the keyboard: the digit placed as the player's own move (one undo step),
+    # the hint gone with the position it was for, the focus on the cell.
+    button.click()
+    wait_stage(page, 3)
+    page.locator("#sudoku-hint .hint-action").focus()
+    page.keyboard.press("Enter")
+    assert digit_in(page, target) == str(digit) and hint_text(page) == "" and marked(page) == []
+    assert page.evaluate("document.activeElement.id") == f"cell-{target}"
+    assert "Undo takes it back" in page.locator("#sudoku-notice").inner_text()
+    page.keyboard.press("Control+z")
+    assert digit_in(page, target) == ""
+
     # Another hint, then a change to the board: it no longer applies and goes away.
     button.click()
     wait_stage(page, 3)
