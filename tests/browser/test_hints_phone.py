@@ -115,3 +115,31 @@ def test_a_hint_its_drawn_candidates_and_the_keypad_show_together_on_a_phone(
     page.tap("#key-undo")
     assert all(notes_in(page, c, "centre") == "" for c in box)
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("landscape", {"viewport": {"width": 667, "height": 375}, "is_mobile": True, "has_touch": True}),
+        ("desktop", {"viewport": {"width": 1280, "height": 800}}),
+    ],
+)
+def test_the_last_stage_and_its_button_are_in_sight_beside_the_grid(
+    chromium, live_server, hidden_pair_daily, name, options
+):
+    context = chromium.new_context(**options)
+    page = context.new_page()
+    sign_up(page, live_server.url, f"/daily/{hidden_pair_daily.date.isoformat()}/hard/", f"pairs-{name}")
+    for stage in (1, 2, 3):
+        page.click("#key-hint")
+        wait_stage(page, stage)
+    width, height = options["viewport"]["width"], options["viewport"]["height"]
+    action = page.locator("#sudoku-hint .hint-action")
+    action.scroll_into_view_if_needed()
+    panel = page.locator("#sudoku-hint-panel").bounding_box()
+    grid = page.locator("#sudoku-grid").bounding_box()
+    assert not overlap(panel, grid), (panel, grid)
+    assert on_screen(action.bounding_box(), width, height)
+    assert page.locator("#sudoku-grid .cell-hint span").count() > 0
+    assert_accessible(page, f"a hint with its candidates drawn, {name}")
+    context.close()
