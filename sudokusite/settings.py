@@ -458,7 +458,9 @@ LEADERBOARD_FLOOR_SECONDS = {
 RANKED_ACCOUNT_MIN_HOURS = float(env("RANKED_ACCOUNT_MIN_HOURS", "6"))
 DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.35"))
 DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
+# Hints and checks are limited apart (puzzles/play/hints.py); a hint's later stages are free.
 HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
+CHECKS_PER_MINUTE = int(env("CHECKS_PER_MINUTE", "6"))
 
 # Guests (puzzles/accounts/guests.py): a visitor's first move makes a guest player; one address may make
 # this many in an hour, and a guest idle for this many days is deleted with its records.

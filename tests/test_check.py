@@ -1,5 +1,5 @@
 """Checks (hints.check_request, POST .../check/): which of the player's digits are wrong, never
-what belongs in them; an assist, so a later solve is not ranked; limited with the hints."""
+what belongs in them; an assist, so a later solve is not ranked; limited apart from the hints."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def test_a_check_needs_json_and_a_csrf_token(user, daily):
 
 
 def test_too_many_checks_in_a_minute_are_refused_with_retry_after(player, daily, settings):
-    settings.HINTS_PER_MINUTE = 2
+    settings.CHECKS_PER_MINUTE = 2
     with time_machine.travel(timezone.now(), tick=False) as clock:
         assert check(player, daily, "0" * 81).status_code == 200
         clock.shift(20)
@@ -170,18 +170,29 @@ def test_too_many_checks_in_a_minute_are_refused_with_retry_after(player, daily,
         assert check(player, daily, "0" * 81).status_code == 200
 
 
-def test_hints_and_checks_share_one_limit(player, daily, settings):
-    settings.HINTS_PER_MINUTE = 2
+def test_hints_and_checks_are_limited_apart(player, daily, settings):
+    settings.HINTS_PER_MINUTE = 1
+    settings.CHECKS_PER_MINUTE = 1
     assert post(player, url(daily, "hint"), {"digits": "0" * 81}).status_code == 200
-    assert check(player, daily, "0" * 81).status_code == 200
-    assert check(player, daily, "0" * 81).status_code == 429
-    assert post(player, url(daily, "hint"), {"digits": "0" * 81}).status_code == 429
+    assert check(player, daily, "0" * 81).status_code == 200  # a hint took none of the checks
+    refused = check(player, daily, "0" * 81)
+    assert refused.status_code == 429 and "checks" in refused.json()["error"]
+    another = post(player, url(daily, "hint"), {"digits": "4" + "0" * 80})
+    assert another.status_code == 429 and "hints" in another.json()["error"]
     attempt = Attempt.objects.get()
     assert (attempt.hints_used, attempt.checks_used, Hint.objects.count(), Check.objects.count()) == (1, 1, 1, 1)
 
 
+def test_a_beginner_stepping_through_two_hints_can_still_check(player, daily):
+    # The issue's case: two hints of three presses each, then Check, all within the defaults.
+    for digits in ("0" * 81, "4" + "0" * 80):
+        for _ in range(3):
+            assert post(player, url(daily, "hint"), {"digits": digits}).status_code == 200
+    assert check(player, daily, "0" * 81).status_code == 200
+
+
 def test_another_players_checks_do_not_count_against_the_limit(player, daily, settings):
-    settings.HINTS_PER_MINUTE = 1
+    settings.CHECKS_PER_MINUTE = 1
     other = User.objects.create_user("grace", password="a long enough password 1")
     hints.check_request(other, daily, "0" * 81)
     assert check(player, daily, "0" * 81).status_code == 200

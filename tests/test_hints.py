@@ -67,15 +67,16 @@ def test_asking_again_on_the_same_position_names_the_technique_and_then_the_step
     assert third["placements"] == [{"cell": R5C6, "name": "r5c6", "digit": 4}]
     assert third["eliminations"] == []
     assert third["highlight"] == [R5C6]
-    assert "r5c6" in third["explanation"] and "4" in third["explanation"]
+    assert third["explanation"].startswith("Row 5, column 6 (r5c6)") and "4" in third["explanation"]
 
 
-def test_a_fourth_request_repeats_the_last_stage_and_is_recorded_again(player, daily):
+def test_a_fourth_request_repeats_the_last_stage_and_is_recorded_again_as_the_same_hint(player, daily):
     for _ in range(3):
         ask(player, daily)
     again = ask(player, daily).json()
-    assert again["stage"] == 3 and again["hints_used"] == 4
-    assert Hint.objects.count() == 4
+    # hints_used counts hints, not stages: the stages of one hint are one hint.
+    assert again["stage"] == 3 and again["hints_used"] == 1
+    assert Hint.objects.count() == 4 and Attempt.objects.get().hints_used == 1
 
 
 def test_a_changed_position_starts_again_at_stage_one(player, daily):
@@ -127,7 +128,9 @@ def test_notes_that_leave_out_the_right_digit_are_pointed_out(player, daily):
     assert first["kind"] == "missing-candidate" and "notes" in first["message"]
     assert "r1c1" not in json.dumps(first)
     assert ask(player, daily, position(centre=centre)).json()["cell"]["name"] == "r1c1"
-    assert "put 4 back" in ask(player, daily, position(centre=centre)).json()["explanation"]
+    last = ask(player, daily, position(centre=centre)).json()
+    # r1c1's candidates are 4 and 5: the notes keep the 5 and leave out only the 4.
+    assert "leave out 4," in last["explanation"] and "put it back" in last["explanation"]
 
 
 def test_a_full_correct_board_asks_for_a_submit_and_records_nothing(player, daily):
@@ -200,34 +203,68 @@ def test_a_solved_puzzle_gets_no_hints(player, daily):
     assert not Hint.objects.exists()
 
 
+def new_positions(count):
+    """`count` different positions, each a step further along: the right digit in one more cell."""
+    digits, out = EMPTY, []
+    for cell in [c for c, g in enumerate(GIVENS) if g == "0"][:count]:
+        out.append(position(digits))
+        digits = with_digit(cell, SOLUTION[cell], digits)
+    return out
+
+
 def test_too_many_hints_in_a_minute_are_refused_with_retry_after(player, daily, settings):
     settings.HINTS_PER_MINUTE = 3
+    first, second, third, fourth = new_positions(4)
     start = timezone.now()
     with time_machine.travel(start, tick=False) as clock:
-        for _ in range(3):
-            assert ask(player, daily).status_code == 200
+        for payload in (first, second, third):
+            assert ask(player, daily, payload).status_code == 200
             clock.shift(10)
-        refused = ask(player, daily)
+        refused = ask(player, daily, fourth)
         assert refused.status_code == 429
-        # The first hint, 30 seconds ago, leaves the minute in 30 seconds.
-        assert refused.json()["error"] and refused["Retry-After"] == "30"
+        # The first hint, 30 seconds ago, leaves the minute in 30 seconds; the message says what is limited.
+        assert "hints" in refused.json()["error"] and refused["Retry-After"] == "30"
         assert refused.json()["retry_after"] == 30
         attempt = Attempt.objects.get()
-        assert Hint.objects.count() == 3 and attempt.hints_used == 3 and attempt.hint_stage == 3
+        assert Hint.objects.count() == 3 and attempt.hints_used == 3 and attempt.hint_stage == 1
+        # The hint in progress goes on: its later stages are free.
+        assert ask(player, daily, third).json()["stage"] == 2
+        assert ask(player, daily, third).json()["stage"] == 3
         clock.shift(31)
-        assert ask(player, daily).status_code == 200
+        assert ask(player, daily, fourth).status_code == 200
+
+
+def test_the_stages_of_one_hint_are_one_hint(player, daily, settings):
+    settings.HINTS_PER_MINUTE = 1
+    first, second = new_positions(2)
+    with time_machine.travel(timezone.now(), tick=False):
+        assert [ask(player, daily, first).json()["stage"] for _ in range(3)] == [1, 2, 3]
+        assert Attempt.objects.get().hints_used == 1
+        refused = ask(player, daily, second)
+        assert refused.status_code == 429 and "hints" in refused.json()["error"]
+
+
+def test_showing_the_last_stage_again_and_again_is_limited_too(player, daily, settings):
+    settings.HINTS_PER_MINUTE = 1
+    with time_machine.travel(timezone.now(), tick=False):
+        for _ in range(3):  # a hint's three stages: the most requests one hint allows in a minute
+            assert ask(player, daily).status_code == 200
+        refused = ask(player, daily)
+        assert refused.status_code == 429 and "hint requests" in refused.json()["error"]
+        assert Hint.objects.count() == 3
 
 
 def test_the_limit_counts_the_players_hints_on_every_daily_but_no_one_elses(player, daily, settings, user):
     settings.HINTS_PER_MINUTE = 2
+    first, second = new_positions(2)
     other = User.objects.create_user("grace", password="a long enough password 1")
     Attempt.objects.create(user=other, daily=daily)
-    for _ in range(2):
-        hints.hint_request(other, daily, EMPTY, NO_NOTES, NO_NOTES)
-    assert ask(player, daily).status_code == 200
+    for payload in (first, second):
+        hints.hint_request(other, daily, payload["digits"], NO_NOTES, NO_NOTES)
+    assert ask(player, daily, first).status_code == 200
     # The player's own hint elsewhere counts against the same minute.
     Hint.objects.create(attempt=Attempt.objects.get(user=user), user=user, stage=1, technique="x")
-    assert ask(player, daily).status_code == 429
+    assert ask(player, daily, second).status_code == 429
 
 
 # --- recording ------------------------------------------------------------------------------
@@ -238,7 +275,8 @@ def test_each_hint_is_recorded_on_the_attempt_and_the_later_solve_is_marked_hint
     ask(player, daily)
     ask(player, daily)
     attempt = Attempt.objects.get()
-    assert attempt.hints_used == 2 and attempt.hint_stage == 2 and attempt.hint_position
+    # Two stages of one hint: one hint used, both stages in the record.
+    assert attempt.hints_used == 1 and attempt.hint_stage == 2 and attempt.hint_position
     assert attempt.digits == EMPTY and attempt.version == 0  # the position sent is not saved
     assert list(Hint.objects.values_list("user", "stage", "technique")) == [
         (user.pk, 1, "naked-single"),
@@ -293,7 +331,7 @@ def test_two_hints_at_once_on_one_position_reveal_two_stages(postgres, todays_ea
             t.join(timeout=60)
         assert not errors
         assert sorted(stages) == [1, 2]
-    assert Attempt.objects.get(pk=attempt.pk).hints_used == 6
+    assert Attempt.objects.get(pk=attempt.pk).hints_used == 3  # three hints, of two stages each
 
 
 def relabelled(grid, shift):
@@ -319,14 +357,15 @@ def test_hints_at_once_on_several_dailies_never_pass_the_players_limit(postgres,
         )
         daily = make_daily(todays_easy.date, tier, puzzle)
         attempts.append(Attempt.objects.create(user=user, daily=daily))
-    jobs = [a.daily for a in attempts] * 2
+    # Each request a new hint: two positions on each daily.
+    jobs = [(a.daily, digits) for a in attempts for digits in (EMPTY, with_digit(80, 9))]
     barrier = threading.Barrier(len(jobs))
     outcomes, errors = [], []
 
-    def run(daily):
+    def run(daily, digits):
         try:
             barrier.wait()
-            hints.hint_request(user, daily, EMPTY, NO_NOTES, NO_NOTES)
+            hints.hint_request(user, daily, digits, NO_NOTES, NO_NOTES)
             outcomes.append("shown")
         except hints.HintsTooFast:
             outcomes.append("refused")
@@ -335,7 +374,7 @@ def test_hints_at_once_on_several_dailies_never_pass_the_players_limit(postgres,
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=run, args=(daily,)) for daily in jobs]
+    threads = [threading.Thread(target=run, args=job) for job in jobs]
     for t in threads:
         t.start()
     for t in threads:
@@ -357,7 +396,7 @@ def test_the_state_says_how_far_the_hint_for_the_stored_position_has_gone(player
     moved = {**position, "version": 1, "digits": "4" + "0" * 80}
     assert player.post(base + "save/", json.dumps(moved), content_type="application/json").status_code == 200
     assert player.get(base + "state/").json()["hint_stage"] == 0
-    assert Attempt.objects.get().hints_used == 2
+    assert Attempt.objects.get().hints_used == 1  # one hint, two stages
 
 
 # A top-1465 puzzle whose first step is a hidden single: 7 has one place in box 7, r9c3.
@@ -381,5 +420,5 @@ def test_hints_stage_a_known_hidden_single_where_to_look_then_what_then_where(pl
     )
     assert "placements" not in second
     assert third["stage"] == 3 and third["placements"] == [{"cell": 74, "name": "r9c3", "digit": 7}]
-    assert third["explanation"] == "In box 7, 7 can only go in r9c3, so it goes there."
+    assert third["explanation"] == "In box 7, 7 can only go in row 9, column 3 (r9c3), so it goes there."
     assert HIDDEN_SOLUTION not in json.dumps([first, second, third])

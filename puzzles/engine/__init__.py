@@ -20,6 +20,7 @@ from .families import FAMILIES, family_stock
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .generator import Generated, GenerationGaveUp, check_options, generate, generate_varied
 from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid, parse, unit_name
+from .hinting import position_candidates, single_after
 from .rater import Rating, next_step, rate
 from .solver import count_solutions, solve
 from .steps import Step
@@ -56,7 +57,9 @@ __all__ = [
     "generate_varied",
     "next_step",
     "parse",
+    "position_candidates",
     "rate",
+    "single_after",
     "solve",
     "symmetry_of",
     "technique_about",

@@ -30,7 +30,7 @@ from .grid import (
     unit_name,
 )
 from .singles import naked_single
-from .steps import Step, apply
+from .steps import Step, apply, digits_text
 
 __all__ = ["TIERS", "Rating", "Step", "next_step", "rate", "tier_of"]
 
@@ -204,7 +204,9 @@ def next_step(
     """next_step(givens, digits=None, notes=None) -> the easiest step from the player's position.
 
     A wrong digit comes first ('wrong-digit'), then notes that rule out a cell's own digit
-    ('missing-candidate'), then the easiest technique; None when the board is full and right.
+    ('missing-candidate': its digits are every candidate those notes leave out that the digits on
+    the board do not rule out, so the cell's own digit is never named alone among others), then
+    the easiest technique; None when the board is full and right.
     """
     grid = as_grid(givens)
     solution = _unique_solution(grid)
@@ -219,7 +221,7 @@ def next_step(
             if not board[cell] and marks[cell]:
                 narrowed = marks[cell] & cands[cell]
                 if not narrowed & BIT[solution[cell]]:
-                    return _missing_candidate(cell, solution[cell])
+                    return _missing_candidate(cell, cands[cell] & ~marks[cell])
                 cands[cell] = narrowed
     if 0 not in board:
         return None
@@ -293,15 +295,22 @@ def _wrong_digit(board: Grid, wrong: list[int]) -> Step:
     )
 
 
-def _missing_candidate(cell: int, digit: int) -> Step:
-    """A step saying the player's notes for a cell leave out the digit it needs."""
+def _missing_candidate(cell: int, missing: Mask) -> Step:
+    """A step saying the player's notes for a cell leave out digits nothing rules out there.
+
+    Every such digit is named, the cell's own among them: naming only the one it needs would
+    give the answer away.
+    """
     row, col, box = UNITS_OF[cell]
+    digits = tuple(d for d in range(1, 10) if missing & BIT[d])
+    them = "it" if len(digits) == 1 else "them"
     return Step(
         "missing-candidate",
         (box, row, col),
         (cell,),
-        (digit,),
+        digits,
         explanation=(
-            f"Your notes for {cell_name(cell)} leave out {digit}, but nothing rules it out there: put {digit} back."
+            f"Your notes for {cell_name(cell)} leave out {digits_text(digits)}, but nothing on the board "
+            f"rules {them} out there: put {them} back."
         ),
     )

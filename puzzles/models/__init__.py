@@ -342,7 +342,7 @@ class Hint(models.Model):
 
 class Check(models.Model):
     """One check of a player's digits against the solution: when, and how many were wrong. The
-    rate limit counts these with the hints (play/hints.py: _limit_assists)."""
+    checks' own rate limit counts these (play/hints.py: _limit_checks)."""
 
     attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="checks")
     wrong = models.PositiveSmallIntegerField()

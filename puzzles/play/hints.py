@@ -1,23 +1,25 @@
 """Assists: hints that explain the next step from a player's own position, revealed a stage at
 a time, and checks that say which of the player's digits are wrong.
 
-Stage 1 says where to look (one house), stage 2 names the technique, stage 3 gives the exact
-placement or elimination and the engine's one-line explanation. Asking again on the same
-position reveals the next stage; any change to the digits or centre notes starts again at 1.
-A hint never carries more than its stage, and never the solution grid; a check names the wrong
-cells, never the digits that belong in them.
+Asking again on the same position reveals the next stage of the same hint (what each stage shows
+is hint_answers.py's); any change to the digits or centre notes starts a new hint at stage 1. A
+hint never carries the solution grid; a check names the wrong cells, never the digits that belong
+in them.
 
-Either one marks the solve as assisted, so it is not ranked, and both count against one limit
-per player: settings.HINTS_PER_MINUTE hints and checks together. Each hint shown and each check
-is also an event in the attempt's record of play (record_of_play/events.py).
+Either one marks the solve as assisted, so it is not ranked. Each is limited per player, apart:
+settings.HINTS_PER_MINUTE hints (a hint is its first stage; its later stages are free) and
+settings.CHECKS_PER_MINUTE checks. So that free stages cannot be asked for without end, a minute
+also holds at most LAST_STAGE requests for each hint allowed (showing the last stage again is a
+request). attempt.hints_used counts hints, not stages. Each hint stage shown and each check is
+also an event in the attempt's record of play (record_of_play/events.py).
 """
 
 from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,144 +27,75 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import engine
-from ..engine import UNITS, cell_name, technique_about, technique_phrase, technique_title, unit_name
 from ..models import Check, DailyPuzzle, Hint, PlayEvent
 from ..record_of_play.events import play_log
 from .attempts import AlreadySolved, attempt_lock
+from .hint_answers import LAST_STAGE, MISTAKES, HintResult
 from .positions import position_clean, position_key
 
-LAST_STAGE = 3
+__all__ = ["LAST_STAGE", "MISTAKES", "CheckResult", "HintResult", "HintsTooFast", "check_request", "hint_request"]
+
 RATE_WINDOW = datetime.timedelta(seconds=60)
 
 
 class HintsTooFast(Exception):
-    """The player asked for more hints and checks (together) than settings.HINTS_PER_MINUTE allows."""
+    """The player asked for more hints, or more checks, than a minute allows; the message says
+    which, and when to try again."""
 
-    def __init__(self, retry_after: int, asked: str = "hints") -> None:
-        super().__init__(f"That's a lot of {asked}: try again in {retry_after} seconds.")
+    def __init__(self, retry_after: int, what: str = "hints") -> None:
+        super().__init__(f"That's a lot of {what} in a minute: try again in {retry_after} seconds.")
         self.retry_after = retry_after
 
 
-# Steps the engine returns when the player's own board is wrong, rather than a technique.
-MISTAKES = ("wrong-digit", "missing-candidate")
-
-
-@dataclass
-class HintResult:
-    """The hint shown, at its stage; None for `step` when the board is already full and right."""
-
-    stage: int
-    step: engine.Step | None
-    hints_used: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON answer: only what the stage reveals (see the module's docstring)."""
-        step = self.step
-        if step is None:
-            return {
-                "stage": 0,
-                "kind": "complete",
-                "final": True,
-                "message": "Every cell is filled in correctly: submit your grid.",
-                "hints_used": self.hints_used,
-            }
-        kind = step.technique if step.technique in MISTAKES else "step"
-        unit = step.houses[0]
-        out: dict[str, Any] = {
-            "stage": self.stage,
-            "kind": kind,
-            "final": self.stage >= LAST_STAGE,
-            "unit": {"index": unit, "name": unit_name(unit), "cells": list(UNITS[unit])},
-            "hints_used": self.hints_used,
-        }
-        if self.stage == 1:
-            out["message"] = _where_to_look(kind, unit)
-            out["highlight"] = list(UNITS[unit])
-            return out
-        if kind == "step":
-            out["technique"] = {
-                "name": step.technique,
-                "title": technique_title(step.technique),
-                "about": technique_about(step.technique),
-            }
-        else:
-            # A mistake's stage 2 is the cell; the other wrong cells wait for their own hints.
-            cell = step.cells[0]
-            out["cell"] = {"index": cell, "name": cell_name(cell)}
-        if self.stage == 2:
-            if kind == "step":
-                out["message"] = f"Look for {technique_phrase(step.technique)} in {unit_name(unit)}."
-                out["highlight"] = list(UNITS[unit])
-            else:
-                out["message"] = _which_cell(kind, step.cells[0])
-                out["highlight"] = [step.cells[0]]
-            return out
-        full = step.to_dict()
-        if kind == "wrong-digit":
-            first = step.cells[0]
-            out["cells"] = full["cells"][:1]
-            out["placements"] = []
-            out["eliminations"] = [e for e in full["eliminations"] if e["cell"] == first]
-            out["highlight"] = [first]
-        else:
-            out["cells"] = full["cells"]
-            out["placements"] = full["placements"]
-            out["eliminations"] = full["eliminations"]
-            out["highlight"] = list(step.cells)
-        out["explanation"] = step.explanation
-        out["message"] = step.explanation
-        return out
-
-
-def _where_to_look(kind: str, unit: int) -> str:
-    if kind == "wrong-digit":
-        return f"One of your digits is wrong: look at {unit_name(unit)}."
-    if kind == "missing-candidate":
-        return f"One of your centre notes leaves out the digit its cell needs: look at {unit_name(unit)}."
-    return f"There is a step to find in {unit_name(unit)}."
-
-
-def _which_cell(kind: str, cell: int) -> str:
-    if kind == "wrong-digit":
-        return f"The digit in {cell_name(cell)} is wrong."
-    return f"Your notes for {cell_name(cell)} leave out the digit it needs."
-
-
-def _retry_after(user_id: int, now: datetime.datetime) -> int | None:
-    """Seconds until the player may ask again, or None when under settings.HINTS_PER_MINUTE."""
-    limit, since = settings.HINTS_PER_MINUTE, now - RATE_WINDOW
-    hints = Hint.objects.filter(user_id=user_id, created__gt=since)
-    checks = Check.objects.filter(attempt__user_id=user_id, created__gt=since)
-    recent: list[datetime.datetime] = []
-    for rows in (hints, checks):  # the newest of each, then the newest of both
-        recent += rows.order_by("-created").values_list("created", flat=True)[:limit]
-    recent = sorted(recent, reverse=True)[:limit]
+def _wait(times: Iterable[datetime.datetime], limit: int, now: datetime.datetime) -> int | None:
+    """Seconds until one of the `limit` newest `times` (newest first) leaves the minute, or None
+    when there are fewer than `limit` of them."""
+    recent = list(times)[:limit]
     if len(recent) < limit:
         return None
-    # The oldest of the last HINTS_PER_MINUTE hints and checks has to leave the window first.
+    # The oldest of the last `limit` has to leave the window first.
     frees_at = recent[-1] + RATE_WINDOW
     return max(1, math.ceil((frees_at - now).total_seconds()))
 
 
-def _limit_assists(user_id: int, now: datetime.datetime, asked: str) -> None:
-    """Raise HintsTooFast when the player is at the limit; call it in the transaction that
-    records the hint or check.
-
-    The player's row is the lock for the limit: their assists on other dailies (other attempt
-    rows) are counted too, and two requests at once must not both get the last one.
-    """
+def _lock_player(user_id: int) -> None:
+    """The player's row is the lock for their limits: their assists on other dailies (other
+    attempt rows) are counted too, and two requests at once must not both get the last one.
+    Call it in the transaction that records the hint or check."""
     list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk"))
-    wait = _retry_after(user_id, now)
+
+
+def _limit_hints(user_id: int, now: datetime.datetime, new_hint: bool) -> None:
+    """Raise HintsTooFast when the player may not have this hint request now."""
+    _lock_player(user_id)
+    limit = settings.HINTS_PER_MINUTE
+    shown = Hint.objects.filter(user_id=user_id, created__gt=now - RATE_WINDOW).order_by("-created")
+    if new_hint:
+        wait = _wait(shown.filter(stage=1).values_list("created", flat=True)[:limit], limit, now)
+        if wait is not None:
+            raise HintsTooFast(wait, "hints")
+    requests = limit * LAST_STAGE
+    wait = _wait(shown.values_list("created", flat=True)[:requests], requests, now)
     if wait is not None:
-        raise HintsTooFast(wait, asked)
+        raise HintsTooFast(wait, "hint requests")
+
+
+def _limit_checks(user_id: int, now: datetime.datetime) -> None:
+    """Raise HintsTooFast when the player is at settings.CHECKS_PER_MINUTE."""
+    _lock_player(user_id)
+    limit = settings.CHECKS_PER_MINUTE
+    checks = Check.objects.filter(attempt__user_id=user_id, created__gt=now - RATE_WINDOW).order_by("-created")
+    wait = _wait(checks.values_list("created", flat=True)[:limit], limit, now)
+    if wait is not None:
+        raise HintsTooFast(wait, "checks")
 
 
 def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None, centre: object = None) -> HintResult:
     """The next hint stage for the player's position; the position itself is not saved.
 
     Raises BadPosition for a malformed position, AlreadySolved for a solved attempt and
-    HintsTooFast over the rate limit; in each case nothing is recorded. A full, correct board
-    gives a result with no step, and records nothing either.
+    HintsTooFast over a limit; in each case nothing is recorded. A full, correct board gives a
+    result with no step, and records nothing either.
     """
     with transaction.atomic():
         # Locked: two hint requests at once must not both read stage 1 and both show it.
@@ -172,24 +105,25 @@ def hint_request(user, daily: DailyPuzzle, digits: object, corner: object = None
         givens = daily.puzzle.givens
         digits, _, centre = position_clean(givens, digits, corner, centre)
         now = timezone.now()
-        _limit_assists(attempt.user_id, now, "hints")
+        key = position_key(digits, centre)
+        same = attempt.hint_position == key and attempt.hint_stage >= 1
+        stage = min(attempt.hint_stage + 1, LAST_STAGE) if same else 1
+        _limit_hints(attempt.user_id, now, new_hint=stage == 1)
         # Centre notes are the player's candidates (an empty one restricts nothing); corner
         # notes mark where a digit may go in a box, which is not a candidate list.
         step = engine.next_step(givens, [int(d) for d in digits], centre)
         if step is None:
             return HintResult(0, None, attempt.hints_used)
-        key = position_key(digits, centre)
-        same = attempt.hint_position == key and attempt.hint_stage >= 1
-        stage = min(attempt.hint_stage + 1, LAST_STAGE) if same else 1
         Hint.objects.create(
             attempt=attempt, user_id=attempt.user_id, stage=stage, technique=step.technique, created=now
         )
-        attempt.hints_used += 1
+        if stage == 1:
+            attempt.hints_used += 1
         attempt.hint_stage = stage
         attempt.hint_position = key
         attempt.save(update_fields=["hints_used", "hint_stage", "hint_position", "updated_at"])
         play_log(attempt, PlayEvent.Kind.HINT, now)
-        return HintResult(stage, step, attempt.hints_used)
+        return HintResult(stage, step, attempt.hints_used, givens, digits, centre)
 
 
 @dataclass(frozen=True)
@@ -202,7 +136,7 @@ def check_request(user, daily: DailyPuzzle, digits: object) -> CheckResult:
     """Which of the player's entered digits are wrong; the digits sent are not saved.
 
     Raises BadPosition for malformed digits, AlreadySolved for a solved attempt and HintsTooFast
-    over the rate limit; in each case nothing is recorded. Otherwise the check is counted on the
+    over settings.CHECKS_PER_MINUTE; in each case nothing is recorded. Otherwise the check is counted on the
     attempt (started if there is none), which marks a later solve as assisted, even when nothing
     was wrong. Givens are never wrong: a player's digits on them are not theirs (position_clean).
     """
@@ -212,7 +146,7 @@ def check_request(user, daily: DailyPuzzle, digits: object) -> CheckResult:
             raise AlreadySolved()
         digits, _, _ = position_clean(daily.puzzle.givens, digits)
         now = timezone.now()
-        _limit_assists(attempt.user_id, now, "checks")
+        _limit_checks(attempt.user_id, now)
         solution = daily.puzzle.solution
         wrong = [cell for cell, mine in enumerate(digits) if mine != "0" and mine != solution[cell]]
         Check.objects.create(attempt=attempt, wrong=len(wrong), created=now)

@@ -27,17 +27,17 @@ import { keyAction, moveTarget, nextMode } from "./keys.js";
 import { BEAT_MS, SyncQueue } from "./sync.js";
 import { browserStorage } from "./device.js";
 import { UndoCopy } from "./undo.js";
-import { askHint, closeHint, hintOpen } from "./hints.js";
+import { askHint, closeHint, hintActionBoard, hintOpen } from "./hints.js";
 import {
-  adopt, clearSelection, enterDigit, eraseSelection, rebase, restoreHistory, running, select, selectAll, setElapsed,
-  setMode, setPaused, showSolved, tickClock, travel, updateClock,
+  adopt, change, clearSelection, enterDigit, eraseSelection, rebase, restoreHistory, running, select, selectAll,
+  setElapsed, setMode, setPaused, showSolved, tickClock, travel, updateClock,
 } from "./play.js";
 import { loadSettings, storedSettings, wireTools } from "./tools.js";
 import "./share.js"; // the Share and Copy buttons of the results, which arrive after the solve
 import {
   applySettings, csrfToken, elements, render, showAlert, showControls, showGuest, showNotice, showPlayer, showSaveState,
 } from "./view.js";
-import { entryNotice } from "./wording.js";
+import { entryNotice, hintActionNotice } from "./wording.js";
 
 /** Build the game from the page, wire the grid, then load and show the player's position. */
 async function start(els) {
@@ -221,6 +221,9 @@ function wirePlay(game) {
   els.pause.addEventListener("click", () => setPaused(game, !game.paused));
   els.resume.addEventListener("click", () => setPaused(game, false));
   els.hintClose.addEventListener("click", () => closeHint(game));
+  els.hintBody.addEventListener("click", (e) => {
+    if (e.target.closest("[data-hint-action]")) actOnHint(game);
+  });
   wireTools(game);
 
   document.addEventListener("visibilitychange", () => onVisibility(game));
@@ -254,6 +257,24 @@ function onKeypad(game, e) {
   } else if (button.dataset.action === "hint") {
     askHint(game);
   }
+}
+
+/**
+ * The hint's action, pressed: a move of the player's own, through the board's move path (one undo
+ * step, saved, in the record of play). The board changes, so the hint closes; the cell acted on
+ * takes the focus.
+ */
+function actOnHint(game) {
+  const action = game.hint.shown?.action;
+  if (!action || !game.canPlay || game.solved || game.paused) return;
+  if (positionKey(game.board) !== game.hint.key) return; // the hint is for a position that is gone
+  const next = hintActionBoard(game.board, action, { removeNotes: game.settings.remove_notes });
+  if (Number.isInteger(action.cell)) {
+    game.cursor = action.cell;
+    game.selection = new Set([action.cell]);
+  }
+  change(game, next);
+  showNotice(game, hintActionNotice(action));
 }
 
 /** Hidden tab: unsaved work is sent and the clock stops. Visible again: it starts, and other devices are looked for. */

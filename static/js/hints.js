@@ -1,27 +1,58 @@
-// Hints: the server finds the step; the page shows it a stage at a time and never applies it.
+// Hints: the server finds the step; the page shows it a stage at a time and never applies it by
+// itself. The last stage ends in an action (place the digit the step leads to, write or trim notes,
+// erase a wrong digit) that the player may press: board.js carries it out through the board's
+// normal move path (undoable, saved, in the record of play), from hintActionBoard's board.
 // This module keeps the hint panel and the marks it puts on cells (view.js draws them from
-// game.hint.marks); the request itself goes through the sync queue, which alone talks to the server.
+// game.hint.marks, with the candidates a hint draws in cells that hold no notes); the request
+// itself goes through the sync queue, which alone talks to the server.
 
-import { positionKey } from "./sudoku.js";
+import { applyDigit, eraseCells, normaliseNotes, positionKey, valueAt } from "./sudoku.js";
 import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
 import { render, renderKeypad } from "./view.js";
 
 /**
- * The cells a hint answer marks: Map cell -> {kind, digits}. kind is "area" (the unit to look
- * at, stages 1 and 2 of a step), "cell" (a cell of the step, or the cell with the mistake),
- * "place" (a digit goes there) or "remove" (those candidates go).
+ * The cells a hint answer marks: Map cell -> {kind, digits, cands}. kind is "area" (the unit to
+ * look at, stages 1 and 2 of a step), "cell" (a cell of the step, or the cell with the mistake),
+ * "place" (a digit goes there), "remove" (those candidates go) or "cands" (a cell whose
+ * candidates the hint draws, and nothing more). `cands`: the candidates the hint draws in a cell
+ * where the player keeps no notes (null where it draws none).
  */
 export function hintMarks(hint) {
   const marks = new Map();
   const area = hint.kind === "step" && hint.stage < 3;
-  for (const i of hint.highlight ?? []) marks.set(i, { kind: area ? "area" : "cell", digits: [] });
-  for (const { cell, digit } of hint.placements ?? []) marks.set(cell, { kind: "place", digits: [digit] });
+  const mark = (cell, kind, digits = []) => marks.set(cell, { kind, digits, cands: null });
+  for (const i of hint.highlight ?? []) mark(i, area ? "area" : "cell");
+  for (const { cell, digit } of hint.placements ?? []) mark(cell, "place", [digit]);
   for (const { cell, digit } of hint.eliminations ?? []) {
-    const mark = marks.get(cell);
-    if (mark?.kind === "remove") mark.digits.push(digit);
-    else if (mark?.kind !== "place") marks.set(cell, { kind: "remove", digits: [digit] });
+    const had = marks.get(cell);
+    if (had?.kind === "remove") had.digits.push(digit);
+    else if (had?.kind !== "place") mark(cell, "remove", [digit]);
+  }
+  for (const { cell, digits } of hint.candidates ?? []) {
+    if (!marks.has(cell)) mark(cell, "cands");
+    marks.get(cell).cands = digits;
   }
   return marks;
+}
+
+/**
+ * The board after the player presses a hint's action (the last stage's one button): `action` as
+ * the hint API gives it. "place": the digit in its cell; "notes": those cells' centre notes
+ * become the digits given; "erase": the cell's digit goes. The same board when there is nothing
+ * to do (the cell already holds the digit, say). Pure: board.js makes it the game's move.
+ */
+export function hintActionBoard(board, action, options = {}) {
+  if (action.kind === "place") {
+    if (board.givens[action.cell] || board.digits[action.cell] === action.digit) return board;
+    return applyDigit(board, [action.cell], action.digit, options);
+  }
+  if (action.kind === "erase") return board.digits[action.cell] ? eraseCells(board, [action.cell], "normal") : board;
+  if (action.kind === "notes") {
+    const centre = [...board.centre];
+    for (const { cell, digits } of action.notes) if (!valueAt(board, cell)) centre[cell] = normaliseNotes(digits);
+    return centre.every((n, i) => n === board.centre[i]) ? board : { ...board, centre };
+  }
+  return board;
 }
 
 /**
@@ -96,12 +127,36 @@ function showHint(game, data) {
   const technique = data.kind === "step" && data.technique;
   if (data.stage >= 3) {
     parts.push(technique ? paragraph("hint-text", strong(`${technique.title}.`), " ", data.explanation) : paragraph("hint-text", data.explanation));
+    if (data.then) parts.push(paragraph("hint-text", data.then));
   } else if (data.stage === 2 && technique) {
     // The server's message ("Look for a naked single in box 5.") in fewer words, to fit a phone.
     parts.push(paragraph("hint-text", strong(`${technique.title} in ${data.unit.name}.`), " ", technique.about));
   } else {
     parts.push(paragraph("hint-text", data.message));
   }
+  const links = [];
+  if (data.action) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "hint-action";
+    button.dataset.hintAction = "";
+    button.textContent = data.action.label;
+    links.push(button);
+  }
+  if (data.candidates?.length) {
+    const note = document.createElement("span");
+    note.className = "hint-note";
+    note.textContent = "Orange digits are the candidates.";
+    links.push(note);
+  }
+  if (technique?.guide) {
+    const guide = document.createElement("a");
+    guide.href = technique.guide;
+    guide.className = "hint-guide";
+    guide.textContent = "How this technique works";
+    links.push(guide);
+  }
+  if (links.length) parts.push(paragraph("hint-links", ...links));
   if (data.stage === 1 && data.hints_used === 1) {
     parts.push(paragraph("hint-note", "A solve with hints is not ranked on the leaderboard."));
   }
@@ -147,10 +202,11 @@ export function clearHint(game) {
   if (!els.hintPanel) return;
   game.hint.shown = null;
   game.hint.marks = new Map();
+  // Emptying the panel or hiding its focused button (close, or the action just pressed) would
+  // drop focus to the page: hand it to the grid first.
+  if (els.hintPanel.contains(document.activeElement)) els.cells[game.cursor].focus();
   delete els.hintPanel.dataset.state;
   els.hintBody.replaceChildren();
-  // Hiding the focused close button would drop focus to the page: hand it to the grid first.
-  if (els.hintClose.contains(document.activeElement)) els.cells[game.cursor].focus();
   els.hintClose.hidden = true;
 }
 

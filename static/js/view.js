@@ -66,13 +66,14 @@ export function elements(doc) {
   };
 }
 
-/** Each cell's layers, where render writes: its colours, digit, corner and centre notes. */
+/** Each cell's layers, where render writes: its colours, digit, corner and centre notes, and the candidates a hint draws. */
 export function cellParts(cells) {
   return cells.map((cell) => ({
     colour: cell.querySelector(".cell-colour"),
     digit: cell.querySelector(".cell-digit"),
     corner: cell.querySelector(".cell-corner"),
     centre: cell.querySelector(".cell-centre"),
+    hint: cell.querySelector(".cell-hint"),
   }));
 }
 
@@ -120,6 +121,7 @@ export function render(game) {
     const mark = marks.get(i) ?? null;
     if (mark) cell.dataset.hint = mark.kind;
     else if (cell.dataset.hint) delete cell.dataset.hint;
+    if (parts.hint) renderHintCandidates(parts.hint, value ? null : mark);
     const label = cellLabel(board, i, bad.has(i), mark, wrong);
     if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
   });
@@ -177,6 +179,28 @@ function renderNotes(el, notes, focusValue, corner) {
     }),
   );
   if (!corner) el.dataset.count = String(notes.length);
+}
+
+/**
+ * The candidates a hint draws in a cell the player keeps no notes in: each digit in its own
+ * place of a 3 by 3 (as printed pencil marks), in the hint's colour and italics, so they are told
+ * from the player's own notes; the ones the step removes struck through. Drawn from data-n by the
+ * stylesheet, as notes are; the cell's label says them (wording.js).
+ */
+function renderHintCandidates(el, mark) {
+  const cands = mark?.cands ?? [];
+  const removed = mark?.kind === "remove" ? mark.digits : [];
+  const key = `${cands.join("")}|${removed.join("")}`;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.replaceChildren(
+    ...cands.map((d) => {
+      const span = document.createElement("span");
+      span.dataset.n = String(d);
+      if (removed.includes(d)) span.className = "is-removed";
+      return span;
+    }),
+  );
 }
 
 /**

@@ -23,6 +23,9 @@ export function solvedWords(seconds) {
 
 // ---- The board. ----
 
+/** A cell as people say it: "row 3, column 4". */
+const cellWords = (i) => `row ${rowOf(i) + 1}, column ${colOf(i) + 1}`;
+
 /** The nine colours by the number each keeps on the keypad and in the cells (board.css draws them). */
 const COLOUR_NAMES = ["", "grey", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"];
 
@@ -48,12 +51,24 @@ export function cellLabel(board, i, conflicted, mark = null, wrong = false) {
   return parts.join(", ");
 }
 
-/** A hint's mark in words, for the cell's label: the outline says it on screen, this says it aloud. */
+/**
+ * A hint's mark in words, for the cell's label: the outline and the drawn candidates say it on
+ * screen, this says it aloud ("hint: candidates 1 2 5 6, remove 1 2").
+ */
 function hintWords(mark) {
   const digits = [...mark.digits].sort().join(" ");
+  const cands = mark.cands?.length ? `hint: candidates ${mark.cands.join(" ")}` : "";
   if (mark.kind === "place") return `hint: ${digits} goes here`;
-  if (mark.kind === "remove") return `hint: remove ${digits}`;
+  if (mark.kind === "remove") return cands ? `${cands}, remove ${digits}` : `hint: remove ${digits}`;
+  if (cands) return cands;
   return mark.kind === "cell" ? "hint: this cell" : "hint: look here";
+}
+
+/** What the board says once a hint's action is pressed: "Placed 7 in row 3, column 4. Undo takes it back." */
+export function hintActionNotice(action) {
+  if (action.kind === "place") return `Placed ${action.digit} in ${cellWords(action.cell)}. Undo takes it back.`;
+  if (action.kind === "erase") return `Erased ${cellWords(action.cell)}. Undo takes it back.`;
+  return "Notes written. Undo takes them back.";
 }
 
 /** A digit key's name in colour mode: "Colour 2, red". */
@@ -84,7 +99,6 @@ export function entryNotice(mode) {
 // ---- The replay. ----
 
 const LAYER_WORDS = { c: "corner notes", n: "centre notes", k: "colours" };
-const cellWords = (i) => `row ${rowOf(i) + 1}, column ${colOf(i) + 1}`;
 
 /** A step in words, for the status line: "5 in row 3, column 4", "corner notes in 3 cells". */
 export function stepWords(step) {

@@ -9,6 +9,7 @@ import pytest
 from puzzles import engine
 from puzzles.engine import UNITS, technique_title, unit_name
 from puzzles.models import Solve
+from puzzles.play.hint_answers import peoples_words
 from tests.browser.pages import (
     GIVENS,
     SOLUTION,
@@ -59,7 +60,8 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     # Stage 3: the step itself, its cell marked as where the digit goes; nothing more to show.
     button.click()
     wait_stage(page, 3)
-    assert step.explanation in hint_text(page)
+    assert peoples_words(step.explanation) in hint_text(page)
+    assert "Place 4 in row 5, column 6" in hint_text(page)  # its one press, not pressed
     ((target, digit),) = step.placements
     assert marked(page, "place") == [target]
     assert f"{digit} goes here" in cell(page, target).get_attribute("aria-label")
@@ -72,6 +74,18 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     page.keyboard.press("Escape")
     assert hint_text(page) == "" and marked(page) == []
     assert button.inner_text() == "Hint"  # nothing on screen: a press shows the step again
+
+    # Its one press, by the keyboard: the digit placed as the player's own move (one undo step),
+    # the hint gone with the position it was for, the focus on the cell.
+    button.click()
+    wait_stage(page, 3)
+    page.locator("#sudoku-hint .hint-action").focus()
+    page.keyboard.press("Enter")
+    assert digit_in(page, target) == str(digit) and hint_text(page) == "" and marked(page) == []
+    assert page.evaluate("document.activeElement.id") == f"cell-{target}"
+    assert "Undo takes it back" in page.locator("#sudoku-notice").inner_text()
+    page.keyboard.press("Control+z")
+    assert digit_in(page, target) == ""
 
     # Another hint, then a change to the board: it no longer applies and goes away.
     button.click()
@@ -119,12 +133,17 @@ def test_a_refused_or_failed_hint_says_why_and_the_game_goes_on(chromium, live_s
     keypad = page.locator("#sudoku-keypad").bounding_box()
     assert keypad["y"] + keypad["height"] <= 667
 
-    # Over the limit: the server's message, and no marks.
+    # Over the limit, on a new position (the stages of one hint are free): the server's message,
+    # naming hints, and no marks. (A phone this short has no room under the keypad: the hint lies
+    # over it, so it is closed first.)
+    page.locator("#sudoku-hint-close").tap()
+    cell(page, 1).tap()
+    page.tap(f"#sudoku-keypad [data-digit='{SOLUTION[1]}']")
     page.tap("#key-hint")
     page.wait_for_function(
         "() => document.querySelector('#sudoku-hint-panel').dataset.state === 'error'", timeout=10_000
     )
-    assert "try again in" in hint_text(page)
+    assert "try again in" in hint_text(page) and "hints" in hint_text(page)
     assert marked(page) == []
 
     # Offline: said plainly, and playing and saving carry on once back.

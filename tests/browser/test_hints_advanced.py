@@ -10,6 +10,7 @@ import pytest
 
 from puzzles import engine
 from puzzles.models import DailyPuzzle, site_today
+from puzzles.play.hint_answers import peoples_words
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import hint_text, marked, screenshot, sign_up, wait_stage
 from tests.factories import make_daily, make_known_puzzle
@@ -53,9 +54,10 @@ def test_a_long_hint_shows_in_full_on_a_phone_with_its_cells_marked(chromium, li
         page.tap("#key-hint")
         wait_stage(page, stage)
 
-    # The technique's name and the whole explanation, every word of it.
+    # The technique's name and the whole explanation, every word of it, then the one press it ends
+    # in: the player keeps no notes, so the notes it leaves (its candidates are drawn).
     text = " ".join(hint_text(page).split())
-    assert text == f"{engine.technique_title('als-xz')}. {step.explanation}"
+    assert text == f"{engine.technique_title('als-xz')}. {peoples_words(step.explanation)} Fill these notes"
     # The step's cells ringed, the cells that lose a candidate marked as such, nothing else.
     assert marked(page) == sorted(set(step.cells) | set(removed))
     assert marked(page, "remove") == removed
@@ -64,16 +66,18 @@ def test_a_long_hint_shows_in_full_on_a_phone_with_its_cells_marked(chromium, li
     if scheme == "light":
         screenshot(page, "hint-advanced-phone.png")
 
-    # On the phone: nothing wider than the screen, the panel over the keypad and not the grid, all
-    # of its text on screen without scrolling, and the row with the hint button still at hand.
+    # On a short phone (no room under the keypad): nothing wider than the screen, the panel over the
+    # keypad and not the grid, all of its text on screen without scrolling.
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     panel = page.locator("#sudoku-hint-panel")
     box, grid = panel.bounding_box(), page.locator("#sudoku-grid").bounding_box()
     assert box["y"] >= grid["y"] + grid["height"] - 0.5, (box, grid)
     assert box["x"] >= 0 and box["x"] + box["width"] <= 375 and box["y"] + box["height"] <= 667, box
     assert panel.evaluate("(p) => p.scrollHeight <= p.clientHeight + 1"), "the hint's text is cut off"
-    button = page.locator("#key-hint").bounding_box()
-    assert button["y"] >= box["y"] + box["height"] and button["y"] + button["height"] <= 667
+    # The last stage leaves nothing more to ask for: on a phone this short it takes the keypad's
+    # whole height, Hint's row too, and its own button acts on it.
+    assert page.locator("#key-hint").get_attribute("aria-disabled") == "true"
+    assert page.locator("#sudoku-hint .hint-action").is_visible()
     assert_accessible(page, f"a long hint on a phone, {scheme}")
     context.close()
 
@@ -95,7 +99,8 @@ def test_a_direct_step_is_hinted_as_the_placement_it_gives_with_its_pattern_mark
             assert text == f"Direct pointing in box 9. {engine.technique_about('direct-pointing')}"
 
     text = " ".join(hint_text(page).split())
-    assert text == f"Direct pointing. {step.explanation}"
+    label = f"Place {digit} in row {target // 9 + 1}, column {target % 9 + 1}"
+    assert text == f"Direct pointing. {peoples_words(step.explanation)} {label} Orange digits are the candidates."
     # The box's 7s that point down column 7 ringed, the cell they leave for 7 in box 6 marked as
     # where it goes, and nothing removed: the step is a placement.
     assert marked(page, "place") == [target]

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 
 import { applyDigit, parseState, toggleMarks } from "../../static/js/sudoku.js";
 import {
-  cellLabel, colourKeyLabel, endWords, entryNotice, formatDuration, hintLabel, loadedWords, pauseLabel, pausedWords,
+  cellLabel, colourKeyLabel, endWords, entryNotice, formatDuration, hintActionNotice, hintLabel, loadedWords, pauseLabel, pausedWords,
   playingWords, positionWords, solvedWords, steppedWords, stepWords,
 } from "../../static/js/wording.js";
 
@@ -44,6 +44,19 @@ describe("cellLabel", () => {
     assert.equal(cellLabel(board, 0, false, { kind: "place", digits: [4] }), "Row 1, Column 1, empty, hint: 4 goes here");
     assert.equal(cellLabel(board, 0, false, { kind: "remove", digits: [7, 2] }), "Row 1, Column 1, empty, hint: remove 2 7");
   });
+
+  test("the candidates a hint draws are said as the hint's, with what the step removes", () => {
+    const drawn = { kind: "cands", digits: [], cands: [1, 5, 7] };
+    assert.equal(cellLabel(board, 0, false, drawn), "Row 1, Column 1, empty, hint: candidates 1 5 7");
+    const struck = { kind: "remove", digits: [7, 1], cands: [1, 5, 7] };
+    assert.equal(cellLabel(board, 0, false, struck), "Row 1, Column 1, empty, hint: candidates 1 5 7, remove 1 7");
+  });
+});
+
+test("a hint's action pressed is said, with the way back", () => {
+  assert.equal(hintActionNotice({ kind: "place", cell: 21, digit: 7 }), "Placed 7 in row 3, column 4. Undo takes it back.");
+  assert.equal(hintActionNotice({ kind: "erase", cell: 0 }), "Erased row 1, column 1. Undo takes it back.");
+  assert.equal(hintActionNotice({ kind: "notes", notes: [] }), "Notes written. Undo takes them back.");
 });
 
 test("the hint button offers the next stage for the same position and starts again for another", () => {
