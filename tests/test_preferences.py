@@ -28,6 +28,7 @@ EVERY_DEFAULT = {
     "show_timer": True,
     "theme": "system",
     "wrap_arrows": False,
+    "seen_howto": False,
 }
 
 

@@ -21,6 +21,7 @@ DEFAULTS: dict[str, bool | str] = {
     "show_timer": True,
     "theme": "system",  # one of THEMES; "system" follows the device
     "wrap_arrows": False,  # the arrow keys go round from one edge to the other
+    "seen_howto": False,  # the how-to-play was shown on a board once (static/js/howto.js); never again by itself
 }
 
 
