@@ -241,7 +241,8 @@ def test_how_to_play_is_a_page_of_its_own_linked_from_every_header(client, daily
 
 def test_the_board_holds_the_how_to_play_as_a_dialog_and_links_it_from_the_keyboard_reference(client, daily):
     page = client.get(f"/daily/{daily.date.isoformat()}/easy/").content.decode()
-    assert '<dialog class="sudoku-dialog howto-dialog" id="howto" aria-labelledby="howto-title">' in page
+    assert '<dialog class="sudoku-dialog howto-dialog" id="howto" aria-labelledby="howto-title"' in page
+    assert 'data-url="/how-to-play/"' in page and "The rules" not in page  # its words come when it opens
     assert 'id="sudoku-howto-link" data-howto-open>How to play</a>' in page
     assert "js/howto" in page
 
