@@ -1,0 +1,208 @@
+"""A first visit that explains (issue 24): the how-to-play opens by itself on a first board, once,
+as a real dialog (focus in and back, Escape, a heading, axe clean) followed with the keyboard and
+with touch; the header fits a phone on its side with every link a 44 px target, and room for one
+more link; a home page waiting for its puzzles puts each in place when it is published."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from puzzles.models import Preferences, site_today
+from tests.browser.axe import assert_accessible
+from tests.browser.pages import LOOKS, PHONE, log_in, screenshot, sign_up
+from tests.factories import make_daily
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE_ON_ITS_SIDE = {**PHONE, "viewport": {"width": 667, "height": 375}}
+SMALL_PHONE = {**PHONE, "viewport": {"width": 320, "height": 568}}
+TALL_PHONE = {**PHONE, "viewport": {"width": 390, "height": 844}}
+
+
+def board_path(daily) -> str:
+    return f"/daily/{daily.date.isoformat()}/{daily.difficulty}/"
+
+
+def wait_open(page) -> None:
+    page.wait_for_selector("#howto[open] #howto-body[data-filled=yes]", timeout=10_000)
+
+
+def is_open(page) -> bool:
+    return page.evaluate("document.querySelector('#howto').open")
+
+
+def focus_in_dialog(page) -> str:
+    return page.evaluate(
+        "document.activeElement.closest('#howto') ? document.activeElement.id || document.activeElement.textContent : ''"
+    )
+
+
+def test_a_first_visitor_meets_it_once_and_follows_it_with_the_keyboard(chromium, live_server, todays_easy):
+    context = chromium.first_visit_context(**DESKTOP)
+    page = context.new_page()
+    page.goto(live_server.url + board_path(todays_easy))
+    wait_open(page)
+    # Focus moved in, onto its title; its parts are headed under it.
+    assert focus_in_dialog(page) == "howto-title"
+    assert page.locator("#howto h2").inner_text() == "How to play"
+    parts = page.locator("#howto h3").all_inner_texts()
+    assert parts[:4] == ["The rules", "Four ways to write in a cell", "With a keyboard", "On a touch screen"]
+    assert_accessible(page, "how to play, first visit")
+    # Tab reaches its button; Enter closes it, and focus is on the grid.
+    page.keyboard.press("Tab")
+    assert focus_in_dialog(page) == "Got it"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('#howto').open")
+    assert page.evaluate("document.activeElement.id") == "cell-0"
+
+    # Once: the next board does not open it.
+    page.reload()
+    page.wait_for_selector("#sudoku[data-ready=visitor]")
+    page.wait_for_timeout(500)
+    assert not is_open(page)
+
+    # Again from the keyboard reference, by keyboard: Escape closes it and focus comes back.
+    page.focus("#sudoku-keys summary")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "sudoku-howto-link"
+    page.keyboard.press("Enter")
+    wait_open(page)
+    assert page.url == live_server.url + board_path(todays_easy)  # a dialog here, not the page
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('#howto').open")
+    assert page.evaluate("document.activeElement.id") == "sudoku-howto-link"
+
+    # And from the header.
+    page.locator(".site-header").get_by_role("link", name="How to play").click()
+    wait_open(page)
+    page.keyboard.press("Escape")
+    context.close()
+
+
+@pytest.mark.screenshots
+@pytest.mark.parametrize("look", LOOKS)
+def test_on_a_touch_screen_it_fits_and_closes_with_a_tap(chromium, live_server, todays_easy, look):
+    context = chromium.first_visit_context(**LOOKS[look])
+    page = context.new_page()
+    page.goto(live_server.url + board_path(todays_easy))
+    wait_open(page)
+    box = page.locator("#howto").bounding_box()
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["y"] >= 0 and box["y"] + box["height"] <= height
+    assert_accessible(page, f"how to play, {look}")
+    screenshot(page, f"howto-{look}.png")
+    done = page.get_by_role("button", name="Got it")
+    if LOOKS[look].get("has_touch"):
+        done.tap()
+    else:
+        done.click()
+    page.wait_for_function("() => !document.querySelector('#howto').open")
+    page.reload()
+    page.wait_for_selector("#sudoku[data-ready=visitor]")
+    page.wait_for_timeout(500)
+    assert not is_open(page)
+    context.close()
+
+
+def test_a_player_sees_it_once_on_every_device_and_the_clock_waits_while_they_read(chromium, live_server, todays_easy):
+    context = chromium.first_visit_context(**PHONE)
+    page = context.new_page()
+    sign_up(page, live_server.url, board_path(todays_easy), "newcomer")
+    wait_open(page)
+    assert page.locator("#sudoku-paused").is_visible()  # reading is not solving
+    page.get_by_role("button", name="Got it").tap()
+    page.wait_for_function("() => !document.querySelector('#howto').open")
+    assert not page.locator("#sudoku-paused").is_visible()
+    page.wait_for_function("() => localStorage.getItem('sudoku:howto') === 'saved'")
+    user = User.objects.get(username="newcomer")
+    assert Preferences.objects.get(user=user).values["seen_howto"] is True
+    context.close()
+
+    # Another device: the server remembers.
+    context = chromium.first_visit_context(**DESKTOP)
+    log_in(context, live_server.url, user)
+    page = context.new_page()
+    page.goto(live_server.url + board_path(todays_easy))
+    page.wait_for_function("() => localStorage.getItem('sudoku:howto') === 'saved'", timeout=10_000)
+    assert not is_open(page)
+    context.close()
+
+
+# --- the header ---------------------------------------------------------------------------------
+
+HEADER = """() => {
+  const header = document.querySelector('.site-header');
+  const targets = [...header.querySelectorAll('a, button')].filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden');
+  return {
+    page: document.scrollingElement.scrollWidth - innerWidth,
+    header: header.scrollWidth - header.clientWidth,
+    outside: targets.filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).map((e) => e.textContent.trim()),
+    small: targets.map((e) => [e.textContent.trim() || e.getAttribute('aria-label'), e.getBoundingClientRect()])
+      .filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n} ${r.width.toFixed(0)}x${r.height.toFixed(0)}`),
+    logOut: targets.some((e) => e.textContent.trim() === 'Log out'),
+  };
+}"""
+
+ONE_MORE_LINK = """() => {
+  const nav = document.querySelector('.site-nav');
+  const link = Object.assign(document.createElement('a'), { href: '/learn/', textContent: 'Learn' });
+  nav.append(' ', link);
+}"""
+
+
+@pytest.mark.parametrize(
+    "size",
+    [PHONE_ON_ITS_SIDE, PHONE, TALL_PHONE, SMALL_PHONE, DESKTOP],
+    ids=["side", "phone", "tall", "small", "desktop"],
+)
+def test_the_logged_in_header_fits_with_room_for_one_more_link_and_every_target_is_44px(
+    chromium, live_server, todays_easy, size
+):
+    user = User.objects.create_user("margaret_hamilton", password="correct horse battery staple")
+    context = chromium.new_context(**size)
+    log_in(context, live_server.url, user)
+    page = context.new_page()
+    for path in ("/", "/how-to-play/", board_path(todays_easy)):
+        page.goto(live_server.url + path)
+        if path.startswith("/daily/"):
+            page.wait_for_selector("#sudoku[data-ready=true]")
+        for extra in ("", "with one more link"):
+            if extra:
+                page.evaluate(ONE_MORE_LINK)
+            found = page.evaluate(HEADER)
+            where = f"{path} {size['viewport']} {extra}"
+            assert found["page"] <= 0 and found["header"] <= 0, f"{where}: wider than the screen: {found}"
+            assert not found["outside"], f"{where}: past the screen's edge: {found['outside']}"
+            assert found["logOut"], f"{where}: no Log out"
+            assert not found["small"], f"{where}: smaller than 44 px: {found['small']}"
+        if path.startswith("/daily/") and size.get("has_touch"):
+            for control in ("#sudoku-pause", "#sudoku-settings-open"):
+                box = page.locator(control).bounding_box()
+                assert box["width"] >= 44 and box["height"] >= 44, f"{control} {box}"
+    context.close()
+
+
+# --- a home page waiting for its puzzles ---------------------------------------------------------
+
+
+def test_a_waiting_home_page_puts_each_puzzle_in_place_as_it_is_published(chromium, live_server, todays_easy):
+    context = chromium.new_context(**DESKTOP)
+    context.clock.install()
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    page.evaluate("window.notReloaded = true")
+    assert page.locator(".home-card[data-tier=medium].is-empty").count() == 1
+    page.clock.run_for(16_000)  # asked once: nothing new
+    page.wait_for_timeout(300)
+    assert page.locator(".home-card[data-tier=medium].is-empty").count() == 1
+
+    make_daily(site_today(), "medium")
+    page.clock.run_for(16_000)
+    page.wait_for_selector(".home-card[data-tier=medium]:not(.is-empty) a.home-card-button", timeout=10_000)
+    assert page.evaluate("window.notReloaded") is True  # in place, not a reload
+    assert page.locator("#home-cards-status").inner_text() == "The medium puzzle is ready."
+    assert page.locator(".home-card[data-tier=hard].is-empty").count() == 1
+    context.close()
