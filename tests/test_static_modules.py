@@ -55,9 +55,9 @@ def loaded_by(entry: str) -> set[str]:
 
 # What the puzzle page loads: the board's entry point and its imports, and every page's theme.js
 # (the replay page's replay.js is not among them).
-# howto.js is the page's second entry point; the dialog it loads when how to play first opens
-# (howto-dialog.js, by a dynamic import, which production rewrites to the hashed name too).
-BOARD_PAGE_MODULES = sorted(loaded_by("board.js") | {"theme.js", "howto.js", "howto-dialog.js"})
+# Every page's menu.js; howto.js, the page's second entry point, and the dialog it loads when how
+# to play first opens (howto-dialog.js, by a dynamic import, which production hashes too).
+BOARD_PAGE_MODULES = sorted(loaded_by("board.js") | {"theme.js", "menu.js", "howto.js", "howto-dialog.js"})
 
 
 def production_backend() -> str:

@@ -50,7 +50,10 @@ def test_a_first_visitor_meets_it_once_and_follows_it_with_the_keyboard(chromium
     parts = page.locator("#howto h3").all_inner_texts()
     assert parts[:4] == ["The rules", "Four ways to write in a cell", "With a keyboard", "On a touch screen"]
     assert_accessible(page, "how to play, first visit")
-    # Tab reaches its button; Enter closes it, and focus is on the grid.
+    # Tab reaches its words (they scroll between the title and the button), then its button;
+    # Enter closes it, and focus is on the grid.
+    page.keyboard.press("Tab")
+    assert focus_in_dialog(page) == "howto-body"
     page.keyboard.press("Tab")
     assert focus_in_dialog(page) == "Got it"
     page.keyboard.press("Enter")
@@ -169,6 +172,14 @@ def test_the_logged_in_header_fits_with_room_for_one_more_link_and_every_target_
         page.goto(live_server.url + path)
         if path.startswith("/daily/"):
             page.wait_for_selector("#sudoku[data-ready=true]")
+        menu = page.locator("#site-menu-button")
+        # On a phone upright the site's links fold under Menu: the header is one row of 44 px.
+        assert menu.is_visible() == (size["viewport"]["width"] <= 480)
+        if menu.is_visible():
+            assert page.locator(".site-header").bounding_box()["height"] <= 46
+            assert not page.locator("#site-nav").is_visible()
+            menu.click()
+            assert menu.get_attribute("aria-expanded") == "true"
         for extra in ("", "with one more link"):
             if extra:
                 page.evaluate(ONE_MORE_LINK)
@@ -178,6 +189,10 @@ def test_the_logged_in_header_fits_with_room_for_one_more_link_and_every_target_
             assert not found["outside"], f"{where}: past the screen's edge: {found['outside']}"
             assert found["logOut"], f"{where}: no Log out"
             assert not found["small"], f"{where}: smaller than 44 px: {found['small']}"
+        if menu.is_visible():
+            assert_accessible(page, f"the menu open, {path}")
+            page.keyboard.press("Escape")
+            assert not page.locator("#site-nav").is_visible() and menu.get_attribute("aria-expanded") == "false"
         if path.startswith("/daily/") and size.get("has_touch"):
             for control in ("#sudoku-pause", "#sudoku-settings-open"):
                 box = page.locator(control).bounding_box()
