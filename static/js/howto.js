@@ -4,7 +4,8 @@
 // be needed: the dialog and the rest (howto-dialog.js) load when it is, so the board stays light
 // for the many who saw it long ago.
 
-const SEEN_KEY = "sudoku:howto"; // "seen": on this device; "saved": the player's setting says so too
+// "seen": on this device; "saved": the player's setting says so too.
+const SEEN_KEY = "sudoku:howto";
 
 const board = document.getElementById("sudoku");
 const howto = document.getElementById("howto");
@@ -18,11 +19,12 @@ if (board && howto) {
     (await rest()).openHowto(board, howto, link);
   });
   whenReady(async (ready) => {
-    let here = "saved"; // storage refused (a private window): never risk showing it on every board
+    // Storage refused (a private window): never risk showing it on every board.
+    let here = "saved";
     try {
       here = localStorage.getItem(SEEN_KEY);
     } catch {
-      // as above
+      // "saved", as above
     }
     // A visitor who saw it here, or a player whose setting says so: nothing more to load.
     if (here === "saved" || (here && ready !== "true")) return;

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from puzzles.models import Preferences, site_today
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import LOOKS, PHONE, log_in, screenshot, sign_up
-from tests.factories import make_daily
+from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -220,4 +220,28 @@ def test_a_waiting_home_page_puts_each_puzzle_in_place_as_it_is_published(chromi
     assert page.evaluate("window.notReloaded") is True  # in place, not a reload
     assert page.locator("#home-cards-status").inner_text() == "The medium puzzle is ready."
     assert page.locator(".home-card[data-tier=hard].is-empty").count() == 1
+    context.close()
+
+
+# --- the home page's cards ----------------------------------------------------------------------
+
+
+@pytest.mark.screenshots
+@pytest.mark.parametrize("look", LOOKS)
+def test_each_card_says_what_its_difficulty_asks_and_the_days_median(chromium, live_server, todays_easy, look):
+    for tier in ("medium", "hard", "expert", "extreme"):
+        make_daily(site_today(), tier)
+    for n, seconds in enumerate((190, 260, 305)):
+        make_solve(todays_easy, f"solver{n}", seconds)
+    context = chromium.new_context(**LOOKS[look])
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    asks = page.locator(".home-card-asks")
+    assert asks.count() == 5 and all(asks.nth(i).is_visible() for i in range(5))
+    assert asks.first.inner_text() == "Asks for hidden single and naked single."
+    assert page.locator(".home-card[data-tier=easy] .home-card-median").inner_text() == "Today's median: 4:20"
+    assert page.locator(".home-card-median").count() == 1
+    assert page.evaluate("document.scrollingElement.scrollWidth - innerWidth") <= 0
+    assert_accessible(page, f"home cards, {look}")
+    screenshot(page.locator(".home-cards"), f"home-cards-{look}.png")
     context.close()
