@@ -245,3 +245,17 @@ def test_each_card_says_what_its_difficulty_asks_and_the_days_median(chromium, l
     assert_accessible(page, f"home cards, {look}")
     screenshot(page.locator(".home-cards"), f"home-cards-{look}.png")
     context.close()
+
+
+def test_the_address_of_a_puzzle_being_prepared_opens_it_once_it_is_published(chromium, live_server, todays_easy):
+    context = chromium.new_context(**DESKTOP)
+    context.clock.install()
+    page = context.new_page()
+    response = page.goto(f"{live_server.url}/daily/{site_today().isoformat()}/medium/")
+    assert response.status == 503 and "The medium puzzle is being prepared" in page.locator("main").inner_text()
+    assert_accessible(page, "a puzzle being prepared")
+    make_daily(site_today(), "medium")
+    page.clock.run_for(16_000)
+    page.wait_for_selector("#sudoku[data-ready=visitor]", timeout=10_000)
+    assert page.locator("#sudoku-title").inner_text().startswith("Medium")
+    context.close()
