@@ -19,6 +19,9 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE_ON_ITS_SIDE = {**PHONE, "viewport": {"width": 667, "height": 375}}
 SMALL_PHONE = {**PHONE, "viewport": {"width": 320, "height": 568}}
 TALL_PHONE = {**PHONE, "viewport": {"width": 390, "height": 844}}
+# Either side of where the site's links fold under Menu (37.5rem).
+NARROW_TABLET = {**PHONE, "viewport": {"width": 600, "height": 800}}
+TABLET = {**PHONE, "viewport": {"width": 601, "height": 800}}
 
 
 def board_path(daily) -> str:
@@ -158,8 +161,8 @@ ONE_MORE_LINK = """() => {
 
 @pytest.mark.parametrize(
     "size",
-    [PHONE_ON_ITS_SIDE, PHONE, TALL_PHONE, SMALL_PHONE, DESKTOP],
-    ids=["side", "phone", "tall", "small", "desktop"],
+    [PHONE_ON_ITS_SIDE, PHONE, TALL_PHONE, SMALL_PHONE, NARROW_TABLET, TABLET, DESKTOP],
+    ids=["side", "phone", "tall", "small", "narrow-tablet", "tablet", "desktop"],
 )
 def test_the_logged_in_header_fits_with_room_for_one_more_link_and_every_target_is_44px(
     chromium, live_server, todays_easy, size
@@ -174,7 +177,7 @@ def test_the_logged_in_header_fits_with_room_for_one_more_link_and_every_target_
             page.wait_for_selector("#sudoku[data-ready=true]")
         menu = page.locator("#site-menu-button")
         # On a phone upright the site's links fold under Menu: the header is one row of 44 px.
-        assert menu.is_visible() == (size["viewport"]["width"] <= 480)
+        assert menu.is_visible() == (size["viewport"]["width"] <= 600)
         if menu.is_visible():
             assert page.locator(".site-header").bounding_box()["height"] <= 46
             assert not page.locator("#site-nav").is_visible()
