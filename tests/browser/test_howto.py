@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 
 from puzzles.models import Preferences, site_today
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import LOOKS, PHONE, log_in, screenshot, sign_up
+from tests.browser.pages import GIVENS, LOOKS, PHONE, SOLUTION, cell, log_in, screenshot, sign_up, wait_saved
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -85,6 +85,17 @@ def test_a_first_visitor_meets_it_once_and_follows_it_with_the_keyboard(chromium
     page.locator(".site-header").get_by_role("link", name="How to play").click()
     wait_open(page)
     page.keyboard.press("Escape")
+
+    # Their first move makes them a guest: the next board tells the server they have seen it.
+    empty = GIVENS.index("0")
+    cell(page, empty).click()
+    page.keyboard.press(SOLUTION[empty])
+    wait_saved(page)
+    page.reload()
+    page.wait_for_selector("#sudoku[data-ready=true]")
+    page.wait_for_function("() => localStorage.getItem('sudoku:howto') === 'saved'", timeout=10_000)
+    assert not is_open(page)
+    assert Preferences.objects.get(user__guest__isnull=False).values["seen_howto"] is True
     context.close()
 
 
@@ -102,6 +113,13 @@ def test_on_a_touch_screen_it_fits_and_closes_with_a_tap(chromium, live_server, 
     screenshot(page, f"howto-{look}.png")
     done = page.get_by_role("button", name="Got it")
     if LOOKS[look].get("has_touch"):
+        done.tap()
+        page.wait_for_function("() => !document.querySelector('#howto').open")
+        # Again from the header, under Menu on a phone, all by touch.
+        page.tap("#site-menu-button")
+        page.locator("#site-nav").get_by_role("link", name="How to play").tap()
+        wait_open(page)
+        assert not page.locator("#site-nav").is_visible()  # the menu closed behind it
         done.tap()
     else:
         done.click()
