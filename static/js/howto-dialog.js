@@ -54,7 +54,8 @@ export function openHowto(board, howto, from) {
 function closed(board) {
   if (pausedHere) document.getElementById("sudoku-resume").click();
   pausedHere = false;
-  const back = opener?.isConnected && !opener.closest("[hidden]") ? opener : document.querySelector('#sudoku-grid [tabindex="0"]');
+  // Back to the link, unless it has gone from view (a phone's Menu closed behind the dialog): the grid then.
+  const back = opener?.getClientRects().length ? opener : document.querySelector('#sudoku-grid [tabindex="0"]');
   back?.focus();
   // Remembered here, and for a player on the server.
   if (seenHere() === "saved") return;

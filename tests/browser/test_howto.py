@@ -121,6 +121,7 @@ def test_on_a_touch_screen_it_fits_and_closes_with_a_tap(chromium, live_server, 
         wait_open(page)
         assert not page.locator("#site-nav").is_visible()  # the menu closed behind it
         done.tap()
+        page.wait_for_function("() => document.activeElement.id === 'cell-0'")  # its link has gone: the grid
     else:
         done.click()
     page.wait_for_function("() => !document.querySelector('#howto').open")
