@@ -132,6 +132,18 @@ def test_on_a_touch_screen_it_fits_and_closes_with_a_tap(chromium, live_server, 
     context.close()
 
 
+@pytest.mark.parametrize("look", LOOKS)
+def test_its_page_of_its_own_reads_well_in_every_look(chromium, live_server, look):
+    context = chromium.new_context(**LOOKS[look])
+    page = context.new_page()
+    page.goto(live_server.url + "/how-to-play/")
+    assert page.locator("h1").inner_text() == "How to play"
+    assert page.locator("main h2").all_inner_texts()[:2] == ["The rules", "Four ways to write in a cell"]
+    assert page.evaluate("document.scrollingElement.scrollWidth - innerWidth") <= 0
+    assert_accessible(page, f"how to play, its page, {look}")
+    context.close()
+
+
 def test_a_player_sees_it_once_on_every_device_and_the_clock_waits_while_they_read(chromium, live_server, todays_easy):
     context = chromium.first_visit_context(**PHONE)
     page = context.new_page()
