@@ -172,7 +172,7 @@ def today_published(request: HttpRequest) -> JsonResponse:
     """Which of today's difficulties are published, easiest first: one small query, for a home page
     still waiting for some (static/js/preparing.js), which asks now and then."""
     today = site_today()
-    published = set(DailyPuzzle.objects.filter(date=today).values_list("difficulty", flat=True))
+    published = set(DailyPuzzle.objects.for_date(today).values_list("difficulty", flat=True))
     response = JsonResponse({"date": today.isoformat(), "published": [t for t in TIER_ORDER if t in published]})
     add_never_cache_headers(response)
     return response
