@@ -13,6 +13,7 @@ HEADER_URLS = {
     "home": "puzzles:home",
     "archive": "puzzles:archive",
     "stats": "puzzles:stats",
+    "howto": "puzzles:howto",
     "login": "account_login",
     "logout": "account_logout",
     "signup": "account_signup",

@@ -35,6 +35,9 @@ urlpatterns = [
     path("archive/", pages.archive_now, name="archive"),
     re_path(r"^archive/(?P<year>[0-9]{4})/(?P<month>[0-9]{2})/$", pages.archive_month, name="archive-month"),
     path("stats/", pages.stats, name="stats"),
+    path("how-to-play/", pages.how_to_play, name="howto"),
+    # Which of today's dailies are out: what a home page still waiting for one asks (static/js/preparing.js).
+    path("api/today/", pages.today_published, name="api-today"),
     # Leagues: the player's list, the invite link, and a league's board and changes (views/leagues.py).
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),

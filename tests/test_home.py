@@ -9,13 +9,19 @@ import re
 import pytest
 import time_machine
 from django.contrib.auth.models import User
+from django.core.cache import caches
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from puzzles.accounts.guests import guest_create
-from puzzles.models import Attempt
+from puzzles.engine import TECHNIQUE_BY_NAME, TECHNIQUES
+from puzzles.fairplay.ranking import day_medians
+from puzzles.models import TIER_ORDER, Attempt, Solve
 from puzzles.results import history
 from puzzles.results.drawing import entries_of, grid_svg
+from puzzles.views.pages import CARD_TECHNIQUES, card_techniques
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_solve
 
@@ -132,3 +138,119 @@ def test_a_guest_is_told_how_to_keep_their_streak(client, daily):
     client.force_login(guest_create())
     page = client.get("/").content.decode()
     assert "Playing as a guest:" in page and "<dt>Streak</dt>" in page
+
+
+# --- what each difficulty asks, and the day's median (issue 24) ---------------------------------
+
+
+def test_each_card_says_which_techniques_its_difficulty_asks_for_from_the_engines_catalogue(client, daily):
+    page = client.get("/").content.decode()
+    for tier in TIER_ORDER:
+        named = CARD_TECHNIQUES[tier]
+        # Named techniques belong to that tier, so the catalogue cannot move one without this failing.
+        assert all(TECHNIQUE_BY_NAME[name].tier == tier for name in named)
+        line = card_techniques(tier)
+        assert f'<p class="home-card-asks">{line}</p>' in page
+        rest = sum(t.tier == tier for t in TECHNIQUES) - len(named)
+        assert line.endswith(f"and {rest} more.") if rest else "more" not in line
+    assert card_techniques("easy") == "Asks for hidden single and naked single."
+    assert card_techniques("hard").startswith("Adds X-wing, swordfish")
+    # A card waiting for its puzzle says it too: what the difficulty asks does not wait.
+    assert page.count('class="home-card-asks"') == len(TIER_ORDER)
+
+
+def test_a_card_shows_the_days_median_once_it_has_enough_ranked_solves(daily):
+    for n, seconds in enumerate((200, 300)):
+        make_solve(daily, f"solver{n}", seconds)
+    make_solve(daily, "helped", 20, assisted=True)  # not ranked: no part of the median
+    assert "Today's median" not in Client().get("/").content.decode()
+
+    caches["default"].clear()  # the medians are cached a few minutes
+    make_solve(daily, "solver2", 400)
+    page = Client().get("/").content.decode()
+    assert 'Today\'s median: <span class="time">5:00</span>' in page
+
+
+def test_the_medians_cost_one_query_for_every_card_and_none_while_cached(daily):
+    for tier in TIER_ORDER[1:]:
+        make_daily(daily.date, tier)
+    for n in range(3):
+        make_solve(daily, f"solver{n}", 100 + n)
+    with CaptureQueriesContext(connection) as first:
+        Client().get("/")
+    with CaptureQueriesContext(connection) as again:
+        Client().get("/")
+    on_solves = [q["sql"] for q in first.captured_queries if "ranked_seconds" in q["sql"]]
+    assert len(on_solves) == 1
+    assert not [q for q in again.captured_queries if "ranked_seconds" in q["sql"]]
+    assert len(again.captured_queries) == len(first.captured_queries) - 1
+
+
+def test_the_median_ranks_by_the_ranked_time_and_takes_the_middle_two_of_an_even_count(daily):
+    medium = make_daily(daily.date, "medium")
+    for n, seconds in enumerate((100, 200, 300, 900)):
+        make_solve(medium, f"m{n}", seconds)
+    solve = make_solve(daily, "judged", 500)
+    Solve.objects.filter(pk=solve.pk).update(ranked_seconds=50)
+    found = day_medians([daily, medium])
+    assert found[medium.pk] == (250, 4)
+    assert found[daily.pk] == (50, 1)
+    assert day_medians([]) == {}
+
+
+# --- a home page waiting for its puzzles ---------------------------------------------------------
+
+
+def test_a_home_page_missing_a_puzzle_asks_which_are_out_and_a_full_one_does_not(client, daily):
+    page = client.get("/").content.decode()
+    assert 'data-waiting-url="/api/today/"' in page and "js/preparing" in page
+    assert 'id="home-cards-status" role="status"' in page
+    for tier in TIER_ORDER[1:]:
+        make_daily(daily.date, tier)
+    page = client.get("/").content.decode()
+    assert "data-waiting-url" not in page and "js/preparing" not in page
+
+
+def test_todays_published_puzzles_are_listed_easiest_first_and_never_cached(client, daily):
+    make_daily(daily.date, "expert")
+    make_daily(daily.date + datetime.timedelta(days=1), "hard")  # tomorrow's: not today's
+    response = client.get("/api/today/")
+    assert response.status_code == 200
+    assert response.json() == {"date": daily.date.isoformat(), "published": ["easy", "expert"]}
+    assert "no-cache" in response["Cache-Control"]
+    assert client.post("/api/today/").status_code == 405
+
+
+# --- how to play --------------------------------------------------------------------------------
+
+
+def test_how_to_play_is_a_page_of_its_own_linked_from_every_header(client, daily):
+    page = client.get("/how-to-play/").content.decode()
+    assert "<h1>How to play</h1>" in page
+    for part in ("The rules", "Four ways to write in a cell", "With a keyboard", "On a touch screen"):
+        assert part in page
+    for mode in ("Digit", "Corner", "Centre", "Colour"):
+        assert f"<dt>{mode}</dt>" in page
+    for path in ("/", "/how-to-play/", f"/daily/{daily.date.isoformat()}/easy/"):
+        assert (
+            'href="/how-to-play/" class="nav-howto" data-howto-open>How to play</a>'
+            in client.get(path).content.decode()
+        )
+    assert client.post("/how-to-play/").status_code == 405
+
+
+def test_the_board_holds_the_how_to_play_as_a_dialog_and_links_it_from_the_keyboard_reference(client, daily):
+    page = client.get(f"/daily/{daily.date.isoformat()}/easy/").content.decode()
+    assert '<dialog class="sudoku-dialog howto-dialog" id="howto" aria-labelledby="howto-title"' in page
+    assert 'data-url="/how-to-play/"' in page and "The rules" not in page  # its words come when it opens
+    assert 'id="sudoku-howto-link" data-howto-open>How to play</a>' in page
+    assert "js/howto" in page
+
+
+def test_having_seen_the_how_to_play_is_a_players_setting(client):
+    client.force_login(guest_create())
+    assert client.get("/api/settings/").json()["settings"]["seen_howto"] is False
+    answer = client.post("/api/settings/", {"settings": {"seen_howto": True}}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["settings"]["seen_howto"] is True
+    wrong = client.post("/api/settings/", {"settings": {"seen_howto": "yes"}}, content_type="application/json")
+    assert wrong.status_code == 400 and "seen_howto must be true or false" in wrong.json()["error"]

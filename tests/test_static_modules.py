@@ -55,7 +55,9 @@ def loaded_by(entry: str) -> set[str]:
 
 # What the puzzle page loads: the board's entry point and its imports, and every page's theme.js
 # (the replay page's replay.js is not among them).
-BOARD_PAGE_MODULES = sorted(loaded_by("board.js") | {"theme.js"})
+# Every page's menu.js; howto.js, the page's second entry point, and the dialog it loads when how
+# to play first opens (howto-dialog.js, by a dynamic import, which production hashes too).
+BOARD_PAGE_MODULES = sorted(loaded_by("board.js") | {"theme.js", "menu.js", "howto.js", "howto-dialog.js"})
 
 
 def production_backend() -> str:
@@ -169,6 +171,9 @@ def test_the_board_plays_from_the_hashed_modules_in_chromium(live_server, todays
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("response", on_response)
         sign_up(page, live_server.url, path, "hashed")  # waits until board.js has put the position on the board
+        # A first board opens how to play, by a module loaded when it opens (howto.js): it closes.
+        page.wait_for_selector("#howto[open] #howto-body[data-filled=yes]", timeout=10_000)
+        page.keyboard.press("Escape")
         cell(page, 0).click()
         page.keyboard.press("4")
         assert digit_in(page, 0) == "4"

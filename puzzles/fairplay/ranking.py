@@ -12,6 +12,7 @@ first is the faster by the fraction, then the earlier.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Hashable, Sequence
 
 from django.conf import settings
@@ -90,6 +91,16 @@ def day_median(daily: DailyPuzzle, excluding: int | None = None) -> tuple[float 
         return None, 0
     middle = list(times.values_list("rank_time", flat=True)[(count - 1) // 2 : count // 2 + 1])
     return sum(middle) / len(middle), count
+
+
+def day_medians(dailies: Sequence[DailyPuzzle]) -> dict[int, tuple[float, int]]:
+    """day_median of several dailies in one query: {daily id: (median, count)}, for those with a
+    ranked solve; the times come to Python, so keep it to a day's few dailies."""
+    times: dict[int, list[float]] = {}
+    rows = Solve.objects.ranked().filter(daily__in=dailies).annotate(rank_time=RANK_TIME)
+    for daily_id, seconds in rows.order_by("rank_time").values_list("daily_id", "rank_time"):
+        times.setdefault(daily_id, []).append(seconds)
+    return {daily_id: (statistics.median(found), len(found)) for daily_id, found in times.items()}
 
 
 def floor_of(solve: Solve) -> tuple[float, str]:

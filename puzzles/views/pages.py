@@ -11,9 +11,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.cache import caches
+from django.core.cache import cache, caches
 from django.db.models import prefetch_related_objects
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
@@ -25,6 +25,8 @@ from django.views.decorators.vary import vary_on_headers
 
 from ..context_processors import site_urls
 from ..durations import duration_or_dash
+from ..engine import TECHNIQUES, technique_phrase
+from ..fairplay.ranking import day_medians
 from ..leagues import boards, membership
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
 from ..pipeline.dailies import dailies_of_today, daily_served
@@ -53,6 +55,48 @@ STATUS_KEY = [
     history.PlayStatus("solved", "solved", assisted=True),
     history.PlayStatus("solved", "solved", late=True),
 ]
+
+
+# What each difficulty asks of a player, on its card: the techniques it names, easiest first,
+# from the engine's catalogue; the rest of the tier's techniques are counted ("and 3 more").
+CARD_TECHNIQUES = {
+    "easy": ("hidden-single", "naked-single"),
+    "medium": ("pointing", "claiming", "naked-pair", "hidden-pair"),
+    "hard": ("x-wing", "swordfish", "skyscraper", "xy-wing"),
+    "expert": ("x-chain", "simple-colouring", "xy-chain", "als-xz"),
+    "extreme": ("nishio", "cell-forcing-chain", "unit-forcing-chain"),
+}
+# A day's median time shows on a card from this many ranked solves: one solve is not a median.
+CARD_MEDIAN_MIN_SOLVES = 3
+# The cards' medians are worked out at most this often (one query for the five), then cached.
+CARD_MEDIANS_SECONDS = 300
+
+
+def card_techniques(tier: str) -> str:
+    """card_techniques("medium") -> "Adds pointing, claiming, naked pair, hidden pair and 3 more.":
+    the first tier "asks for" its techniques, each other one "adds" its own to those before it."""
+    named = [technique_phrase(name).split(" ", 1)[1] for name in CARD_TECHNIQUES[tier]]
+    more = sum(t.tier == tier for t in TECHNIQUES) - len(named)
+    if more:
+        named.append(f"{more} more")
+    listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return f"{'Asks for' if tier == TIER_ORDER[0] else 'Adds'} {listed}."
+
+
+def _card_medians(today: datetime.date, dailies: dict[str, DailyPuzzle]) -> dict[str, float]:
+    """Today's median ranked time by difficulty, for those with enough ranked solves to have one;
+    cached a few minutes, so the home page costs one query for them now and then, not one a card."""
+    key = f"home-medians:{today}:{','.join(str(d.pk) for d in dailies.values())}"
+    medians = cache.get(key)
+    if medians is None:
+        found = day_medians(list(dailies.values()))
+        medians = {
+            tier: found[daily.pk][0]
+            for tier, daily in dailies.items()
+            if daily.pk in found and found[daily.pk][1] >= CARD_MEDIAN_MIN_SOLVES
+        }
+        cache.set(key, medians, CARD_MEDIANS_SECONDS)
+    return medians
 
 
 def _served_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
@@ -89,6 +133,7 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
     # A slot still empty because its pool is being filled for the first time (a site's first
     # minutes) says so, rather than "not published".
     preparing = Pool.objects.first_filling() if len(dailies) < len(TIER_ORDER) else set()
+    medians = _card_medians(today, dailies) if dailies else {}
     cards = []
     for tier in TIER_ORDER:
         daily = dailies.get(tier)
@@ -103,9 +148,11 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
                 "solve": solve,
                 "drawing": drawing,
                 "preparing": tier in preparing,
+                "asks": card_techniques(tier),
+                "median": medians.get(tier),
             }
         )
-    context: dict[str, Any] = {"today": today, "cards": cards}
+    context: dict[str, Any] = {"today": today, "cards": cards, "waiting": len(dailies) < len(TIER_ORDER)}
     if user.is_authenticated:
         yesterday = today - datetime.timedelta(days=1)
         context["streaks"] = history.player_streaks(user, today)
@@ -118,6 +165,24 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
 def home(request: HttpRequest) -> HttpResponse:
     """Today's puzzles, one card per difficulty, with the player's status on each."""
     return render(request, "puzzles/home.html", _home_context(request))
+
+
+@require_GET
+def today_published(request: HttpRequest) -> JsonResponse:
+    """Which of today's difficulties are published, easiest first: one small query, for a home page
+    still waiting for some (static/js/preparing.js), which asks now and then."""
+    today = site_today()
+    published = set(DailyPuzzle.objects.for_date(today).values_list("difficulty", flat=True))
+    response = JsonResponse({"date": today.isoformat(), "published": [t for t in TIER_ORDER if t in published]})
+    add_never_cache_headers(response)
+    return response
+
+
+@require_GET
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    """The rules, the board's four entry modes, its keys and touch: the page the header links to
+    (on the board the same words open in a dialog instead, static/js/howto.js)."""
+    return render(request, "puzzles/howto.html")
 
 
 # How soon a puzzle being prepared is worth asking for again, in seconds.

@@ -21,6 +21,29 @@ CHROMIUM_ARGS = [
 ]
 
 
+# The how-to-play opens by itself on a first board (static/js/howto.js), in front of it: every
+# context these tests make has seen it already, but those test_howto.py makes as a first visit.
+HOWTO_SEEN = "localStorage.setItem('sudoku:howto', 'saved')"
+
+
+class Browser:
+    """Chromium, whose new contexts have seen the how-to-play; first_visit_context() has not."""
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+
+    def new_context(self, **options):
+        context = self.browser.new_context(**options)
+        context.add_init_script(HOWTO_SEEN)
+        return context
+
+    def first_visit_context(self, **options):
+        return self.browser.new_context(**options)
+
+    def __getattr__(self, name: str):
+        return getattr(self.browser, name)
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """One headless Chromium for the whole session (Playwright never downloads its own)."""
@@ -34,7 +57,7 @@ def chromium():
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield browser
+        yield Browser(browser)
         browser.close()
 
 
