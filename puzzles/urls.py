@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, leagues, pages, replays, share
+from .views import api, health, leagues, pages, practice, replays, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -35,6 +35,10 @@ urlpatterns = [
     path("archive/", pages.archive_now, name="archive"),
     re_path(r"^archive/(?P<year>[0-9]{4})/(?P<month>[0-9]{2})/$", pages.archive_month, name="archive-month"),
     path("stats/", pages.stats, name="stats"),
+    # Practice for one technique (views/practice.py); the guide at /learn/<name>/ links to it.
+    path("learn/<str:name>/practice/", practice.practice_page, name="learn-practice"),
+    path("api/practice/<str:name>/ready/", practice.practice_ready, name="api-practice-ready"),
+    path("api/practice/check/<int:position_id>/", practice.practice_check_answer, name="api-practice-check"),
     # Leagues: the player's list, the invite link, and a league's board and changes (views/leagues.py).
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),

@@ -20,6 +20,7 @@ from .families import FAMILIES, family_stock
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .generator import Generated, GenerationGaveUp, check_options, generate, generate_varied
 from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid, parse, unit_name
+from .practice import Verdict, instances, judge, places, spoken
 from .rater import Rating, next_step, rate
 from .solver import count_solutions, solve
 from .steps import Step
@@ -42,6 +43,7 @@ __all__ = [
     "Rating",
     "Step",
     "Technique",
+    "Verdict",
     "article_for",
     "as_grid",
     "cell_name",
@@ -54,10 +56,14 @@ __all__ = [
     "format_grid",
     "generate",
     "generate_varied",
+    "instances",
+    "judge",
     "next_step",
     "parse",
+    "places",
     "rate",
     "solve",
+    "spoken",
     "symmetry_of",
     "technique_about",
     "technique_phrase",
