@@ -30,8 +30,11 @@ MAX_SEARCHES = 40
 
 
 def places(technique: str) -> bool:
-    """Whether a technique's steps place a digit (rather than remove candidates)."""
-    return technique in {"hidden-single", "naked-single", "trial-and-error"} or technique.startswith("direct-")
+    """Whether a technique's steps always place a digit (rather than remove candidates); a
+    forcing chain's step may do either, so what it asks depends on the position."""
+    return technique in {"hidden-single", "naked-single", "trial-and-error", "bug-plus-one"} or technique.startswith(
+        "direct-"
+    )
 
 
 def _key(step: Step) -> tuple[frozenset[Pair], frozenset[Pair]]:
@@ -177,7 +180,7 @@ def judge(
     bare = phrase.split(" ", 1)[1]  # 'X-wing'
     marks = frozenset(eliminations)
     options = list(found) if found is not None else instances(digits, cands, technique, solution)
-    if places(technique):
+    if any(s.placements for s in options) if options else places(technique):
         return _judge_placement(cands, solution, phrase, marks, placement, options)
     if placement is not None:
         return Verdict(

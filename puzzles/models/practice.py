@@ -27,6 +27,8 @@ class PracticePosition(models.Model):
     cands = models.JSONField(help_text="81 candidate masks, bit d - 1 for digit d, 0 for a filled cell")
     solution = models.CharField(max_length=81)
     key = models.CharField(max_length=40, editable=False)
+    # Whether the answer is a placement (else eliminations): the step the walk took there places.
+    places = models.BooleanField(default=False)
     source = models.CharField(max_length=16, choices=Source.choices)
     # A pool puzzle the position came from; a generated one is kept only as givens.
     puzzle = models.ForeignKey(

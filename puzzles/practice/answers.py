@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.db.models import Count, Q
 
 from .. import engine
-from ..engine import Verdict, judge, places
+from ..engine import Verdict, judge
 from ..models import PracticeAnswer, PracticePosition
 from .pool import PRACTISED, servable
 
@@ -56,7 +56,7 @@ def position_for_page(position: PracticePosition) -> dict[str, Any]:
     return {
         "id": position.pk,
         "technique": position.technique,
-        "places": places(position.technique),
+        "places": position.places,
         "digits": [int(d) for d in position.digits],
         "candidates": [list(engine_digits(mask)) for mask in position.cands],
     }

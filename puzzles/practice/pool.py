@@ -83,6 +83,7 @@ def position_store(moment: engine.Moment, givens: str, solution: str, puzzle: Pu
         cands=cands,
         solution=solution,
         givens=givens,
+        places=bool(moment.step.placements),
         puzzle=puzzle,
         source=PracticePosition.Source.POOL if puzzle else PracticePosition.Source.GENERATED,
     )

@@ -32,10 +32,10 @@ def _technique(name: str) -> engine.Technique:
     return engine.TECHNIQUE_BY_NAME[name]
 
 
-def task_line(technique: engine.Technique) -> str:
+def task_line(technique: engine.Technique, places: bool) -> str:
     """What the player is asked to do, in one line."""
     phrase = engine.technique_phrase(technique.name)
-    if engine.places(technique.name):
+    if places:
         return f"Find the cell {phrase} fills, then choose the digit it places there."
     return f"Find {phrase} and mark every candidate it removes."
 
@@ -49,7 +49,7 @@ def practice_page(request: HttpRequest, name: str) -> HttpResponse:
     position = practice_position(name, request.user, int(after) if after.isdigit() else None)
     context: dict[str, Any] = {
         "technique": technique,
-        "task": task_line(technique),
+        "task": task_line(technique, position.places) if position else "",
         "position": position_for_page(position) if position else None,
         "check_url": reverse("puzzles:api-practice-check", args=[position.pk]) if position else "",
         "next_url": f"{request.path}?after={position.pk}" if position else "",
