@@ -7,9 +7,10 @@ from puzzles.models import PracticePosition, Puzzle
 from .engine.practice_positions import practice_position
 
 
-def make_practice_position(technique: str, puzzle: Puzzle | None = None) -> PracticePosition:
-    """The fixture position of `technique` (tests/engine/practice_positions.py), stored."""
-    moment, solution, givens = practice_position(technique)
+def make_practice_position(technique: str, puzzle: Puzzle | None = None, second: bool = False) -> PracticePosition:
+    """The fixture position of `technique` (tests/engine/practice_positions.py), stored; with
+    `second`, its second one."""
+    moment, solution, givens = practice_position(technique, second)
     return PracticePosition.objects.create(
         technique=technique,
         digits="".join(map(str, moment.digits)),

@@ -50,19 +50,58 @@ WHERE: dict[str, tuple[int, int]] = {
     "xyz-wing": (37, 73),
 }
 
+# A second position for each technique where top-1465 has one: the next one a page serves.
+SECOND: dict[str, tuple[int, int]] = {
+    "als-xz": (1, 7),
+    "bug-plus-one": (246, 72),
+    "claiming": (0, 49),
+    "direct-hidden-pair": (0, 2),
+    "direct-hidden-triple": (8, 27),
+    "direct-pointing": (5, 8),
+    "empty-rectangle": (35, 47),
+    "hidden-pair": (0, 12),
+    "hidden-quad": (925, 33),
+    "hidden-single": (0, 19),
+    "hidden-triple": (10, 16),
+    "jellyfish": (1235, 52),
+    "naked-pair": (0, 16),
+    "naked-quad": (6, 68),
+    "naked-single": (0, 64),
+    "naked-triple": (13, 27),
+    "nishio": (0, 25),
+    "pointing": (0, 4),
+    "simple-colouring": (655, 49),
+    "skyscraper": (11, 18),
+    "swordfish": (88, 1),
+    "turbot-fish": (61, 30),
+    "two-string-kite": (20, 15),
+    "unique-rectangle-1": (12, 18),
+    "unique-rectangle-2": (42, 22),
+    "unique-rectangle-3": (90, 30),
+    "unique-rectangle-4": (15, 23),
+    "unit-forcing-chain": (2, 19),
+    "w-wing": (64, 25),
+    "x-chain": (35, 61),
+    "x-wing": (64, 53),
+    "xy-chain": (11, 56),
+    "xy-wing": (29, 38),
+    "xyz-wing": (38, 31),
+}
+
 
 @cache
 def _lines() -> list[str]:
     return top1465(1465)
 
 
-def practice_position(technique: str) -> tuple[Moment, list[int], str]:
-    """The moment where `technique` is the step, the puzzle's solution, and its givens."""
-    line, index = WHERE[technique]
+def practice_position(technique: str, second: bool = False) -> tuple[Moment, list[int], str]:
+    """The moment where `technique` is the step, the puzzle's solution, and its givens (with
+    `second`, from SECOND)."""
+    line, index = (SECOND if second else WHERE)[technique]
     givens = _lines()[line]
     solution = solve(as_grid(givens))
     assert solution is not None
     for i, moment in enumerate(walk(givens, solution)):
         if i == index:
-            return moment, solution, givens
+            return moment, solution, givens.replace(".", "0")
     raise AssertionError(f"the walk of puzzle {line} is shorter than {index}")
