@@ -239,7 +239,7 @@ def test_stats_shows_the_players_own_practice_counts_per_technique(client):
 
 def test_filling_walks_unpublished_pool_puzzles_and_never_a_daily(settings):
     settings.PRACTICE_POOL_SIZE = 1
-    moment, solution, givens = practice_position("x-wing")
+    _, solution, givens = practice_position("x-wing")
     pool_puzzle = make_known_puzzle(givens, "".join(map(str, solution)), tier="expert")
     daily_puzzle = make_known_puzzle()
     make_daily(site_today(), "easy", daily_puzzle)
@@ -254,7 +254,7 @@ def test_filling_walks_unpublished_pool_puzzles_and_never_a_daily(settings):
 
 def test_filling_twice_keeps_each_position_once(settings):
     settings.PRACTICE_POOL_SIZE = 3
-    moment, solution, givens = practice_position("x-wing")
+    _, solution, givens = practice_position("x-wing")
     make_known_puzzle(givens, "".join(map(str, solution)), tier="expert")
     practice_fill(budget_seconds=30, generate=False)
     count = PracticePosition.objects.count()
