@@ -1,0 +1,148 @@
+"""Practice in a browser: a hard technique and expert ones, answered right (by pointer and by
+keyboard), answered wrong and explained, then the next position; axe-clean in light and dark, on a
+desktop and a phone (upright and on its side). docs/screenshots/practice-*.png are taken here."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzles.engine import spoken
+from tests.browser.axe import assert_accessible
+from tests.browser.pages import screenshot
+from tests.engine.practice_positions import practice_position
+from tests.practice_factory import make_practice_position
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+LOOKS = {
+    "light": {"color_scheme": "light", "viewport": {"width": 1280, "height": 800}},
+    "dark": {"color_scheme": "dark", "viewport": {"width": 1280, "height": 800}},
+    "light-phone": {"color_scheme": "light", "viewport": {"width": 390, "height": 844}, **PHONE},
+    "dark-phone": {"color_scheme": "dark", "viewport": {"width": 390, "height": 844}, **PHONE},
+    "dark-landscape": {"color_scheme": "dark", "viewport": {"width": 667, "height": 375}, **PHONE},
+}
+
+
+@pytest.fixture
+def open_practice(chromium, live_server):
+    contexts = []
+
+    def open_page(look: str, technique: str):
+        context = chromium.new_context(**LOOKS[look])
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/learn/{technique}/practice/")
+        page.wait_for_selector(".practice-cell")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def candidate(page, places: bool, cell: int, digit: int):
+    verb = f"Place {digit} in" if places else f"Remove {digit} from"
+    return page.get_by_role("button", name=f"{verb} {spoken(cell)}", exact=True)
+
+
+def result_of(page, outcome: str) -> str:
+    page.wait_for_selector(f"#practice-result.{outcome}")
+    return page.locator("#practice-result").inner_text()
+
+
+def assert_fits(page, label: str) -> None:
+    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{label}: {overflow} px wider than the screen"
+
+
+@pytest.mark.screenshots
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("technique", ["x-wing", "xy-chain", "w-wing", "naked-quad", "simple-colouring"])
+def test_a_wrong_answer_is_explained_a_right_one_shown_and_the_next_position_served(open_practice, look, technique):
+    first = make_practice_position(technique)
+    moment, solution, _ = practice_position(technique)
+    page = open_practice(look, technique)
+    make_practice_position(technique, second=True)  # for "Next position"
+    assert_fits(page, f"{technique}, {look}")
+    assert_accessible(page, f"practice {technique}, {look}")
+
+    # Wrong: a cell's own answer marked for removal.
+    cell = next(c for c in range(81) if moment.cands[c] and (c, solution[c]) not in moment.step.eliminations)
+    candidate(page, False, cell, solution[cell]).click()
+    page.get_by_role("button", name="Check").click()
+    assert "not removed by" in result_of(page, "wrong")
+    assert f"is the answer in {spoken(cell)}" in page.locator("#practice-wrong").inner_text()
+    assert page.locator(".practice-cand.wrong").count() == 1
+    assert_accessible(page, f"practice {technique} wrong, {look}")
+    if technique == "x-wing":
+        screenshot(page, f"practice-wrong-{look}.png", full_page=True)
+
+    # Right: the mark undone, the walk's own removals marked.
+    candidate(page, False, cell, solution[cell]).click()
+    for c, d in moment.step.eliminations:
+        candidate(page, False, c, d).click()
+    page.get_by_role("button", name="Check").click()
+    assert result_of(page, "right").startswith("Right")
+    assert page.locator(".practice-cell.pattern").count() == len(moment.step.cells)
+    assert page.locator(".practice-cand.removal").count() == len(moment.step.eliminations)
+    assert page.evaluate("document.activeElement.id") == "practice-next"
+    assert_accessible(page, f"practice {technique} right, {look}")
+    if technique == "x-wing":
+        screenshot(page, f"practice-right-{look}.png", full_page=True)
+
+    page.get_by_role("link", name="Next position").click()
+    page.wait_for_selector(".practice-cell")
+    shown = page.evaluate("JSON.parse(document.getElementById('practice-data').textContent).id")
+    assert shown != first.pk
+
+
+def test_the_keyboard_moves_between_cells_and_marks_with_digit_keys(open_practice):
+    make_practice_position("x-wing")
+    moment, _, _ = practice_position("x-wing")
+    page = open_practice("light", "x-wing")
+    first = next(c for c in range(81) if moment.cands[c])
+    page.keyboard.press("Tab")  # the skip link
+    while page.evaluate("document.activeElement.classList.contains('practice-cell')") is False:
+        page.keyboard.press("Tab")
+    assert page.evaluate("Number(document.activeElement.dataset.cell)") == first
+    for cell, digit in moment.step.eliminations:
+        here = page.evaluate("Number(document.activeElement.dataset.cell)")
+        row, col = divmod(cell, 9)
+        hr, hc = divmod(here, 9)
+        for _ in range((row - hr) % 9):
+            page.keyboard.press("ArrowDown")
+        for _ in range((col - hc) % 9):
+            page.keyboard.press("ArrowRight")
+        assert page.evaluate("Number(document.activeElement.dataset.cell)") == cell
+        page.keyboard.press(str(digit))
+        assert candidate(page, False, cell, digit).get_attribute("aria-pressed") == "true"
+    # Tab leaves the board for Check, and Enter checks.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "practice-check"
+    page.keyboard.press("Enter")
+    assert result_of(page, "right").startswith("Right")
+
+
+def test_a_placement_is_chosen_by_tapping_on_a_phone(open_practice):
+    make_practice_position("hidden-single")
+    moment, _, _ = practice_position("hidden-single")
+    page = open_practice("light-phone", "hidden-single")
+    (cell, digit), *_ = moment.step.placements
+    candidate(page, True, cell, digit).tap()
+    page.get_by_role("button", name="Check").tap()
+    assert result_of(page, "right").startswith("Right")
+    assert page.locator(".practice-cand.placed").count() == 1
+
+
+def test_an_empty_pool_waits_and_loads_a_position_once_there_is_one(open_practice, chromium, live_server):
+    context = chromium.new_context(**LOOKS["dark-phone"])
+    page = context.new_page()
+    page.clock.install()
+    page.goto(f"{live_server.url}/learn/swordfish/practice/")
+    assert "being prepared" in page.locator("#practice-waiting").inner_text()
+    assert_accessible(page, "practice, being prepared")
+    make_practice_position("swordfish")
+    page.clock.run_for(16_000)
+    page.wait_for_selector(".practice-cell")
+    context.close()
