@@ -11,6 +11,7 @@ from django.test import Client
 
 from puzzles import engine
 from puzzles.models import PracticeAnswer, PracticePosition, Puzzle, site_today
+from puzzles.pipeline.tasks import fill_practice
 from puzzles.practice.pool import PRACTISED, practice_fill, practice_wanted
 
 from .engine.practice_positions import WHERE, practice_position
@@ -268,3 +269,10 @@ def test_filling_generates_puzzles_when_the_pool_has_none(settings):
     assert report.generated >= 1
     assert PracticePosition.objects.filter(source="generated", puzzle=None).exists()
     assert not Puzzle.objects.exists()  # a generated puzzle stays out of the daily pools
+
+
+def test_the_fill_task_keeps_its_name_and_is_on_the_beat_schedule(settings):
+    assert fill_practice.name == "puzzles.tasks.fill_practice"
+    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "puzzles.tasks.fill_practice" in scheduled
+    assert settings.CELERY_TASK_ROUTES["puzzles.tasks.fill_practice"] == {"queue": "generation"}
