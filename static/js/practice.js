@@ -59,6 +59,8 @@ function start(data) {
   const buttons = new Map(); // "cell:digit" -> button
   let current = data.digits.findIndex((d) => d === 0);
   let solved = false;
+  const coarse = window.matchMedia("(pointer: coarse)").matches;
+  board.classList.toggle("coarse", coarse);
 
   for (let cell = 0; cell < 81; cell++) {
     const el = document.createElement("div");
@@ -81,18 +83,22 @@ function start(data) {
           el.append(gap);
           continue;
         }
-        const button = document.createElement("button");
-        button.type = "button";
-        button.tabIndex = -1;
+        // Where a fingertip covers several candidates, a tap chooses the cell and the pad
+        // marks; elsewhere each candidate is a button of its own.
+        const button = document.createElement(coarse ? "span" : "button");
         button.className = "practice-cand";
         button.textContent = String(d);
         button.dataset.key = `${cell}:${d}`;
-        button.setAttribute("aria-pressed", "false");
-        button.setAttribute("aria-label", places ? `Place ${d} in ${spoken(cell)}` : `Remove ${d} from ${spoken(cell)}`);
-        button.addEventListener("click", () => {
-          focusCell(cell);
-          toggle(cell, d);
-        });
+        if (!coarse) {
+          button.type = "button";
+          button.tabIndex = -1;
+          button.setAttribute("aria-pressed", "false");
+          button.setAttribute("aria-label", places ? `Place ${d} in ${spoken(cell)}` : `Remove ${d} from ${spoken(cell)}`);
+          button.addEventListener("click", () => {
+            focusCell(cell);
+            toggle(cell, d);
+          });
+        }
         buttons.set(button.dataset.key, button);
         el.append(button);
       }
@@ -105,19 +111,61 @@ function start(data) {
     board.append(el);
   }
 
-  function focusCell(cell) {
+  // The pad: a digit for the selected cell, where a fingertip is wider than a candidate.
+  const pad = document.getElementById("practice-pad");
+  pad.classList.toggle("places", places);
+  const padButtons = [];
+  for (let d = 1; d <= 9; d++) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "practice-pad-digit";
+    button.textContent = String(d);
+    button.addEventListener("click", () => toggle(current, d));
+    padButtons.push(button);
+    pad.append(button);
+  }
+
+  function focusCell(cell, focus = true) {
     cells[current].tabIndex = -1;
+    cells[current].classList.remove("selected");
     current = cell;
     cells[cell].tabIndex = 0;
-    cells[cell].focus();
+    cells[cell].classList.add("selected");
+    if (focus) cells[cell].focus();
+    drawPad();
+  }
+
+  function drawPad() {
+    const options = data.candidates[current] ?? [];
+    padButtons.forEach((button, i) => {
+      const d = i + 1;
+      const here = options.includes(d);
+      button.disabled = !here || solved;
+      button.setAttribute("aria-pressed", String(marks.has(`${current}:${d}`)));
+      button.setAttribute("aria-label", `${places ? "Place" : "Remove"} ${d} ${places ? "in" : "from"} the selected cell, ${spoken(current)}`);
+    });
   }
 
   function draw() {
     for (const [key, button] of buttons) {
       const on = marks.has(key);
-      button.setAttribute("aria-pressed", String(on));
+      if (!coarse) button.setAttribute("aria-pressed", String(on));
       button.classList.toggle("marked", on);
     }
+    for (const el of cells) {
+      const cell = Number(el.dataset.cell);
+      if (data.digits[cell]) continue;
+      const marked = data.candidates[cell].filter((d) => marks.has(`${cell}:${d}`));
+      const said = marked.length ? `; ${places ? "chosen" : "marked for removal"}: ${marked.join(", ")}` : "";
+      el.setAttribute("aria-label", `${spoken(cell)}: candidates ${data.candidates[cell].join(", ")}${said}`);
+    }
+    drawPad();
+  }
+
+  for (const el of cells) {
+    el.addEventListener("click", (event) => {
+      if (coarse || !event.target.closest("button")) focusCell(Number(el.dataset.cell));
+    });
   }
 
   function clearVerdict() {
@@ -144,6 +192,8 @@ function start(data) {
     clearVerdict();
     draw();
   }
+
+  focusCell(current, false);
 
   board.addEventListener("keydown", (event) => {
     const cell = Number(event.target.closest(".practice-cell")?.dataset.cell ?? current);
@@ -177,6 +227,7 @@ function start(data) {
     wrongList.hidden = !wrongList.children.length;
     if (verdict.outcome === "right" && verdict.instance) {
       solved = true;
+      drawPad();
       for (const c of verdict.instance.cells) cells[c.index].classList.add("pattern");
       for (const p of verdict.instance.eliminations) buttons.get(`${p.cell}:${p.digit}`)?.classList.add("removal");
       for (const p of verdict.instance.placements) buttons.get(`${p.cell}:${p.digit}`)?.classList.add("placed");

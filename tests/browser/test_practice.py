@@ -46,6 +46,16 @@ def candidate(page, places: bool, cell: int, digit: int):
     return page.get_by_role("button", name=f"{verb} {spoken(cell)}", exact=True)
 
 
+def mark(page, places: bool, cell: int, digit: int) -> None:
+    """Mark a candidate as the player would: on a touch screen a tap chooses the cell and the
+    pad's digit marks it; with a mouse the candidate is clicked."""
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        page.locator(f'.practice-cell[data-cell="{cell}"]').tap()
+        page.locator("#practice-pad button").nth(digit - 1).tap()
+    else:
+        candidate(page, places, cell, digit).click()
+
+
 def result_of(page, outcome: str) -> str:
     page.wait_for_selector(f"#practice-result.{outcome}")
     return page.locator("#practice-result").inner_text()
@@ -69,7 +79,7 @@ def test_a_wrong_answer_is_explained_a_right_one_shown_and_the_next_position_ser
 
     # Wrong: a cell's own answer marked for removal.
     cell = next(c for c in range(81) if moment.cands[c] and (c, solution[c]) not in moment.step.eliminations)
-    candidate(page, False, cell, solution[cell]).click()
+    mark(page, False, cell, solution[cell])
     page.get_by_role("button", name="Check").click()
     assert "not removed by" in result_of(page, "wrong")
     assert f"is the answer in {spoken(cell)}" in page.locator("#practice-wrong").inner_text()
@@ -79,9 +89,9 @@ def test_a_wrong_answer_is_explained_a_right_one_shown_and_the_next_position_ser
         screenshot(page, f"practice-wrong-{look}.png", full_page=True)
 
     # Right: the mark undone, the walk's own removals marked.
-    candidate(page, False, cell, solution[cell]).click()
+    mark(page, False, cell, solution[cell])
     for c, d in moment.step.eliminations:
-        candidate(page, False, c, d).click()
+        mark(page, False, c, d)
     page.get_by_role("button", name="Check").click()
     assert result_of(page, "right").startswith("Right")
     assert page.locator(".practice-cell.pattern").count() == len(moment.step.cells)
@@ -117,19 +127,25 @@ def test_the_keyboard_moves_between_cells_and_marks_with_digit_keys(open_practic
         assert page.evaluate("Number(document.activeElement.dataset.cell)") == cell
         page.keyboard.press(str(digit))
         assert candidate(page, False, cell, digit).get_attribute("aria-pressed") == "true"
-    # Tab leaves the board for Check, and Enter checks.
-    page.keyboard.press("Tab")
+    # Tab leaves the board, past the pad, for Check, and Enter checks.
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "practice-check":
+            break
     assert page.evaluate("document.activeElement.id") == "practice-check"
     page.keyboard.press("Enter")
     assert result_of(page, "right").startswith("Right")
 
 
-def test_a_placement_is_chosen_by_tapping_on_a_phone(open_practice):
+def test_a_placement_is_chosen_on_a_phone_by_tapping_its_cell_then_its_digit(open_practice):
     make_practice_position("hidden-single")
     moment, _, _ = practice_position("hidden-single")
     page = open_practice("light-phone", "hidden-single")
     (cell, digit), *_ = moment.step.placements
-    candidate(page, True, cell, digit).tap()
+    page.locator(f'.practice-cell[data-cell="{cell}"]').tap()
+    assert page.locator("#practice-pad button[aria-pressed]").nth(digit - 1).is_enabled()
+    page.locator("#practice-pad button").nth(digit - 1).tap()
+    assert page.locator("#practice-pad button").nth(digit - 1).get_attribute("aria-pressed") == "true"
     page.get_by_role("button", name="Check").tap()
     assert result_of(page, "right").startswith("Right")
     assert page.locator(".practice-cand.placed").count() == 1
