@@ -276,3 +276,14 @@ def test_the_fill_task_keeps_its_name_and_is_on_the_beat_schedule(settings):
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "puzzles.tasks.fill_practice" in scheduled
     assert settings.CELERY_TASK_ROUTES["puzzles.tasks.fill_practice"] == {"queue": "generation"}
+
+
+def test_a_guests_practice_counts_move_to_the_account_they_log_in_to():
+    from puzzles.accounts.guests import guest_create, guest_merge
+
+    position = make_practice_position("x-wing")
+    guest = guest_create()
+    PracticeAnswer.objects.create(user=guest, position=position, technique="x-wing", right=True)
+    account = User.objects.create_user("dora")
+    guest_merge(guest, account)
+    assert list(PracticeAnswer.objects.values_list("user__username", "right")) == [("dora", True)]
