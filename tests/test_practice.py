@@ -287,3 +287,14 @@ def test_a_guests_practice_counts_move_to_the_account_they_log_in_to():
     account = User.objects.create_user("dora")
     guest_merge(guest, account)
     assert list(PracticeAnswer.objects.values_list("user__username", "right")) == [("dora", True)]
+
+
+def test_a_fill_queued_while_another_runs_returns_at_once(settings):
+    from puzzles.practice.pool import practice_claim_fill, practice_release_fill
+
+    settings.PRACTICE_BUDGET_SECONDS = 1
+    assert practice_claim_fill()
+    assert fill_practice() == {"skipped": True}
+    practice_release_fill()
+    assert "skipped" not in fill_practice()
+    assert practice_claim_fill()  # the finished run let its claim go

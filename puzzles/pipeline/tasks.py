@@ -86,6 +86,12 @@ def delete_idle_guests() -> int:
 
 @shared_task(name="puzzles.tasks.fill_practice")
 def fill_practice() -> dict:
-    """Keep a few practice positions ready per technique, within one task's budget."""
-    report = practice_pool.practice_fill(budget_seconds=settings.PRACTICE_BUDGET_SECONDS)
+    """Keep a few practice positions ready per technique, within one task's budget; a run
+    queued while another is under way (a busy worker, beat ticking on) returns at once."""
+    if not practice_pool.practice_claim_fill():
+        return {"skipped": True}
+    try:
+        report = practice_pool.practice_fill(budget_seconds=settings.PRACTICE_BUDGET_SECONDS)
+    finally:
+        practice_pool.practice_release_fill()
     return vars(report)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
 
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 PRACTISED: tuple[str, ...] = tuple(t.name for t in engine.TECHNIQUES if t.name != "trial-and-error")
 # Pool puzzles one run walks at most before it turns to generating.
 POOL_PUZZLES_PER_RUN = 200
+FILL_CLAIM = "practice-fill-running"
 
 
 @dataclass
@@ -51,6 +53,16 @@ def practice_wanted() -> dict[str, int]:
     target = settings.PRACTICE_POOL_SIZE
     have = dict(servable().values_list("technique").annotate(n=Count("id")).values_list("technique", "n"))
     return {name: target - have.get(name, 0) for name in PRACTISED if have.get(name, 0) < target}
+
+
+def practice_claim_fill() -> bool:
+    """Claim the one practice fill that may run at a time; False while another holds it. The
+    claim lapses on its own after twice the budget, so a worker killed mid-run frees it."""
+    return bool(cache.add(FILL_CLAIM, 1, int(settings.PRACTICE_BUDGET_SECONDS * 2) + 60))
+
+
+def practice_release_fill() -> None:
+    cache.delete(FILL_CLAIM)
 
 
 def moments_wanted(givens: str, solution: str, wanted: dict[str, int]) -> Iterator[engine.Moment]:
