@@ -187,6 +187,7 @@ def test_a_check_that_is_not_json_or_not_a_post_is_refused(client):
     assert client.post(check_url(position), {"eliminations": "x"}).status_code == 415
     assert client.get(check_url(position)).status_code == 405
     assert post(client, "/api/practice/check/999999/", right_answer("x-wing")).status_code == 404
+    assert post(client, "/api/practice/check/99999999999999999999/", right_answer("x-wing")).status_code == 404
 
 
 def test_a_check_needs_the_csrf_token():

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .catalogue import technique_phrase
 from .finders import FINDER_OF
-from .grid import BIT, DIGIT_OF_BIT, UNITS, UNITS_OF, Grid, cell_name
+from .grid import BIT, DIGIT_OF_BIT, UNITS, UNITS_OF, Grid, cell_name, unit_name
 from .steps import Candidates, Pair, Step, cell_houses, digits_text
 
 # Techniques whose pattern reaches over the whole grid: a cleared candidate anywhere may make one.
@@ -67,7 +67,7 @@ def _singles(digits: Grid, cands: Candidates, technique: str) -> list[Step]:
                     (where[0],),
                     (digit,),
                     placements=((where[0], digit),),
-                    explanation=f"{digit} has only one place left in its house: {cell_name(where[0])}.",
+                    explanation=f"In {unit_name(unit)}, {digit} can only go in {cell_name(where[0])}, so it goes there.",
                 )
     return list(found.values())
 

@@ -76,7 +76,8 @@ def practice_ready(request: HttpRequest, name: str) -> JsonResponse:
 @new_guest_on_first_write
 def practice_check_answer(request: HttpRequest, position_id: int, payload: dict[str, Any]) -> JsonResponse:
     """Judge the player's answer to one position: right, partly right, or wrong and why."""
-    position = servable().filter(pk=position_id).first()
+    # An id past the column's range is no position (and must not reach the database as one).
+    position = servable().filter(pk=position_id).first() if position_id < 2**31 else None
     if position is None:
         return json_error("There is no such practice position.", 404)
     try:
