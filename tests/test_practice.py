@@ -299,3 +299,13 @@ def test_a_fill_queued_while_another_runs_returns_at_once(settings):
     practice_release_fill()
     assert "skipped" not in fill_practice()
     assert practice_claim_fill()  # the finished run let its claim go
+
+
+def test_the_practice_page_has_the_strict_policy_and_nothing_inline(client):
+    from .test_headers import assert_strict, inline_parts
+
+    make_practice_position("x-wing")
+    for address in (page("x-wing"), page("swordfish")):  # a position, and the waiting page
+        response = client.get(address)
+        assert_strict(response, address)
+        assert inline_parts(response) == [], address
