@@ -9,8 +9,8 @@ import pytest
 from puzzles.engine import spoken
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import screenshot
-from tests.engine.practice_positions import practice_position
-from tests.practice_factory import make_practice_position
+from tests.engine.practice_positions import WHERE, practice_position
+from tests.practice_factory import make_practice_position, wrong_answer
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -162,3 +162,32 @@ def test_an_empty_pool_waits_and_loads_a_position_once_there_is_one(open_practic
     page.clock.run_for(16_000)
     page.wait_for_selector(".practice-cell")
     context.close()
+
+
+@pytest.mark.parametrize("technique", sorted(WHERE))
+def test_every_technique_of_the_fixtures_is_practised_in_the_browser(open_practice, technique):
+    """Wrong explained, right shown, next position: for every technique from hard down and the
+    expert and extreme ones the fixtures hold, on a desktop (the looks are checked above)."""
+    first = make_practice_position(technique)
+    moment, _, _ = practice_position(technique)
+    places = bool(moment.step.placements)
+    page = open_practice("light", technique)
+    make_practice_position(technique, second=True)
+
+    _, (cell, digit) = wrong_answer(technique)
+    mark(page, places, cell, digit)
+    page.get_by_role("button", name="Check").click()
+    result_of(page, "wrong")
+    assert page.locator("#practice-wrong li").count() == 1
+    assert page.locator(".practice-cand.wrong").count() == 1
+
+    mark(page, places, cell, digit)  # unmarked again
+    for c, d in moment.step.placements or moment.step.eliminations:
+        mark(page, places, c, d)
+    page.get_by_role("button", name="Check").click()
+    assert result_of(page, "right").startswith("Right")
+    assert page.locator(".practice-explanation").inner_text()
+
+    page.get_by_role("link", name="Next position").click()
+    page.wait_for_selector(".practice-cell")
+    assert page.evaluate("JSON.parse(document.getElementById('practice-data').textContent).id") != first.pk
