@@ -191,3 +191,27 @@ def test_every_technique_of_the_fixtures_is_practised_in_the_browser(open_practi
     page.get_by_role("link", name="Next position").click()
     page.wait_for_selector(".practice-cell")
     assert page.evaluate("JSON.parse(document.getElementById('practice-data').textContent).id") != first.pk
+
+
+@pytest.mark.parametrize("look", ["light", "dark-phone"])
+def test_the_stats_page_shows_practice_right_of_tried_per_technique(chromium, live_server, look):
+    from django.contrib.auth.models import User
+
+    from puzzles.models import PracticeAnswer
+    from tests.browser.pages import log_in
+
+    player = User.objects.create_user("ines", password="correct horse battery staple")
+    x_wing, naked_pair = make_practice_position("x-wing"), make_practice_position("naked-pair")
+    for position, right in ((x_wing, False), (x_wing, True), (naked_pair, False)):
+        PracticeAnswer.objects.create(user=player, position=position, technique=position.technique, right=right)
+    context = chromium.new_context(**LOOKS[look])
+    log_in(context, live_server.url, player)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/stats/")
+    assert page.locator("#practice-x-wing td").inner_text() == "1 of 1"
+    assert page.locator("#practice-naked-pair td").inner_text() == "0 of 1"
+    page.locator("#practice-x-wing a").click()
+    page.wait_for_selector(".practice-cell")
+    page.go_back()
+    assert_accessible(page, f"stats with practice, {look}")
+    context.close()
