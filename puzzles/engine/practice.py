@@ -20,11 +20,28 @@ from dataclasses import dataclass, field
 
 from .catalogue import technique_phrase
 from .finders import FINDER_OF
-from .grid import BIT, DIGIT_OF_BIT, UNITS, UNITS_OF, Grid, cell_name, unit_name
+from .grid import BIT, DIGIT_OF_BIT, PEER_BITS, UNITS, UNITS_OF, Grid, cell_name, unit_name
 from .steps import Candidates, Pair, Step, cell_houses, digits_text
 
 # Techniques whose pattern reaches over the whole grid: a cleared candidate anywhere may make one.
 _WHOLE_GRID = frozenset({"nishio", "cell-forcing-chain", "unit-forcing-chain", "bug-plus-one"})
+# Techniques whose pattern is only its cells' candidates (a naked subset, a wing, an almost locked
+# set, the first two unique rectangles), whose removals are of a digit from the cells that see
+# every cell of the pattern holding it.
+_MASKS_ONLY = frozenset(
+    {
+        "naked-pair",
+        "naked-triple",
+        "naked-quad",
+        "xy-wing",
+        "xyz-wing",
+        "als-xz",
+        "unique-rectangle-1",
+        "unique-rectangle-2",
+    }
+)
+# Hidden subsets: the pattern is where its digits go in its one house; it removes from its own cells.
+_ONE_HOUSE = frozenset({"hidden-pair", "hidden-triple", "hidden-quad"})
 # Finder calls one search may make; the instances a practice position has are few.
 MAX_SEARCHES = 40
 
@@ -72,17 +89,32 @@ def _singles(digits: Grid, cands: Candidates, technique: str) -> list[Step]:
     return list(found.values())
 
 
-def _untouched(step: Step, cleared: frozenset[Pair]) -> bool:
-    """Whether none of the cleared candidates bears on the step's pattern or its removals."""
+def _untouched(step: Step, cleared: frozenset[Pair], cands: Candidates) -> bool:
+    """Whether none of the cleared candidates bears on the step's pattern or its removals.
+
+    A cleared candidate of the pattern's own cells always does. For a hidden subset, so does one
+    of its digits in its house; for a pattern of candidates alone, one in a cell that sees every cell of the pattern holding its digit (the step
+    would remove it in the real position); for any other, one of the step's digits in a house of
+    its cells or of what it removes.
+    """
+    if any(cell in step.cells or cell in {c for c, _ in step.placements} for cell, _ in cleared):
+        return False
+    if step.technique in _ONE_HOUSE:
+        house = set(UNITS[step.houses[0]])
+        return not any(digit in step.digits and cell in house for cell, digit in cleared)
+    if step.technique in _MASKS_ONLY:
+        for cell, digit in cleared:
+            holding = [c for c in step.cells if cands[c] & BIT[digit]]
+            if holding and all(PEER_BITS[cell] >> c & 1 for c in holding):
+                return False
+        return True
     cells = set(step.cells) | {c for c, _ in step.placements} | {c for c, _ in step.eliminations}
-    digits = set(step.digits) | {d for _, d in step.placements} | {d for _, d in step.eliminations}
+    # A removal from the pattern's own cells (a hidden subset's) is covered by those cells; one
+    # elsewhere brings its digit, as a cleared candidate of that digit nearby may be one it makes.
+    digits = set(step.digits) | {d for _, d in step.placements}
+    digits |= {d for c, d in step.eliminations if c not in step.cells}
     houses = set(step.houses) | {u for c in cells for u in UNITS_OF[c]}
-    for cell, digit in cleared:
-        if cell in step.cells or cell in {c for c, _ in step.placements}:
-            return False
-        if digit in digits and houses & set(UNITS_OF[cell]):
-            return False
-    return True
+    return not any(digit in digits and houses & set(UNITS_OF[cell]) for cell, digit in cleared)
 
 
 def _true_to(step: Step, solution: Grid | None) -> bool:
@@ -121,14 +153,15 @@ def instances(digits: Grid, cands: Candidates, technique: str, solution: Grid | 
             continue
         # One found on a cleared position that the clearing bears on is not an instance of the
         # real position; what it removes is cleared all the same, as it may uncover one.
-        if (not cleared or _untouched(step, cleared)) and _key(step) not in found and _true_to(step, solution):
+        if (not cleared or _untouched(step, cleared, cands)) and _key(step) not in found and _true_to(step, solution):
             found[_key(step)] = step
         if technique in _WHOLE_GRID:
             break
         removed = step.eliminations or step.placements
-        queue.append(cleared | frozenset(removed))
+        # Clearing everything found so far comes next, which reaches the instances the finder
+        # meets last; clearing one removal at a time, later, finds one that shares the others.
+        queue.insert(0, cleared | frozenset(removed))
         if len(removed) > 1:
-            # Clearing one removal at a time finds an instance that shares the others.
             queue.extend(cleared | {pair} for pair in removed)
     return list(found.values())
 

@@ -91,11 +91,20 @@ def test_a_position_with_several_pointings_lists_them_all_once():
 
 
 def test_a_pattern_that_a_cleared_candidate_bears_on_is_not_taken_for_an_instance():
+    everything = [0b111111111] * 81
     x_wing = Step("x-wing", (0, 4), (1, 7, 37, 43), (5,), eliminations=((10, 5),))
-    assert _untouched(x_wing, frozenset({(80, 5)}))  # far away
-    assert _untouched(x_wing, frozenset({(5, 3)}))  # in its row, another digit
-    assert not _untouched(x_wing, frozenset({(4, 5)}))  # a third place for 5 in row 1
-    assert not _untouched(x_wing, frozenset({(37, 2)}))  # in one of its cells
+    assert _untouched(x_wing, frozenset({(80, 5)}), everything)  # far away
+    assert _untouched(x_wing, frozenset({(5, 3)}), everything)  # in its row, another digit
+    assert not _untouched(x_wing, frozenset({(4, 5)}), everything)  # a third place for 5 in row 1
+    assert not _untouched(x_wing, frozenset({(37, 2)}), everything)  # in one of its cells
+    # A naked pair of r4c1 and r4c2 (cells 27, 28): only their candidates make it, and it removes
+    # its digits from the cells that see both.
+    pair = [0] * 81
+    pair[27] = pair[28] = 0b11
+    naked = Step("naked-pair", (3,), (27, 28), (1, 2), eliminations=((29, 1),))
+    assert _untouched(naked, frozenset({(54, 1)}), pair)  # r7c1 sees r4c1 only
+    assert not _untouched(naked, frozenset({(30, 2)}), pair)  # the pair would remove it too
+    assert not _untouched(naked, frozenset({(27, 2)}), pair)
 
 
 def test_singles_are_listed_outright_one_per_placement():
@@ -186,3 +195,48 @@ def test_the_wrong_kind_of_answer_is_explained():
     assert verdict.outcome == "wrong" and "removes candidates" in verdict.message
     verdict, _, _ = _judge("hidden-single", eliminations=[(0, 1)])
     assert verdict.outcome == "wrong" and "places a digit" in verdict.message
+
+
+def test_a_hidden_pair_is_touched_only_by_its_own_digits_in_its_own_house():
+    everything = [0b111111111] * 81
+    # 4 and 9 only in r3c9 and r7c9 (cells 26, 62) of column 9 (unit 17).
+    hidden = Step("hidden-pair", (17,), (26, 62), (4, 9), eliminations=((26, 6),))
+    assert _untouched(hidden, frozenset({(21, 9)}), everything)  # row 3, not column 9
+    assert not _untouched(hidden, frozenset({(44, 9)}), everything)  # a third place for 9 in column 9
+
+
+def _hidden_pairs(moment) -> set[frozenset]:
+    """Every hidden pair of a position, by plain search: two digits of a house in the same two
+    cells, with what it removes from them."""
+    from itertools import combinations
+
+    found = set()
+    for unit in logic.UNITS:
+        held = {d for c in unit for d in range(1, 10) if moment.cands[c] >> (d - 1) & 1}
+        for pair in combinations(sorted(held), 2):
+            cells = [c for c in unit if any(moment.cands[c] >> (d - 1) & 1 for d in pair)]
+            if len(cells) == 2:
+                removed = frozenset(
+                    (c, d) for c in cells for d in range(1, 10) if moment.cands[c] >> (d - 1) & 1 and d not in pair
+                )
+                if removed:
+                    found.add(removed)
+    return found
+
+
+def test_the_hidden_pairs_a_plain_search_finds_are_all_listed():
+    from puzzles.engine import walk
+
+    from .test_rater import top1465
+
+    checked = 0
+    for givens in top1465(12):
+        for moment in walk(givens):
+            if moment.step.technique != "hidden-pair":
+                continue
+            listed = {
+                frozenset(s.eliminations) for s in instances(list(moment.digits), list(moment.cands), "hidden-pair")
+            }
+            assert _hidden_pairs(moment) <= listed
+            checked += 1
+    assert checked >= 10
