@@ -190,6 +190,9 @@ function start(data) {
       marks.add(key);
     }
     clearVerdict();
+    // A verdict is on the marks it was given: changed marks need a new check.
+    result.className = "practice-result";
+    result.textContent = "";
     draw();
   }
 

@@ -88,8 +88,10 @@ def test_a_wrong_answer_is_explained_a_right_one_shown_and_the_next_position_ser
     if technique == "x-wing":
         screenshot(page, f"practice-wrong-{look}.png", full_page=True)
 
-    # Right: the mark undone, the walk's own removals marked.
+    # Right: the mark undone (which takes the old verdict away), the walk's own removals marked.
     mark(page, False, cell, solution[cell])
+    assert page.locator("#practice-result").inner_text() == ""
+    assert page.locator(".practice-cand.wrong").count() == 0
     for c, d in moment.step.eliminations:
         mark(page, False, c, d)
     page.get_by_role("button", name="Check").click()
