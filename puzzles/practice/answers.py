@@ -58,11 +58,11 @@ def position_for_page(position: PracticePosition) -> dict[str, Any]:
         "technique": position.technique,
         "places": position.places,
         "digits": [int(d) for d in position.digits],
-        "candidates": [list(engine_digits(mask)) for mask in position.cands],
+        "candidates": [list(mask_digits(mask)) for mask in position.cands],
     }
 
 
-def engine_digits(mask: int) -> tuple[int, ...]:
+def mask_digits(mask: int) -> tuple[int, ...]:
     """The digits of a candidate mask, lowest first."""
     return tuple(d for d in range(1, 10) if mask & (1 << (d - 1)))
 
