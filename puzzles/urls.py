@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, leagues, pages, replays, share
+from .views import api, health, leagues, pages, practice, replays, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -38,6 +38,10 @@ urlpatterns = [
     path("how-to-play/", pages.how_to_play, name="howto"),
     # Which of today's dailies are out: what a home page still waiting for one asks (static/js/preparing.js).
     path("api/today/", pages.today_published, name="api-today"),
+    # Practice for one technique (views/practice.py); the guide at /learn/<name>/ links to it.
+    path("learn/<str:name>/practice/", practice.practice_page, name="learn-practice"),
+    path("api/practice/<str:name>/ready/", practice.practice_ready, name="api-practice-ready"),
+    path("api/practice/check/<int:position_id>/", practice.practice_check_answer, name="api-practice-check"),
     # Leagues: the player's list, the invite link, and a league's board and changes (views/leagues.py).
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),

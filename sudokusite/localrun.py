@@ -62,9 +62,15 @@ def main() -> int:
         "web": [python, "manage.py", "runserver", f"{host}:{port}"],
     }
     children = {name: subprocess.Popen(cmd, cwd=ROOT) for name, cmd in commands.items()}
-    # Start the pools filling now rather than at beat's first tick.
+    # Start the pools, the practice pool too, filling now rather than at beat's first tick.
     subprocess.run(
-        [python, "manage.py", "shell", "-c", "from puzzles.pipeline.tasks import refill_pools; refill_pools.delay()"],
+        [
+            python,
+            "manage.py",
+            "shell",
+            "-c",
+            "from puzzles.pipeline.tasks import fill_practice, refill_pools; refill_pools.delay(); fill_practice.delay()",
+        ],
         cwd=ROOT,
     )
     print(f"Daily Sudoku: http://{host}:{port}/  (worker and beat running; Ctrl+C stops all)", flush=True)

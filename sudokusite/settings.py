@@ -410,6 +410,7 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "puzzles.tasks.fill_pool": {"queue": "generation"},
     "puzzles.tasks.work_seed_batch": {"queue": "generation"},
+    "puzzles.tasks.fill_practice": {"queue": "generation"},
 }
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
@@ -422,6 +423,8 @@ CELERY_BEAT_SCHEDULE = {
     "publish-at-midnight": {"task": "puzzles.tasks.publish_dailies", "schedule": crontab(minute=0, hour=0)},
     # Once a day, at a quiet hour: guests idle for GUEST_TTL_DAYS go, in batches (puzzles/accounts/guests.py).
     "delete-idle-guests": {"task": "puzzles.tasks.delete_idle_guests", "schedule": crontab(minute=30, hour=3)},
+    # The practice pool (puzzles/practice/pool.py): a short run that stops once every pool is full.
+    "fill-practice": {"task": "puzzles.tasks.fill_practice", "schedule": float(env("PRACTICE_EVERY_SECONDS", "300"))},
 }
 
 # The puzzle pipeline: how many unpublished puzzles each tier keeps ready, how far ahead the
@@ -437,6 +440,11 @@ PUZZLE_SCORE_BANDS = {
     t: env_band(f"SCORE_BAND_{t.upper()}", b) for t, b in zip(TIERS, SCORE_BAND_DEFAULTS, strict=True)
 }
 PUBLISH_DAYS_AHEAD = int(env("PUBLISH_DAYS_AHEAD", "2"))
+# Practice (puzzles/practice/): positions kept ready per technique, the time one fill may take,
+# and the checks a player (and, apart, a client address) may make in a minute.
+PRACTICE_POOL_SIZE = int(env("PRACTICE_POOL_SIZE", "10"))
+PRACTICE_BUDGET_SECONDS = float(env("PRACTICE_BUDGET_SECONDS", "60"))
+PRACTICE_CHECKS_PER_MINUTE = int(env("PRACTICE_CHECKS_PER_MINUTE", "20"))
 # How many generation workers may share one admin seed batch (one task each, handed on).
 SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 

@@ -89,6 +89,7 @@ LAYERS = [
     ("staff",),
     ("leagues",),
     ("pipeline",),
+    ("practice",),
     ("accounts",),
     ("results",),
     ("play",),

@@ -22,7 +22,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.utils import timezone
 
-from ..models import Attempt, Guest, Hint, Solve
+from ..models import Attempt, Guest, Hint, PracticeAnswer, Solve
 from ..play.preferences import preferences_move
 from .ratelimits import hourly_wait
 
@@ -128,6 +128,7 @@ def guest_merge(guest, account) -> Merged:
         Hint.objects.filter(attempt_id__in=moving).update(user=account)
         moved = Attempt.objects.filter(pk__in=moving).update(user=account)
         preferences_move(guest, account)
+        PracticeAnswer.objects.filter(user=guest).update(user=account)
         User.objects.filter(pk=guest.pk).delete()  # its remaining attempts, solves and hints go with it
     return Merged(moved, kept)
 

@@ -21,6 +21,7 @@ from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .generator import Generated, GenerationGaveUp, check_options, generate, generate_varied
 from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid, parse, unit_name
 from .hinting import position_candidates, single_after
+from .practice import Verdict, instances, judge, places, spoken
 from .rater import Rating, next_step, rate
 from .solver import count_solutions, solve
 from .steps import Step
@@ -43,6 +44,7 @@ __all__ = [
     "Rating",
     "Step",
     "Technique",
+    "Verdict",
     "article_for",
     "as_grid",
     "cell_name",
@@ -55,12 +57,16 @@ __all__ = [
     "format_grid",
     "generate",
     "generate_varied",
+    "instances",
+    "judge",
     "next_step",
     "parse",
+    "places",
     "position_candidates",
     "rate",
     "single_after",
     "solve",
+    "spoken",
     "symmetry_of",
     "technique_about",
     "technique_phrase",

@@ -387,6 +387,7 @@ class Preferences(models.Model):
 # The models of their own modules, registered with the app through this package.
 from .leagues import League, Membership  # noqa: E402, F401
 from .play import PlayEvent  # noqa: E402, F401
+from .practice import PracticeAnswer, PracticePosition  # noqa: E402, F401
 
 
 @receiver([post_save, post_delete], sender=DailyPuzzle)

@@ -11,6 +11,7 @@ from celery import shared_task
 from django.conf import settings
 
 from ..accounts import guests
+from ..practice import pool as practice_pool
 from . import pools, publishing
 
 
@@ -81,3 +82,16 @@ def publish_dailies() -> dict:
 def delete_idle_guests() -> int:
     """Delete guests idle for settings.GUEST_TTL_DAYS, with their records; how many went."""
     return guests.guests_delete_idle()
+
+
+@shared_task(name="puzzles.tasks.fill_practice")
+def fill_practice() -> dict:
+    """Keep a few practice positions ready per technique, within one task's budget; a run
+    queued while another is under way (a busy worker, beat ticking on) returns at once."""
+    if not practice_pool.practice_claim_fill():
+        return {"skipped": True}
+    try:
+        report = practice_pool.practice_fill(budget_seconds=settings.PRACTICE_BUDGET_SECONDS)
+    finally:
+        practice_pool.practice_release_fill()
+    return vars(report)

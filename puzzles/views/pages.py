@@ -31,6 +31,7 @@ from ..leagues import boards, membership
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
 from ..pipeline.dailies import dailies_of_today, daily_served
 from ..play.attempts import attempt_state
+from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.drawing import entries_of, grid_svg
 from ..results.leaderboard import leaderboard_for, standing_of
@@ -346,5 +347,6 @@ def stats(request: HttpRequest) -> HttpResponse:
         "streaks": history.streaks(history.streak_days(rows), site_today()),
         "any_started": bool(started),
         "site_zone": settings.TIME_ZONE,
+        "practice": practice_counts(user),
     }
     return render(request, "puzzles/stats.html", context)

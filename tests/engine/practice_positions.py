@@ -1,0 +1,107 @@
+"""Positions for practice tests, made by walk(): for each technique, a puzzle of top-1465 (its
+line, counting from 0) and the index of a position of its walk where that technique is the step.
+
+Found once by walking top-1465 from the start (the first few of each technique kept); the tests
+check each again, so a change to the engine that moves a step shows up as a failing test.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from puzzles.engine import Moment, as_grid, solve, walk
+
+from .test_rater import top1465
+
+WHERE: dict[str, tuple[int, int]] = {
+    "als-xz": (0, 42),
+    "bug-plus-one": (216, 68),
+    "claiming": (0, 48),
+    "direct-hidden-pair": (0, 1),
+    "direct-hidden-triple": (8, 25),
+    "direct-pointing": (4, 8),
+    "empty-rectangle": (35, 22),
+    "hidden-pair": (0, 10),
+    "hidden-quad": (509, 14),
+    "hidden-single": (0, 0),
+    "hidden-triple": (6, 38),
+    "jellyfish": (474, 30),
+    "naked-pair": (0, 14),
+    "naked-quad": (6, 65),
+    "naked-single": (0, 60),
+    "naked-triple": (12, 27),
+    "nishio": (0, 24),
+    "pointing": (0, 3),
+    "simple-colouring": (196, 52),
+    "skyscraper": (0, 17),
+    "swordfish": (51, 13),
+    "turbot-fish": (47, 37),
+    "two-string-kite": (12, 17),
+    "unique-rectangle-1": (0, 18),
+    "unique-rectangle-2": (38, 20),
+    "unique-rectangle-3": (70, 30),
+    "unique-rectangle-4": (11, 20),
+    "unit-forcing-chain": (1, 24),
+    "w-wing": (47, 49),
+    "x-chain": (23, 41),
+    "x-wing": (47, 47),
+    "xy-chain": (11, 54),
+    "xy-wing": (15, 25),
+    "xyz-wing": (37, 73),
+}
+
+# A second position for each technique where top-1465 has one: the next one a page serves.
+SECOND: dict[str, tuple[int, int]] = {
+    "als-xz": (1, 7),
+    "bug-plus-one": (246, 72),
+    "claiming": (0, 49),
+    "direct-hidden-pair": (0, 2),
+    "direct-hidden-triple": (8, 27),
+    "direct-pointing": (5, 8),
+    "empty-rectangle": (35, 47),
+    "hidden-pair": (0, 12),
+    "hidden-quad": (925, 33),
+    "hidden-single": (0, 19),
+    "hidden-triple": (10, 16),
+    "jellyfish": (1235, 52),
+    "naked-pair": (0, 16),
+    "naked-quad": (6, 68),
+    "naked-single": (0, 64),
+    "naked-triple": (13, 27),
+    "nishio": (0, 25),
+    "pointing": (0, 4),
+    "simple-colouring": (655, 49),
+    "skyscraper": (11, 18),
+    "swordfish": (88, 1),
+    "turbot-fish": (61, 30),
+    "two-string-kite": (20, 15),
+    "unique-rectangle-1": (12, 18),
+    "unique-rectangle-2": (42, 22),
+    "unique-rectangle-3": (90, 30),
+    "unique-rectangle-4": (15, 23),
+    "unit-forcing-chain": (2, 19),
+    "w-wing": (64, 25),
+    "x-chain": (35, 61),
+    "x-wing": (64, 53),
+    "xy-chain": (11, 56),
+    "xy-wing": (29, 38),
+    "xyz-wing": (38, 31),
+}
+
+
+@cache
+def _lines() -> list[str]:
+    return top1465(1465)
+
+
+def practice_position(technique: str, second: bool = False) -> tuple[Moment, list[int], str]:
+    """The moment where `technique` is the step, the puzzle's solution, and its givens (with
+    `second`, from SECOND)."""
+    line, index = (SECOND if second else WHERE)[technique]
+    givens = _lines()[line]
+    solution = solve(as_grid(givens))
+    assert solution is not None
+    for i, moment in enumerate(walk(givens, solution)):
+        if i == index:
+            return moment, solution, givens.replace(".", "0")
+    raise AssertionError(f"the walk of puzzle {line} is shorter than {index}")
