@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, leagues, pages, replays, share
+from .views import api, health, leagues, learn, pages, replays, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -35,6 +35,9 @@ urlpatterns = [
     path("archive/", pages.archive_now, name="archive"),
     re_path(r"^archive/(?P<year>[0-9]{4})/(?P<month>[0-9]{2})/$", pages.archive_month, name="archive-month"),
     path("stats/", pages.stats, name="stats"),
+    # The technique guide (views/learn.py).
+    path("learn/", learn.learn, name="learn"),
+    path("learn/<slug:name>/", learn.learn_technique, name="learn-technique"),
     # Leagues: the player's list, the invite link, and a league's board and changes (views/leagues.py).
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),

@@ -95,6 +95,7 @@ LAYERS = [
     ("fairplay",),
     ("record_of_play",),
     ("models",),
+    ("learn",),
     ("durations",),
     ("engine",),
 ]

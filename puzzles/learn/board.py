@@ -1,0 +1,161 @@
+"""A worked example drawn as a board: each cell's digit or candidates, the pattern's cells and
+candidates marked, what the step removes struck through and what it places marked, and the same
+in words for a reader who does not see the board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import UNITS, Step, cell_name, unit_name
+from .examples import Example
+
+# Techniques whose pattern is whole cells (every candidate of the pattern's cells matters, as in
+# the two-digit cells of a wing), and those whose step names a chain of which only the first cell
+# carries the assumption; the others mark the step's digits in the pattern's cells.
+WHOLE_CELLS = frozenset(
+    {
+        "xy-wing",
+        "xyz-wing",
+        "w-wing",
+        "xy-chain",
+        "als-xz",
+        "bug-plus-one",
+        "unique-rectangle-1",
+        "unique-rectangle-2",
+        "unique-rectangle-3",
+        "unique-rectangle-4",
+        "cell-forcing-chain",
+    }
+)
+FIRST_CELL_ONLY = frozenset({"nishio"})
+# Techniques about one house, shaded on the board (a naked single is about all three of its cell's).
+ONE_HOUSE = frozenset(
+    {
+        "hidden-single",
+        "direct-pointing",
+        "direct-hidden-pair",
+        "direct-hidden-triple",
+        "pointing",
+        "claiming",
+        "naked-pair",
+        "hidden-pair",
+        "naked-triple",
+        "hidden-triple",
+        "naked-quad",
+        "hidden-quad",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    digit: int  # 0 for a slot of the cell's 3x3 that holds no candidate
+    mark: str = ""  # '', 'pattern', 'removed' or 'placed'
+
+
+@dataclass(frozen=True)
+class Square:
+    name: str  # 'r1c2'
+    digit: int  # 0 for an empty cell
+    given: bool
+    candidates: tuple[Candidate, ...]  # nine slots, for an empty cell
+    in_pattern: bool
+    in_house: bool
+    edge: str  # the classes that draw a box's edge
+
+
+@dataclass(frozen=True)
+class Drawing:
+    rows: list[tuple[int, list[Square]]]
+    pattern: list[str]  # 'r6c4 (2 or 8)', the pattern's cells in words
+    removes: list[str]  # '8 from r6c2'
+    places: list[str]  # '5 in r4c4'
+    look_in: str  # 'box 5', or '' when the step is about no one house
+
+
+def digits_of(mask: int) -> list[int]:
+    return [d for d in range(1, 10) if mask >> (d - 1) & 1]
+
+
+def marked(step: Step, cands: tuple[int, ...]) -> set[tuple[int, int]]:
+    """The (cell, digit) candidates that make up the step's pattern."""
+    if step.technique in WHOLE_CELLS:
+        return {(c, d) for c in step.cells for d in digits_of(cands[c])}
+    cells = step.cells[:1] if step.technique in FIRST_CELL_ONLY else step.cells
+    return {(c, d) for c in cells for d in step.digits if cands[c] >> (d - 1) & 1}
+
+
+def shaded(step: Step) -> set[int]:
+    """The cells of the house (or houses) the step is about, shaded on the board."""
+    if step.technique == "naked-single":
+        return {c for h in step.houses for c in UNITS[h]}
+    if step.technique in ONE_HOUSE and step.houses:
+        return set(UNITS[step.houses[0]])
+    return set()
+
+
+def by_cell(pairs: tuple[tuple[int, int], ...]) -> dict[int, list[int]]:
+    grouped: dict[int, list[int]] = {}
+    for cell, digit in pairs:
+        grouped.setdefault(cell, []).append(digit)
+    return grouped
+
+
+def or_words(digits: list[int]) -> str:
+    """'7', '2 or 8', '2, 7 or 8'."""
+    words = [str(d) for d in digits]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def and_words(digits: list[int]) -> str:
+    words = [str(d) for d in digits]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def drawing_of(example: Example) -> Drawing:
+    """The board of a worked example, and its marks in words."""
+    step, digits, cands = example.step, example.digits, example.cands
+    pattern = marked(step, cands)
+    removed, placed = set(step.eliminations), set(step.placements)
+    house = shaded(step)
+    rows = []
+    for r in range(9):
+        squares = []
+        for c in range(9):
+            cell = r * 9 + c
+            slots = []
+            for d in range(1, 10):
+                if not cands[cell] >> (d - 1) & 1:
+                    slots.append(Candidate(0))
+                    continue
+                mark = ""
+                if (cell, d) in placed:
+                    mark = "placed"
+                elif (cell, d) in removed:
+                    mark = "removed"
+                elif (cell, d) in pattern:
+                    mark = "pattern"
+                slots.append(Candidate(d, mark))
+            edge = " ".join(name for name, on in (("edge-right", c in (2, 5)), ("edge-bottom", r in (2, 5))) if on)
+            squares.append(
+                Square(
+                    cell_name(cell),
+                    digits[cell],
+                    example.givens[cell] not in ".0",
+                    tuple(slots) if not digits[cell] else (),
+                    cell in step.cells,
+                    cell in house,
+                    edge,
+                )
+            )
+        rows.append((r + 1, squares))
+    marks = by_cell(tuple(sorted(pattern)))
+    return Drawing(
+        rows=rows,
+        pattern=[f"{cell_name(c)} ({or_words(digits_of(cands[c]))})" for c in step.cells if not digits[c]]
+        if step.technique in WHOLE_CELLS
+        else [f"{cell_name(c)} ({or_words(marks[c])})" for c in step.cells if c in marks],
+        removes=[f"{and_words(ds)} from {cell_name(c)}" for c, ds in by_cell(step.eliminations).items()],
+        places=[f"{d} in {cell_name(c)}" for c, d in step.placements],
+        look_in=unit_name(step.houses[0]) if house and step.technique != "naked-single" else "",
+    )
