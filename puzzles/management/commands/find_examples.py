@@ -23,8 +23,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=2026, help="the generator's seed, for a search that repeats")
         parser.add_argument("--keep", action="store_true", help="start from the examples already in the file")
+        parser.add_argument("--out", type=Path, default=examples.EXAMPLES_FILE, help="where to write the examples")
 
-    def handle(self, *args, files: list[Path], limit: int, generate: int, seed: int, keep: bool, **options) -> None:
+    def handle(
+        self, *args, files: list[Path], limit: int, generate: int, seed: int, keep: bool, out: Path, **options
+    ) -> None:
         best: dict[str, finding.Found] = {}
         if keep:
             for name, ex in examples.examples().items():
@@ -41,7 +44,7 @@ class Command(BaseCommand):
                 if not any(TECHNIQUE_BY_NAME[name].tier == tier for name in finding.missing(best)):
                     break
             self.stdout.write(f"generated {tier} puzzles: {len(best)} techniques found")
-        examples.write_examples(best, [t.name for t in TECHNIQUES])
-        self.stdout.write(f"{len(best)} examples written to {examples.EXAMPLES_FILE}")
+        examples.write_examples(best, [t.name for t in TECHNIQUES], out)
+        self.stdout.write(f"{len(best)} examples written to {out}")
         if gaps := finding.missing(best):
             self.stderr.write(self.style.WARNING(f"no example yet for: {', '.join(gaps)}"))
