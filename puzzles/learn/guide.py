@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES, TIERS
+from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES, TIERS, technique_phrase
 from .examples import Example, examples
 from .words import Words, all_words
 
@@ -31,6 +31,11 @@ class Entry:
     unique: bool
     words: Words | None
     example: Example | None
+
+    @property
+    def phrase(self) -> str:
+        """'an XY-wing', 'a naked pair': the technique mid-sentence."""
+        return technique_phrase(self.name)
 
 
 def entries() -> list[Entry]:
