@@ -159,3 +159,15 @@ def test_an_unknown_technique_is_not_found_and_the_pages_are_read_only(client):
     assert client.get("/learn/no-such-technique/").status_code == 404
     assert client.post(reverse("puzzles:learn")).status_code == 405
     assert client.post(reverse("puzzles:learn-technique", args=["x-wing"])).status_code == 405
+
+
+def test_a_colouring_is_drawn_in_its_two_colours_as_the_engine_tells_them():
+    example = EXAMPLES["simple-colouring"]
+    first, second = board.colours(example.step, example.cands)
+    assert first and second and sorted(first + second) == sorted(example.step.cells)
+    either, _, rest = example.step.explanation.partition(" or ")
+    assert all(cell_name(c) in either for c in first) and all(cell_name(c) in rest for c in second)
+    drawing = board.drawing_of(example)
+    marks = {s.name: {c.mark for c in s.candidates} - {""} for _, row in drawing.rows for s in row}
+    assert all(marks[cell_name(c)] == {"pattern"} for c in first)
+    assert all(marks[cell_name(c)] == {"other"} for c in second)

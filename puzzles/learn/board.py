@@ -50,7 +50,7 @@ ONE_HOUSE = frozenset(
 @dataclass(frozen=True)
 class Candidate:
     digit: int  # 0 for a slot of the cell's 3x3 that holds no candidate
-    mark: str = ""  # '', 'pattern', 'removed' or 'placed'
+    mark: str = ""  # '', 'pattern', 'other' (a colouring's second colour), 'removed' or 'placed'
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,29 @@ def marked(step: Step, cands: tuple[int, ...]) -> set[tuple[int, int]]:
         return {(c, d) for c in step.cells for d in digits_of(cands[c])}
     cells = step.cells[:1] if step.technique in FIRST_CELL_ONLY else step.cells
     return {(c, d) for c in cells for d in step.digits if cands[c] >> (d - 1) & 1}
+
+
+def colours(step: Step, cands: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """A colouring's cells in its two colours: the pattern's cells two-coloured along the digit's
+    strong links (houses with exactly two places for it), from the first cell."""
+    (digit,) = step.digits
+    bit = 1 << (digit - 1)
+    cells = set(step.cells)
+    links: dict[int, set[int]] = {c: set() for c in cells}
+    for house in UNITS:
+        places = [c for c in house if cands[c] & bit]
+        if len(places) == 2 and set(places) <= cells:
+            a, b = places
+            links[a].add(b)
+            links[b].add(a)
+    colour = {step.cells[0]: 0}
+    waiting = [step.cells[0]]
+    while waiting:
+        cell = waiting.pop()
+        for other in links[cell] - colour.keys():
+            colour[other] = 1 - colour[cell]
+            waiting.append(other)
+    return [c for c in step.cells if colour.get(c) == 0], [c for c in step.cells if colour.get(c) == 1]
 
 
 def shaded(step: Step) -> set[int]:
@@ -118,6 +141,10 @@ def drawing_of(example: Example) -> Drawing:
     pattern = marked(step, cands)
     removed, placed = set(step.eliminations), set(step.placements)
     house = shaded(step)
+    other: set[int] = set()
+    if step.technique == "simple-colouring":
+        first, second = colours(step, cands)
+        other = set(second)
     rows = []
     for r in range(9):
         squares = []
@@ -134,7 +161,7 @@ def drawing_of(example: Example) -> Drawing:
                 elif (cell, d) in removed:
                     mark = "removed"
                 elif (cell, d) in pattern:
-                    mark = "pattern"
+                    mark = "other" if cell in other else "pattern"
                 slots.append(Candidate(d, mark))
             edge = " ".join(name for name, on in (("edge-right", c in (2, 5)), ("edge-bottom", r in (2, 5))) if on)
             squares.append(
@@ -150,11 +177,18 @@ def drawing_of(example: Example) -> Drawing:
             )
         rows.append((r + 1, squares))
     marks = by_cell(tuple(sorted(pattern)))
+    if step.technique in WHOLE_CELLS:
+        words = [f"{cell_name(c)} ({or_words(digits_of(cands[c]))})" for c in step.cells if not digits[c]]
+    elif other:
+        words = [
+            f"{name} colour, {step.digits[0]} in {', '.join(cell_name(c) for c in group)}"
+            for name, group in (("Ringed", first), ("Boxed", second))
+        ]
+    else:
+        words = [f"{cell_name(c)} ({or_words(marks[c])})" for c in step.cells if c in marks]
     return Drawing(
         rows=rows,
-        pattern=[f"{cell_name(c)} ({or_words(digits_of(cands[c]))})" for c in step.cells if not digits[c]]
-        if step.technique in WHOLE_CELLS
-        else [f"{cell_name(c)} ({or_words(marks[c])})" for c in step.cells if c in marks],
+        pattern=words,
         removes=[f"{and_words(ds)} from {cell_name(c)}" for c, ds in by_cell(step.eliminations).items()],
         places=[f"{d} in {cell_name(c)}" for c, d in step.placements],
         look_in=unit_name(step.houses[0]) if house and step.technique != "naked-single" else "",
