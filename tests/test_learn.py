@@ -171,3 +171,11 @@ def test_a_colouring_is_drawn_in_its_two_colours_as_the_engine_tells_them():
     marks = {s.name: {c.mark for c in s.candidates} - {""} for _, row in drawing.rows for s in row}
     assert all(marks[cell_name(c)] == {"pattern"} for c in first)
     assert all(marks[cell_name(c)] == {"other"} for c in second)
+
+
+def test_a_wings_cells_are_named_by_the_part_they_play():
+    example = EXAMPLES["xy-wing"]
+    pivot, *wings = example.step.cells
+    pattern = board.drawing_of(example).pattern
+    assert pattern[0].startswith(f"pivot {cell_name(pivot)} (")
+    assert [p.split(" (")[0] for p in pattern[1:]] == [f"wing {cell_name(c)}" for c in wings]

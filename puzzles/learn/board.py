@@ -28,6 +28,13 @@ WHOLE_CELLS = frozenset(
     }
 )
 FIRST_CELL_ONLY = frozenset({"nishio"})
+# The part each cell of a pattern plays, in the order the engine gives its cells, where the words
+# name the parts.
+ROLES: dict[str, tuple[str, ...]] = {
+    "xy-wing": ("pivot", "wing", "wing"),
+    "xyz-wing": ("pivot", "wing", "wing"),
+    "w-wing": ("pair cell", "pair cell", "link end", "link end"),
+}
 # Techniques about one house, shaded on the board (a naked single is about all three of its cell's).
 ONE_HOUSE = frozenset(
     {
@@ -177,7 +184,12 @@ def drawing_of(example: Example) -> Drawing:
             )
         rows.append((r + 1, squares))
     marks = by_cell(tuple(sorted(pattern)))
-    if step.technique in WHOLE_CELLS:
+    if step.technique in ROLES:
+        words = [
+            f"{role} {cell_name(c)} ({or_words(digits_of(cands[c]))})"
+            for role, c in zip(ROLES[step.technique], step.cells)
+        ]
+    elif step.technique in WHOLE_CELLS:
         words = [f"{cell_name(c)} ({or_words(digits_of(cands[c]))})" for c in step.cells if not digits[c]]
     elif other:
         words = [
