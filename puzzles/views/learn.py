@@ -8,7 +8,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from ..engine import TIERS
 from ..learn import board, figures, guide
 
 
@@ -29,8 +28,6 @@ def learn_technique(request: HttpRequest, name: str) -> HttpResponse:
         "entry": entry,
         "before": before,
         "after": after,
-        "tier_number": TIERS.index(entry.tier) + 1,
-        "tier_words": guide.TIER_WORDS[entry.tier],
         "drawing": board.drawing_of(entry.example) if entry.example else None,
     }
     return render(request, "learn/technique.html", context)
