@@ -179,3 +179,14 @@ def test_a_wings_cells_are_named_by_the_part_they_play():
     pattern = board.drawing_of(example).pattern
     assert pattern[0].startswith(f"pivot {cell_name(pivot)} (")
     assert [p.split(" (")[0] for p in pattern[1:]] == [f"wing {cell_name(c)}" for c in wings]
+
+
+def test_the_houses_to_look_in_are_shaded_and_named():
+    fish = EXAMPLES["jellyfish"].step
+    drawing = board.drawing_of(EXAMPLES["jellyfish"])
+    rows = sorted(h + 1 for h in fish.houses[:4])
+    assert drawing.look_in == f"rows {rows[0]}, {rows[1]}, {rows[2]} and {rows[3]}"
+    shaded = {s.name for _, row in drawing.rows for s in row if s.in_house}
+    assert shaded == {f"r{r}c{c}" for r in rows for c in range(1, 10)}
+    single = board.drawing_of(EXAMPLES["naked-single"])
+    assert single.look_in.startswith("box ") and " row " in single.look_in and " and column " in single.look_in

@@ -35,6 +35,8 @@ ROLES: dict[str, tuple[str, ...]] = {
     "xyz-wing": ("pivot", "wing", "wing"),
     "w-wing": ("pair cell", "pair cell", "link end", "link end"),
 }
+# The fish, by how many lines they are built on: their step names those lines first.
+FISH = {"x-wing": 2, "swordfish": 3, "jellyfish": 4}
 # Techniques about one house, shaded on the board (a naked single is about all three of its cell's).
 ONE_HOUSE = frozenset(
     {
@@ -119,9 +121,23 @@ def shaded(step: Step) -> set[int]:
     """The cells of the house (or houses) the step is about, shaded on the board."""
     if step.technique == "naked-single":
         return {c for h in step.houses for c in UNITS[h]}
+    if step.technique in FISH:
+        return {c for h in step.houses[: FISH[step.technique]] for c in UNITS[h]}
     if step.technique in ONE_HOUSE and step.houses:
         return set(UNITS[step.houses[0]])
     return set()
+
+
+def look_in(step: Step) -> str:
+    """The houses shaded, in words: 'box 5', 'rows 2, 3, 5 and 8', 'box 2, row 1 and column 6'."""
+    if step.technique == "naked-single":
+        names = [unit_name(h) for h in step.houses]
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    if step.technique in FISH:
+        lines = [unit_name(h) for h in step.houses[: FISH[step.technique]]]
+        kind = lines[0].split()[0]
+        return f"{kind}s " + and_words([int(line.split()[1]) for line in lines])
+    return unit_name(step.houses[0])
 
 
 def by_cell(pairs: tuple[tuple[int, int], ...]) -> dict[int, list[int]]:
@@ -203,5 +219,5 @@ def drawing_of(example: Example) -> Drawing:
         pattern=words,
         removes=[f"{and_words(ds)} from {cell_name(c)}" for c, ds in by_cell(step.eliminations).items()],
         places=[f"{d} in {cell_name(c)}" for c, d in step.placements],
-        look_in=unit_name(step.houses[0]) if house and step.technique != "naked-single" else "",
+        look_in=look_in(step) if house else "",
     )
