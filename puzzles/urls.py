@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, leagues, pages, practice, replays, share
+from .views import api, health, leagues, learn, pages, practice, replays, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -35,6 +35,9 @@ urlpatterns = [
     path("archive/", pages.archive_now, name="archive"),
     re_path(r"^archive/(?P<year>[0-9]{4})/(?P<month>[0-9]{2})/$", pages.archive_month, name="archive-month"),
     path("stats/", pages.stats, name="stats"),
+    # The technique guide (views/learn.py).
+    path("learn/", learn.learn, name="learn"),
+    path("learn/<slug:name>/", learn.learn_technique, name="learn-technique"),
     path("how-to-play/", pages.how_to_play, name="howto"),
     # Which of today's dailies are out: what a home page still waiting for one asks (static/js/preparing.js).
     path("api/today/", pages.today_published, name="api-today"),

@@ -96,6 +96,7 @@ LAYERS = [
     ("fairplay",),
     ("record_of_play",),
     ("models",),
+    ("learn",),
     ("durations",),
     ("engine",),
 ]

@@ -160,3 +160,22 @@ def test_results_of_a_puzzle_that_is_not_served_are_a_404(client, daily):
     assert client.get(f"/daily/{tomorrow.isoformat()}/easy/results/").status_code == 404
     assert client.get(f"/daily/{daily.date.isoformat()}/nonsense/results/").status_code == 404
     assert client.post(results_url(daily)).status_code == 405
+
+
+def test_the_receipt_links_each_technique_and_the_hardest_step_to_the_guide(client, daily):
+    log_in(client, "ada")
+    make_solve(daily, "ada", 200)
+    body = client.get(results_url(daily)).content.decode()
+    for name in daily.puzzle.techniques:
+        title = engine.technique_title(name)
+        assert f'<a href="{reverse("puzzles:learn-technique", args=[name])}">{title}</a>' in body
+    hardest = receipt.hardest_step(daily.puzzle)
+    assert hardest is not None
+    link = reverse("puzzles:learn-technique", args=[hardest.name])
+    assert f'<strong>Hardest step: <a href="{link}">{hardest.title}</a>.</strong>' in body
+    assert f'<a href="{reverse("puzzles:learn")}">Every technique explained' in body
+
+
+def test_a_technique_the_engine_does_not_know_is_named_without_a_link():
+    (known, unknown) = receipt._ordered_counts({"naked-single": 3, "made-up-technique": 1})
+    assert known.in_guide and not unknown.in_guide

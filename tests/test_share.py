@@ -164,3 +164,14 @@ def test_no_share_box_before_the_solve(client, daily):
     body = client.get(results_url(daily)).content.decode()
     assert "data-share-text" not in body and "share.js" not in body
     assert site_today() == daily.date
+
+
+def test_the_share_key_links_the_squares_to_the_technique_guide(client, daily):
+    log_in(client, "ada")
+    assert solve_through_api(client, daily, 125)["solved"] is True
+    body = client.get(results_url(daily)).content.decode()
+    key = re.search(r'<p class="share-key">(.*?)</p>', body, re.DOTALL)
+    assert key is not None
+    links = re.findall(r'href="([^"]+)"', key.group(1))
+    guide = reverse("puzzles:learn")
+    assert links == [f"{guide}#tier-easy", reverse("puzzles:learn-technique", args=["trial-and-error"]), guide]

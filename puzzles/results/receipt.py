@@ -30,6 +30,11 @@ class TechniqueCount:
     count: int
     tier: str
 
+    @property
+    def in_guide(self) -> bool:
+        """Whether the technique guide (/learn/<name>/) has a page for it: the engine's techniques do."""
+        return self.name in TECHNIQUE_BY_NAME
+
 
 @dataclass(frozen=True)
 class HardestStep:
@@ -37,6 +42,10 @@ class HardestStep:
     title: str
     about: str
     explanation: str  # the engine's sentence for the first step of that technique
+
+    @property
+    def in_guide(self) -> bool:
+        return self.name in TECHNIQUE_BY_NAME
 
 
 @dataclass

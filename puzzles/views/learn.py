@@ -1,0 +1,33 @@
+"""The technique guide: /learn/ lists the techniques by tier with the words the site uses, and
+/learn/<name>/ explains one technique with a worked example from the engine. The examples are
+read from the committed file (puzzles/learn/examples.json); no request searches for one."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from ..learn import board, figures, guide
+
+
+@require_GET
+def learn(request: HttpRequest) -> HttpResponse:
+    """Every technique by tier, after the words a player meets on the board and in hints."""
+    return render(request, "learn/index.html", {"tiers": guide.by_tier(), "houses_figure": figures.houses_svg()})
+
+
+@require_GET
+def learn_technique(request: HttpRequest, name: str) -> HttpResponse:
+    """One technique: its words, its worked example, its place among the others."""
+    found = guide.entry_of(name)
+    if found is None:
+        raise Http404("There is no technique of that name in the guide.")
+    entry, before, after = found
+    context = {
+        "entry": entry,
+        "before": before,
+        "after": after,
+        "drawing": board.drawing_of(entry.example) if entry.example else None,
+    }
+    return render(request, "learn/technique.html", context)
