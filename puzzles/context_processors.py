@@ -14,6 +14,7 @@ HEADER_URLS = {
     "archive": "puzzles:archive",
     "stats": "puzzles:stats",
     "howto": "puzzles:howto",
+    "learn": "puzzles:learn",
     "login": "account_login",
     "logout": "account_logout",
     "signup": "account_signup",

@@ -205,13 +205,18 @@ def test_houses_are_said_plainly():
     assert "row, column or box" in peoples_words(about)
 
 
-def test_a_techniques_guide_link_is_carried_only_when_there_is_one(monkeypatch):
-    from puzzles.play import hint_answers
-
+@pytest.mark.django_db
+def test_a_step_links_to_its_technique_in_the_guide(client):
     step = engine.next_step(EASY_GIVENS)
-    assert "guide" not in HintResult(2, step, 1, EASY_GIVENS).to_dict()["technique"]
-    monkeypatch.setattr(hint_answers, "technique_guide", lambda name: f"/learn/{name}/")
-    assert HintResult(2, step, 1, EASY_GIVENS).to_dict()["technique"]["guide"] == f"/learn/{step.technique}/"
+    guide = HintResult(2, step, 1, EASY_GIVENS).to_dict()["technique"]["guide"]
+    assert guide == f"/learn/{step.technique}/"
+    assert client.get(guide).status_code == 200
+
+
+def test_a_mistake_carries_no_guide_link():
+    from puzzles.play.hint_answers import technique_guide
+
+    assert technique_guide("wrong-digit") is None and technique_guide("missing-candidate") is None
 
 
 def test_a_single_on_a_board_without_notes_draws_its_cells_candidate_and_offers_the_placement():

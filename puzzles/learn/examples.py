@@ -28,6 +28,9 @@ class Example:
     step: Step
     givens: str
     source: str
+    # The technique the engine takes first in this position, when the example's is not the
+    # easiest step there (finding.search_beside); None when it is.
+    first: str | None = None
 
 
 def step_to_json(step: Step) -> dict[str, Any]:
@@ -64,6 +67,7 @@ def to_json(found: Found) -> dict[str, Any]:
         "digits": "".join(map(str, found.moment.digits)),
         "cands": list(found.moment.cands),
         "step": step_to_json(found.moment.step),
+        **({"first": found.first} if found.first else {}),
     }
 
 
@@ -74,6 +78,7 @@ def from_json(data: dict[str, Any]) -> Example:
         step=step_from_json(data["step"]),
         givens=data["givens"],
         source=data["source"],
+        first=data.get("first"),
     )
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .. import engine
-from ..engine import TECHNIQUES, UNITS, Moment, walk
+from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES, UNITS, Moment, walk
 
 # The empty cells of a board in the middle of a solve: enough to look real, few enough to read.
 MIDDLE = (25, 55)
@@ -28,6 +28,9 @@ class Found:
     moment: Moment
     givens: str
     source: str
+    # The technique the engine would take first there, for an example that is not the easiest
+    # step of its position (search_beside); None when it is.
+    first: str | None = None
 
     @property
     def clutter(self) -> tuple[int, int, int, int]:
@@ -38,7 +41,7 @@ class Found:
         house_empty = [sum(1 for c in UNITS[h] if not digits[c]) for h in step.houses]
         awkward = not MIDDLE[0] <= empty <= MIDDLE[1] or (bool(house_empty) and house_empty[0] < 3)
         size = len(step.cells) + len(step.eliminations) + len(step.placements)
-        return (int(awkward), size, abs(empty - sum(MIDDLE) // 2), len(step.explanation))
+        return (int(self.first is not None), int(awkward), size, abs(empty - sum(MIDDLE) // 2), len(step.explanation))
 
 
 def puzzles_from_file(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
@@ -67,6 +70,31 @@ def search(puzzles: Iterable[tuple[str, str]], best: dict[str, Found] | None = N
             name = moment.step.technique
             if name not in best or found.clutter < best[name].clutter:
                 best[name] = found
+    return best
+
+
+def search_beside(puzzles: Iterable[tuple[str, str]], names: list[str], best: dict[str, Found]) -> dict[str, Found]:
+    """For techniques no walk meets as the easiest step (the rater prefers another of their tier
+    wherever both apply: a Nishio before a cell forcing chain), the clearest position of the
+    puzzles' walks where the technique's own finder finds a step, with the step the engine
+    takes there first; added to `best`."""
+    # Trial and error has no finder: the walks meet it wherever logic is stuck, or never.
+    by_tier: dict[str, list[str]] = {}
+    for name in names:
+        if name != "trial-and-error":
+            by_tier.setdefault(TECHNIQUE_BY_NAME[name].tier, []).append(name)
+    for givens, source in puzzles:
+        for number, moment in enumerate(walk(givens), start=1):
+            for name in by_tier.get(moment.step.tier or "", []):
+                if name == moment.step.technique:
+                    continue
+                found_here = engine.instances(list(moment.digits), list(moment.cands), name)
+                if not found_here:
+                    continue
+                beside = Moment(moment.digits, moment.cands, found_here[0])
+                found = Found(beside, givens, f"{source}, step {number}", first=moment.step.technique)
+                if name not in best or found.clutter < best[name].clutter:
+                    best[name] = found
     return best
 
 

@@ -18,8 +18,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from .. import engine
-from ..engine import UNITS, cell_name, technique_about, technique_phrase, technique_title, unit_name
+from ..engine import TECHNIQUE_BY_NAME, UNITS, cell_name, technique_about, technique_phrase, technique_title, unit_name
 
 LAST_STAGE = 3
 
@@ -63,9 +65,11 @@ def peoples_words(text: str, taught: set[str] | None = None) -> str:
 
 
 def technique_guide(name: str) -> str | None:
-    """The address of the page that explains a technique, for the hint's "How this technique
-    works" link; None until the technique guide is wired in."""
-    return None
+    """The address of the guide's page that explains a technique, for the hint's "How this
+    technique works" link; None for a name the guide has no page for."""
+    if name not in TECHNIQUE_BY_NAME:
+        return None
+    return reverse("puzzles:learn-technique", args=[name])
 
 
 @dataclass

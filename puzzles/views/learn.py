@@ -8,7 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from ..engine import technique_phrase
 from ..learn import board, figures, guide
+from ..practice.pool import PRACTISED
 
 
 @require_GET
@@ -29,5 +31,7 @@ def learn_technique(request: HttpRequest, name: str) -> HttpResponse:
         "before": before,
         "after": after,
         "drawing": board.drawing_of(entry.example) if entry.example else None,
+        "first_phrase": technique_phrase(entry.example.first) if entry.example and entry.example.first else "",
+        "practise": name in PRACTISED,
     }
     return render(request, "learn/technique.html", context)

@@ -31,7 +31,7 @@ class Command(BaseCommand):
         best: dict[str, finding.Found] = {}
         if keep:
             for name, ex in examples.examples().items():
-                best[name] = finding.Found(Moment(ex.digits, ex.cands, ex.step), ex.givens, ex.source)
+                best[name] = finding.Found(Moment(ex.digits, ex.cands, ex.step), ex.givens, ex.source, ex.first)
         for path in files:
             if not path.exists():
                 raise CommandError(f"{path}: no such file")
@@ -44,6 +44,12 @@ class Command(BaseCommand):
                 if not any(TECHNIQUE_BY_NAME[name].tier == tier for name in finding.missing(best)):
                     break
             self.stdout.write(f"generated {tier} puzzles: {len(best)} techniques found")
+        if gaps := finding.missing(best):
+            # No walk met them as the easiest step: a position where their own finder finds one.
+            for path in files:
+                lines = path.read_text().splitlines()[: limit or None]
+                finding.search_beside(finding.puzzles_from_file(lines, path.name), gaps, best)
+            self.stdout.write(f"beside the easiest steps: {len(best)} techniques found")
         examples.write_examples(best, [t.name for t in TECHNIQUES], out)
         self.stdout.write(f"{len(best)} examples written to {out}")
         if gaps := finding.missing(best):
