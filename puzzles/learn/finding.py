@@ -33,7 +33,7 @@ class Found:
     first: str | None = None
 
     @property
-    def clutter(self) -> tuple[int, int, int, int]:
+    def clutter(self) -> tuple[int, int, int, int, int]:
         """Smaller is clearer: a position mid-solve, then the pattern and its changes, then the
         words."""
         step, digits = self.moment.step, self.moment.digits
