@@ -62,14 +62,15 @@ def main() -> int:
         "web": [python, "manage.py", "runserver", f"{host}:{port}"],
     }
     children = {name: subprocess.Popen(cmd, cwd=ROOT) for name, cmd in commands.items()}
-    # Start the pools, the practice pool too, filling now rather than at beat's first tick.
+    # Start the pools filling now rather than at beat's first tick; the practice pool a little
+    # later, once the dailies' first fills are queued ahead of it (it gives way to them).
     subprocess.run(
         [
             python,
             "manage.py",
             "shell",
             "-c",
-            "from puzzles.pipeline.tasks import fill_practice, refill_pools; refill_pools.delay(); fill_practice.delay()",
+            "from puzzles.pipeline.tasks import fill_practice, refill_pools; refill_pools.delay(); fill_practice.apply_async(countdown=20)",
         ],
         cwd=ROOT,
     )

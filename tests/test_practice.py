@@ -301,6 +301,29 @@ def test_a_fill_queued_while_another_runs_returns_at_once(settings):
     assert practice_claim_fill()  # the finished run let its claim go
 
 
+def test_a_fill_waits_while_a_daily_pool_fill_is_queued(settings):
+    from puzzles.pipeline.pools import pool_claim_fill, pool_release_fill
+
+    settings.PRACTICE_BUDGET_SECONDS = 1
+    assert pool_claim_fill("hard")
+    assert fill_practice() == {"skipped": True}
+    assert not PracticePosition.objects.exists()
+    pool_release_fill("hard")
+    assert "skipped" not in fill_practice()
+
+
+def test_a_fill_stops_between_puzzles_when_a_daily_pool_fill_is_queued_behind_it(settings):
+    settings.PRACTICE_POOL_SIZE = 1
+    asked = []
+
+    def give_way() -> bool:
+        asked.append(1)
+        return len(asked) > 1  # a fill arrives after the first generated puzzle
+
+    report = practice_fill(budget_seconds=30, rng=random.Random(4), give_way=give_way)
+    assert report.gave_way and report.generated == 1
+
+
 def test_the_practice_page_has_the_strict_policy_and_nothing_inline(client):
     from .test_headers import assert_strict, inline_parts
 

@@ -181,6 +181,12 @@ def pool_release_fill(tier: str) -> None:
     Pool.objects.filter(tier=tier).update(fill_queued_at=None)
 
 
+def pools_filling() -> bool:
+    """Whether a tier's fill task is queued or running (a claim that is not stale)."""
+    stale = timezone.now() - datetime.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+    return Pool.objects.filter(fill_queued_at__gte=stale).exists()
+
+
 def pools_needing_puzzles() -> list[str]:
     """The tiers whose pools hold fewer than their target inside the score band, easiest first."""
     return [t for t in TIER_ORDER if (pool := pool_get(t)).available_in_band < pool.target]

@@ -87,11 +87,16 @@ def delete_idle_guests() -> int:
 @shared_task(name="puzzles.tasks.fill_practice")
 def fill_practice() -> dict:
     """Keep a few practice positions ready per technique, within one task's budget; a run
-    queued while another is under way (a busy worker, beat ticking on) returns at once."""
-    if not practice_pool.practice_claim_fill():
+    queued while another is under way (a busy worker, beat ticking on), or while a daily pool's
+    fill is queued or running, returns at once."""
+    # The dailies' pools share the generation worker and come first: a run waits for their
+    # fills, and stops between puzzles when one is queued behind it.
+    if pools.pools_filling() or not practice_pool.practice_claim_fill():
         return {"skipped": True}
     try:
-        report = practice_pool.practice_fill(budget_seconds=settings.PRACTICE_BUDGET_SECONDS)
+        report = practice_pool.practice_fill(
+            budget_seconds=settings.PRACTICE_BUDGET_SECONDS, give_way=pools.pools_filling
+        )
     finally:
         practice_pool.practice_release_fill()
     return vars(report)

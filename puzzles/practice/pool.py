@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -41,6 +41,7 @@ class PracticeFill:
     generated: int = 0
     stored: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    gave_way: bool = False  # stopped early for the dailies' pools
 
 
 def servable() -> QuerySet[PracticePosition]:
@@ -117,9 +118,19 @@ def _walk_into(report: PracticeFill, wanted: dict[str, int], givens: str, soluti
                 del wanted[name]
 
 
-def practice_fill(*, budget_seconds: float, rng: random.Random | None = None, generate: bool = True) -> PracticeFill:
+def practice_fill(
+    *,
+    budget_seconds: float,
+    rng: random.Random | None = None,
+    generate: bool = True,
+    give_way: Callable[[], bool] = lambda: False,
+) -> PracticeFill:
     """Walk pool puzzles, then generated ones, until every technique's pool is full or the budget
-    is spent (checked between puzzles; one generation may overrun it by its own time)."""
+    is spent (checked between puzzles; one generation may overrun it by its own time).
+
+    `give_way` is asked between generated puzzles: when it says True (the dailies' own pools are
+    waiting for the same worker), the run stops there and leaves the rest to the next one.
+    """
     started = time.monotonic()
     deadline = started + budget_seconds
     rng = rng or random.Random()
@@ -133,6 +144,9 @@ def practice_fill(*, budget_seconds: float, rng: random.Random | None = None, ge
         report.walked += 1
         _walk_into(report, wanted, givens, solution, Puzzle(pk=pk))
     while generate and wanted and time.monotonic() < deadline:
+        if give_way():
+            report.gave_way = True
+            break
         # A tier some wanted technique belongs to, in turn: a rare one's tier must not take every run.
         tier = rng.choice(sorted({engine.tier_of(name) for name in wanted}))
         try:
