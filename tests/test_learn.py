@@ -198,6 +198,11 @@ def test_the_houses_to_look_in_are_shaded_and_named():
 
 @pytest.mark.django_db
 def test_a_technique_page_and_its_practice_link_to_each_other(client):
+    from tests.practice_factory import make_practice_position
+
+    html = client.get(reverse("puzzles:learn-technique", args=["x-wing"])).content.decode()
+    assert "still being found" in html and "/practice/" not in html  # nothing to practise on yet
+    make_practice_position("x-wing")
     html = client.get(reverse("puzzles:learn-technique", args=["x-wing"])).content.decode()
     assert f'href="{reverse("puzzles:learn-practice", args=["x-wing"])}"' in html
     practice = client.get(reverse("puzzles:learn-practice", args=["x-wing"])).content.decode()

@@ -10,13 +10,21 @@ from django.views.decorators.http import require_GET
 
 from ..engine import technique_phrase
 from ..learn import board, figures, guide
-from ..practice.pool import PRACTISED
+from ..practice.pool import PRACTISED, servable
 
 
 @require_GET
 def learn(request: HttpRequest) -> HttpResponse:
     """Every technique by tier, after the words a player meets on the board and in hints."""
     return render(request, "learn/index.html", {"tiers": guide.by_tier(), "houses_figure": figures.houses_svg()})
+
+
+def _practise(name: str) -> str:
+    """ "ready" when the technique has practice positions to serve, "waiting" while its pool is
+    empty (a technique the generator meets rarely), "" when it has no practice at all."""
+    if name not in PRACTISED:
+        return ""
+    return "ready" if servable().filter(technique=name).exists() else "waiting"
 
 
 @require_GET
@@ -32,6 +40,6 @@ def learn_technique(request: HttpRequest, name: str) -> HttpResponse:
         "after": after,
         "drawing": board.drawing_of(entry.example) if entry.example else None,
         "first_phrase": technique_phrase(entry.example.first) if entry.example and entry.example.first else "",
-        "practise": name in PRACTISED,
+        "practise": _practise(name),
     }
     return render(request, "learn/technique.html", context)
