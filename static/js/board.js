@@ -16,7 +16,8 @@
 //   candidates.js  always-on candidates: notes the board keeps up to date (pure)
 //   device.js  the unsaved moves kept on this device (sync.js writes and takes them back)
 //   tools.js   settings, the Tools panel (fill candidates, check, restart) and confirmations
-//   share.js   the results' Share and Copy buttons (by delegation: the results arrive later)
+//   results.js the results under the board, with their stylesheets and the Share and Copy buttons
+//              (share.js): loaded with the solve (play.js)
 //
 // The page is the same for every player (so the server can cache it whole); a player's own
 // position comes from the state API.
@@ -33,7 +34,6 @@ import {
   setElapsed, setMode, setPaused, showSolved, tickClock, travel, updateClock,
 } from "./play.js";
 import { loadSettings, storedSettings, wireTools } from "./tools.js";
-import "./share.js"; // the Share and Copy buttons of the results, which arrive after the solve
 import {
   applySettings, csrfToken, elements, render, showAlert, showControls, showGuest, showNotice, showPlayer, showSaveState,
 } from "./view.js";

@@ -10,7 +10,7 @@ import { cutNotice, fitHistory, pushHistory, redo, undo } from "./undo.js";
 import { clearHint, dropStaleHint } from "./hints.js";
 import { newClock } from "./state.js";
 import {
-  celebrate, loadResults, render, renderKeypad, showAlert, showNotice, showPaused, showSolvedBoard, showTime,
+  celebrate, render, renderKeypad, showAlert, showNotice, showPaused, showSolvedBoard, showTime,
 } from "./view.js";
 
 // ---- The selection: a cursor (the focused cell) and the cells selected with it. ----
@@ -240,5 +240,5 @@ export function showSolved(game, seconds, justNow = false) {
   showSolvedBoard(game, seconds);
   if (justNow) celebrate(game);
   clearHint(game);
-  loadResults(game);
+  import("./results.js").then((results) => results.loadResults(game));
 }
