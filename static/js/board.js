@@ -9,7 +9,8 @@
 //   sync.js    the server: saves (with the moves of the record of play), beats, submit, state, hints and results
 //              (the only module that talks to it)
 //   record-of-play.js  the moves no write has carried yet (sync.js's)
-//   hints.js   the hint panel and the marks on the board
+//   hints.js   asking for a hint, and closing it; hint-panel.js, loaded with the first press,
+//              shows it and its marks on the board
 //   play.js    what the player's moves and the server's answers do to the game
 //   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)
 //   undo.js    the undo history as steps, fitted to a merged board, and its copy on this device
@@ -28,7 +29,7 @@ import { keyAction, moveTarget, nextMode } from "./keys.js";
 import { BEAT_MS, SyncQueue } from "./sync.js";
 import { browserStorage } from "./device.js";
 import { UndoCopy } from "./undo.js";
-import { askHint, closeHint, hintActionBoard, hintOpen } from "./hints.js";
+import { askHint, closeHint, hintOpen, hintPanel } from "./hints.js";
 import {
   adopt, change, clearSelection, enterDigit, eraseSelection, rebase, restoreHistory, running, select, selectAll,
   setElapsed, setMode, setPaused, showSolved, tickClock, travel, updateClock,
@@ -264,7 +265,8 @@ function onKeypad(game, e) {
  * step, saved, in the record of play). The board changes, so the hint closes; the cell acted on
  * takes the focus.
  */
-function actOnHint(game) {
+async function actOnHint(game) {
+  const { hintActionBoard } = await hintPanel(); // loaded already: it showed the hint
   const action = game.hint.shown?.action;
   if (!action || !game.canPlay || game.solved || game.paused) return;
   if (positionKey(game.board) !== game.hint.key) return; // the hint is for a position that is gone
