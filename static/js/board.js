@@ -14,9 +14,10 @@
 //   play.js    what the player's moves and the server's answers do to the game
 //   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)
 //   undo.js    the undo history as steps, fitted to a merged board, and its copy on this device
-//   candidates.js  always-on candidates: notes the board keeps up to date (pure)
+//   candidates.js  always-on candidates: notes the board keeps up to date (pure), loaded once they are on
 //   device.js  the unsaved moves kept on this device (sync.js writes and takes them back)
-//   tools.js   settings, the Tools panel (fill candidates, check, restart) and confirmations
+//   tools.js   settings and the Tools panel; what their dialog and tools do (fill candidates, check,
+//              restart, confirmations) is tool-actions.js's, loaded with the first press
 //   results.js the results under the board, with their stylesheets and the Share and Copy buttons
 //              (share.js): loaded with the solve (play.js)
 //
@@ -34,7 +35,7 @@ import {
   adopt, change, clearSelection, enterDigit, eraseSelection, rebase, restoreHistory, running, select, selectAll,
   setElapsed, setMode, setPaused, showSolved, tickClock, travel, updateClock,
 } from "./play.js";
-import { loadSettings, storedSettings, wireTools } from "./tools.js";
+import { candidatesReady, loadSettings, storedSettings, wireTools } from "./tools.js";
 import {
   applySettings, csrfToken, elements, render, showAlert, showControls, showGuest, showNotice, showPlayer, showSaveState,
 } from "./view.js";
@@ -57,8 +58,11 @@ async function start(els) {
   applySettings(game);
   render(game);
 
+  // Always-on candidates, if this device last had them on: their module loads with the position.
+  const candidates = candidatesReady(game, game.settings);
   const server = await game.sync.load();
   if (!server) return;
+  if (!(await candidates)) game.settings = { ...game.settings, auto_candidates: "off" };
   // A visitor plays at once: their first move makes them a guest on the server (a guest is a
   // player the page shows as one, with the way to sign up).
   if (server.player && !server.player.guest) showPlayer(game, server.player, csrfToken(els));

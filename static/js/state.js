@@ -3,7 +3,6 @@
 // replay.js makes a read-only one, for view.js's render to draw a replay's boards. The modules
 // that change it (play.js, hints.js, tools.js, sync.js's host) change only what is named here.
 
-import { noRemovals } from "./candidates.js";
 import { newHistory } from "./undo.js";
 
 /**
@@ -41,7 +40,8 @@ export function newGame({ els = null, board = null, settings = {}, loginUrl = ""
     board,
     history: newHistory(), // undo and redo, as steps (undo.js)
     undoCopy: null, // the history kept on this device (undo.js UndoCopy): board.js opens it for the player
-    removed: noRemovals(), // candidates the player took out of the always-on notes (candidates.js)
+    removed: new Array(81).fill(""), // candidates the player took out of the always-on notes (candidates.js)
+    candidates: null, // candidates.js, loaded while always-on candidates are on (tools.js candidatesReady)
     canPlay: false, // true once the player's position has arrived (a visitor's empty one too)
     solved: false,
     checks: 0, // checks used on this attempt (the server's count)
