@@ -1,7 +1,8 @@
 // The game's state: every field the board's modules read and write, declared here once with its
 // default (as chessground's state.ts declares a board's). board.js makes one from the page;
 // replay.js makes a read-only one, for view.js's render to draw a replay's boards. The modules
-// that change it (play.js, hints.js, tools.js, sync.js's host) change only what is named here.
+// that change it (play.js, hints.js and hint-panel.js, tools.js and tool-actions.js, sync.js's host)
+// change only what is named here.
 
 import { newHistory } from "./undo.js";
 
@@ -21,7 +22,7 @@ function newHint() {
     stage: 0, // that answer's stage: what the next press asks for
     shown: null, // the answer on screen, null when the panel is closed (or shows an error)
     last: null, // the last answer, shown again when the panel is opened on the same position
-    marks: new Map(), // cell -> {kind, digits}: what render draws on the board (hints.js hintMarks)
+    marks: new Map(), // cell -> {kind, digits}: what render draws on the board (hint-panel.js hintMarks)
     busy: false, // a request is in flight
   };
 }

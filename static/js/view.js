@@ -1,7 +1,7 @@
 // What the page shows. elements() is the one place the board's DOM elements are looked up, once;
 // everything else here writes to them: the cells (one pass over the 81 after every change; cheap,
-// and never out of step), the keypad, the timer, the messages, the solved screen and the results.
-// The settings panel and the confirmations are tools.js's.
+// and never out of step), the keypad, the timer, the messages and the solved screen. The results
+// under it are results.js's; the settings dialog and the confirmations are tool-actions.js's.
 // The words a cell or a button says are wording.js's, pure and tested with node.
 
 import { KEY_HELP } from "./keys.js";

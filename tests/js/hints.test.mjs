@@ -1,4 +1,4 @@
-// Which cells a hint marks (static/js/hints.js), from answers shaped like the hint API's.
+// Which cells a hint marks (static/js/hint-panel.js), from answers shaped like the hint API's.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
