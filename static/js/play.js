@@ -241,5 +241,8 @@ export function showSolved(game, seconds, justNow = false) {
   showSolvedBoard(game, seconds);
   if (justNow) celebrate(game);
   clearHint(game);
-  import("./results.js").then((results) => results.loadResults(game));
+  import("./results.js").then(
+    (results) => results.loadResults(game),
+    () => showAlert(game, "Could not load the results: reload the page to see them."), // offline
+  );
 }
