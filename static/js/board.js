@@ -9,14 +9,17 @@
 //   sync.js    the server: saves (with the moves of the record of play), beats, submit, state, hints and results
 //              (the only module that talks to it)
 //   record-of-play.js  the moves no write has carried yet (sync.js's)
-//   hints.js   the hint panel and the marks on the board
+//   hints.js   asking for a hint, and closing it; hint-panel.js, loaded with the first press,
+//              shows it and its marks on the board
 //   play.js    what the player's moves and the server's answers do to the game
 //   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)
 //   undo.js    the undo history as steps, fitted to a merged board, and its copy on this device
-//   candidates.js  always-on candidates: notes the board keeps up to date (pure)
+//   candidates.js  always-on candidates: notes the board keeps up to date (pure), loaded once they are on
 //   device.js  the unsaved moves kept on this device (sync.js writes and takes them back)
-//   tools.js   settings, the Tools panel (fill candidates, check, restart) and confirmations
-//   share.js   the results' Share and Copy buttons (by delegation: the results arrive later)
+//   tools.js   settings and the Tools panel; what their dialog and tools do (fill candidates, check,
+//              restart, confirmations) is tool-actions.js's, loaded with the first press
+//   results.js the results under the board, with their stylesheets and the Share and Copy buttons
+//              (share.js): loaded with the solve (play.js)
 //
 // The page is the same for every player (so the server can cache it whole); a player's own
 // position comes from the state API.
@@ -27,13 +30,12 @@ import { keyAction, moveTarget, nextMode } from "./keys.js";
 import { BEAT_MS, SyncQueue } from "./sync.js";
 import { browserStorage } from "./device.js";
 import { UndoCopy } from "./undo.js";
-import { askHint, closeHint, hintActionBoard, hintOpen } from "./hints.js";
+import { askHint, closeHint, hintOpen, hintPanel } from "./hints.js";
 import {
   adopt, change, clearSelection, enterDigit, eraseSelection, rebase, restoreHistory, running, select, selectAll,
   setElapsed, setMode, setPaused, showSolved, tickClock, travel, updateClock,
 } from "./play.js";
-import { loadSettings, storedSettings, wireTools } from "./tools.js";
-import "./share.js"; // the Share and Copy buttons of the results, which arrive after the solve
+import { candidatesReady, loadSettings, storedSettings, wireTools } from "./tools.js";
 import {
   applySettings, csrfToken, elements, render, showAlert, showControls, showGuest, showNotice, showPlayer, showSaveState,
 } from "./view.js";
@@ -56,8 +58,11 @@ async function start(els) {
   applySettings(game);
   render(game);
 
+  // Always-on candidates, if this device last had them on: their module loads with the position.
+  const candidates = candidatesReady(game, game.settings);
   const server = await game.sync.load();
   if (!server) return;
+  if (!(await candidates)) game.settings = { ...game.settings, auto_candidates: "off" };
   // A visitor plays at once: their first move makes them a guest on the server (a guest is a
   // player the page shows as one, with the way to sign up).
   if (server.player && !server.player.guest) showPlayer(game, server.player, csrfToken(els));
@@ -264,7 +269,8 @@ function onKeypad(game, e) {
  * step, saved, in the record of play). The board changes, so the hint closes; the cell acted on
  * takes the focus.
  */
-function actOnHint(game) {
+async function actOnHint(game) {
+  const { hintActionBoard } = await hintPanel(); // loaded already: it showed the hint
   const action = game.hint.shown?.action;
   if (!action || !game.canPlay || game.solved || game.paused) return;
   if (positionKey(game.board) !== game.hint.key) return; // the hint is for a position that is gone

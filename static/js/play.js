@@ -4,13 +4,12 @@
 // this device's entries put back on top of it), and the solve. Each change is drawn by view.js
 // and goes to the server through the sync queue (game.sync).
 
-import { AUTO_LAYERS, keepCandidates } from "./candidates.js";
 import { SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, sameEntries } from "./sudoku.js";
 import { cutNotice, fitHistory, pushHistory, redo, undo } from "./undo.js";
 import { clearHint, dropStaleHint } from "./hints.js";
 import { newClock } from "./state.js";
 import {
-  celebrate, loadResults, render, renderKeypad, showAlert, showNotice, showPaused, showSolvedBoard, showTime,
+  celebrate, render, renderKeypad, showAlert, showNotice, showPaused, showSolvedBoard, showTime,
 } from "./view.js";
 
 // ---- The selection: a cursor (the focused cell) and the cells selected with it. ----
@@ -70,8 +69,10 @@ export function eraseSelection(game) {
  * change has set them itself, as turning the setting on does).
  */
 export function change(game, next, { keep = true } = {}) {
-  const layer = AUTO_LAYERS[game.settings.auto_candidates];
-  if (layer && keep) ({ board: next, removed: game.removed } = keepCandidates(game.board, next, layer, game.removed));
+  // candidates.js: here whenever the setting is on (tools.js candidatesReady).
+  const always = game.candidates;
+  const layer = always?.AUTO_LAYERS[game.settings.auto_candidates];
+  if (layer && keep) ({ board: next, removed: game.removed } = always.keepCandidates(game.board, next, layer, game.removed));
   if (next === game.board || sameEntries(next, game.board)) return;
   game.history = pushHistory(game.history, game.board, next);
   const before = game.board;
@@ -240,5 +241,8 @@ export function showSolved(game, seconds, justNow = false) {
   showSolvedBoard(game, seconds);
   if (justNow) celebrate(game);
   clearHint(game);
-  loadResults(game);
+  import("./results.js").then(
+    (results) => results.loadResults(game),
+    () => showAlert(game, "Could not load the results: reload the page to see them."), // offline
+  );
 }

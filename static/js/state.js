@@ -1,9 +1,9 @@
 // The game's state: every field the board's modules read and write, declared here once with its
 // default (as chessground's state.ts declares a board's). board.js makes one from the page;
 // replay.js makes a read-only one, for view.js's render to draw a replay's boards. The modules
-// that change it (play.js, hints.js, tools.js, sync.js's host) change only what is named here.
+// that change it (play.js, hints.js and hint-panel.js, tools.js and tool-actions.js, sync.js's host)
+// change only what is named here.
 
-import { noRemovals } from "./candidates.js";
 import { newHistory } from "./undo.js";
 
 /**
@@ -22,7 +22,7 @@ function newHint() {
     stage: 0, // that answer's stage: what the next press asks for
     shown: null, // the answer on screen, null when the panel is closed (or shows an error)
     last: null, // the last answer, shown again when the panel is opened on the same position
-    marks: new Map(), // cell -> {kind, digits}: what render draws on the board (hints.js hintMarks)
+    marks: new Map(), // cell -> {kind, digits}: what render draws on the board (hint-panel.js hintMarks)
     busy: false, // a request is in flight
   };
 }
@@ -41,7 +41,8 @@ export function newGame({ els = null, board = null, settings = {}, loginUrl = ""
     board,
     history: newHistory(), // undo and redo, as steps (undo.js)
     undoCopy: null, // the history kept on this device (undo.js UndoCopy): board.js opens it for the player
-    removed: noRemovals(), // candidates the player took out of the always-on notes (candidates.js)
+    removed: new Array(81).fill(""), // candidates the player took out of the always-on notes (candidates.js)
+    candidates: null, // candidates.js, loaded while always-on candidates are on (tools.js candidatesReady)
     canPlay: false, // true once the player's position has arrived (a visitor's empty one too)
     solved: false,
     checks: 0, // checks used on this attempt (the server's count)

@@ -1,7 +1,7 @@
 // What the page shows. elements() is the one place the board's DOM elements are looked up, once;
 // everything else here writes to them: the cells (one pass over the 81 after every change; cheap,
-// and never out of step), the keypad, the timer, the messages, the solved screen and the results.
-// The settings panel and the confirmations are tools.js's.
+// and never out of step), the keypad, the timer, the messages and the solved screen. The results
+// under it are results.js's; the settings dialog and the confirmations are tool-actions.js's.
 // The words a cell or a button says are wording.js's, pure and tested with node.
 
 import { KEY_HELP } from "./keys.js";
@@ -370,43 +370,19 @@ export function showSaveState(game, state, text = "") {
   }
 }
 
-// ---- The results under the board. ----
+// ---- Stylesheets of what a first paint never shows, linked when it is about to. ----
 
-/**
- * The results (receipt, leaderboard, standing), fetched once the solve is recorded; on failure a
- * line with a button to try again. `focus`: move focus to them (a retry).
- */
-export async function loadResults(game, focus = false) {
-  const slot = game.els.resultsSlot;
-  if (!slot || !game.sync.urls.results || game.results === "loading" || game.results === "loaded") return;
-  game.results = "loading";
-  slot.setAttribute("aria-busy", "true");
-  const html = await game.sync.results();
-  let section = null;
-  if (html !== null) {
-    // Our own server's fragment: parsed inert in a template, then moved into the page.
-    const template = document.createElement("template");
-    template.innerHTML = html;
-    section = template.content.querySelector("#sudoku-results[data-solved=true]");
+const sheets = new Map(); // href -> a promise, settled once the sheet is in use (or could not be had)
+
+/** Link the stylesheet at `href` once; resolves when it applies, so what it styles never shows bare. */
+export function stylesheet(href) {
+  if (!sheets.has(href)) {
+    const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
+    sheets.set(href, new Promise((resolve) => {
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", resolve); // offline: shown plain, rather than never
+    }));
+    document.head.append(link);
   }
-  slot.removeAttribute("aria-busy");
-  game.results = section ? "loaded" : "failed";
-  if (section) {
-    slot.replaceChildren(section);
-    if (focus) {
-      section.tabIndex = -1;
-      section.focus();
-    }
-    return;
-  }
-  const line = document.createElement("p");
-  line.className = "sudoku-results-failed";
-  const retry = document.createElement("button");
-  retry.type = "button";
-  retry.className = "link";
-  retry.textContent = "Try again";
-  retry.addEventListener("click", () => loadResults(game, true));
-  line.append("Could not load the results. ", retry);
-  slot.replaceChildren(line);
-  if (focus) retry.focus(); // The button pressed is gone: its successor takes the focus.
+  return sheets.get(href);
 }

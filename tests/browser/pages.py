@@ -128,6 +128,8 @@ def drag(page, cells: list[int]) -> None:
 def open_tool(page, action: str) -> None:
     """A tool of the Tools panel ("fill", "check", "restart" ...), opened and pressed."""
     page.click("#key-more")
+    # What the tools do loads as the panel opens (tools.js): pressed once it is here, a tool acts at once.
+    page.wait_for_selector("#sudoku-more[data-loaded]", state="attached")
     page.click(f"#sudoku-more [data-action={action}]")
 
 

@@ -213,7 +213,7 @@ def test_settings_by_keyboard_are_kept_on_the_server_and_follow_the_player(board
     opener.focus()
     page.keyboard.press("Enter")
     dialog = page.locator("#sudoku-settings")
-    assert dialog.is_visible()
+    dialog.wait_for()  # what it does loads with the first press (tool-actions.js)
     assert page.evaluate("document.activeElement.closest('dialog')?.id") == "sudoku-settings"
     for name in ("highlight_same", "highlight_units", "wrap_arrows", "remove_notes", "show_timer"):
         dialog.locator(f"input[name={name}]").focus()

@@ -1,9 +1,9 @@
-// Which cells a hint marks (static/js/hints.js), from answers shaped like the hint API's.
+// Which cells a hint marks (static/js/hint-panel.js), from answers shaped like the hint API's.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { hintActionBoard, hintMarks } from "../../static/js/hints.js";
+import { hintActionBoard, hintMarks } from "../../static/js/hint-panel.js";
 import { parseState, toggleMarks } from "../../static/js/sudoku.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";

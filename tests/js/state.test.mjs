@@ -9,7 +9,7 @@ test("a new game declares every field with its default, before the player's posi
   const board = { givens: [] };
   const game = newGame({ board, settings: { theme: "dark" }, loginUrl: "/login/" });
   assert.deepEqual(Object.keys(game).sort(), [
-    "board", "canPlay", "checks", "clock", "cursor", "els", "hint", "history", "loginUrl", "mode", "noticeTimer",
+    "board", "canPlay", "candidates", "checks", "clock", "cursor", "els", "hint", "history", "loginUrl", "mode", "noticeTimer",
     "paused", "removed", "results", "selection", "settings", "solved", "sync", "undoCopy", "wrong",
   ]);
   assert.equal(game.board, board);
@@ -18,7 +18,7 @@ test("a new game declares every field with its default, before the player's posi
   assert.deepEqual([game.canPlay, game.solved, game.paused, game.checks, game.mode], [false, false, false, 0, "normal"]);
   assert.deepEqual([game.cursor, [...game.selection], game.wrong.size], [0, [0], 0]);
   assert.deepEqual(game.history, { past: [], future: [] });
-  assert.deepEqual([game.undoCopy, game.removed.length, game.removed.join("")], [null, 81, ""]);
+  assert.deepEqual([game.undoCopy, game.removed.length, game.removed.join(""), game.candidates], [null, 81, "", null]);
   assert.deepEqual(game.clock, { base: 0, since: null, shown: 0 });
   assert.deepEqual(
     { ...game.hint, marks: game.hint.marks.size },
