@@ -161,4 +161,20 @@ function openHintPanel(game, state, content) {
   els.hintPanel.dataset.state = state;
   els.hintBody.replaceChildren(...content);
   els.hintClose.hidden = false;
+  bringIntoView(els);
+}
+
+// A tall phone (hint.css) lays the hint under the keypad, like a sheet.
+const SHEET = "(max-width: 47.99rem) and (orientation: portrait) and (min-height: 50rem)";
+
+/**
+ * A sheet that runs past the foot of the screen (a long step, the guide's link) is scrolled up
+ * into view, by no more than keeps the grid's top row on screen: the hint, the candidates it
+ * draws and the keys show together.
+ */
+function bringIntoView(els) {
+  if (!window.matchMedia?.(SHEET).matches) return;
+  const over = els.hintPanel.getBoundingClientRect().bottom + 8 - window.innerHeight;
+  const room = els.grid.getBoundingClientRect().top;
+  if (over > 0 && room > 0) window.scrollBy({ top: Math.min(over, room), behavior: "instant" });
 }
