@@ -115,18 +115,19 @@ export function showHint(game, data) {
     button.textContent = data.action.label;
     links.push(button);
   }
+  // Beside the action, short enough to share its row on a phone; the panel names the technique.
+  if (technique?.guide) {
+    const guide = document.createElement("a");
+    guide.href = technique.guide;
+    guide.className = "hint-guide";
+    guide.textContent = "How it works";
+    links.push(guide);
+  }
   if (data.candidates?.length) {
     const note = document.createElement("span");
     note.className = "hint-note";
     note.textContent = "Orange digits are the candidates.";
     links.push(note);
-  }
-  if (technique?.guide) {
-    const guide = document.createElement("a");
-    guide.href = technique.guide;
-    guide.className = "hint-guide";
-    guide.textContent = "How this technique works";
-    links.push(guide);
   }
   if (links.length) parts.push(paragraph("hint-links", ...links));
   if (data.stage === 1 && data.hints_used === 1) {
