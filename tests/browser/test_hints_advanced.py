@@ -57,7 +57,9 @@ def test_a_long_hint_shows_in_full_on_a_phone_with_its_cells_marked(chromium, li
     # The technique's name and the whole explanation, every word of it, then the one press it ends
     # in: the player keeps no notes, so the notes it leaves (its candidates are drawn).
     text = " ".join(hint_text(page).split())
-    assert text == f"{engine.technique_title('als-xz')}. {peoples_words(step.explanation)} Fill these notes How it works"
+    assert (
+        text == f"{engine.technique_title('als-xz')}. {peoples_words(step.explanation)} Fill these notes How it works"
+    )
     # The step's cells ringed, the cells that lose a candidate marked as such, nothing else.
     assert marked(page) == sorted(set(step.cells) | set(removed))
     assert marked(page, "remove") == removed
@@ -100,7 +102,10 @@ def test_a_direct_step_is_hinted_as_the_placement_it_gives_with_its_pattern_mark
 
     text = " ".join(hint_text(page).split())
     label = f"Place {digit} in row {target // 9 + 1}, column {target % 9 + 1}"
-    assert text == f"Direct pointing. {peoples_words(step.explanation)} {label} How it works Orange digits are the candidates."
+    assert (
+        text
+        == f"Direct pointing. {peoples_words(step.explanation)} {label} How it works Orange digits are the candidates."
+    )
     # The box's 7s that point down column 7 ringed, the cell they leave for 7 in box 6 marked as
     # where it goes, and nothing removed: the step is a placement.
     assert marked(page, "place") == [target]
