@@ -21,7 +21,16 @@ from typing import Any
 from django.urls import reverse
 
 from .. import engine
-from ..engine import TECHNIQUE_BY_NAME, UNITS, cell_name, technique_about, technique_phrase, technique_title, unit_name
+from ..engine import (
+    TECHNIQUE_BY_NAME,
+    UNITS,
+    cell_name,
+    spoken,
+    technique_about,
+    technique_phrase,
+    technique_title,
+    unit_name,
+)
 
 LAST_STAGE = 3
 
@@ -34,11 +43,6 @@ HOUSE_TECHNIQUES = ("hidden-", "direct-", "pointing", "claiming")
 
 CELL = re.compile(r"\br([1-9])c([1-9])\b")
 HOUSES = (re.compile(r"\bhouses\b"), "rows, columns or boxes"), (re.compile(r"\bhouse\b"), "row, column or box")
-
-
-def cell_words(cell: int) -> str:
-    """'row 5, column 3' for cell 38."""
-    return f"row {cell // 9 + 1}, column {cell % 9 + 1}"
 
 
 def peoples_words(text: str, taught: set[str] | None = None) -> str:
@@ -143,7 +147,7 @@ class HintResult:
             out["action"] = {
                 "kind": "erase",
                 "cell": first,
-                "label": f"Erase the {self._digit(first)} in {cell_words(first)}",
+                "label": f"Erase the {self._digit(first)} in {spoken(first)}",
             }
         elif kind == "missing-candidate":
             (cell,) = step.cells
@@ -199,7 +203,7 @@ class HintResult:
             ((cell, digit),) = single.placements
             if not step.placements:
                 out["then"] = single.explanation
-            return {"kind": "place", "cell": cell, "digit": digit, "label": f"Place {digit} in {cell_words(cell)}"}
+            return {"kind": "place", "cell": cell, "digit": digit, "label": f"Place {digit} in {spoken(cell)}"}
         removed: dict[int, set[int]] = {}
         for cell, digit in step.eliminations:
             removed.setdefault(cell, set()).add(digit)
