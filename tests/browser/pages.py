@@ -64,6 +64,17 @@ def shoot(page, name: str, look: str, down_to: str | None = None) -> None:
 # ---- Who is playing.
 
 
+def assert_fits(page, label: str) -> None:
+    """Nothing on the page reaches past the screen's width (no sideways scrolling), the header's
+    links included."""
+    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{label}: {overflow} px wider than the screen"
+    header = page.evaluate(
+        "(() => { const h = document.querySelector('.site-header'); return h ? h.scrollWidth - h.clientWidth : 0; })()"
+    )
+    assert header <= 0, f"{label}: the header's links reach {header} px past the screen"
+
+
 def log_in(context, base: str, user: User) -> None:
     """The browser context gets a session of `user` (the log-in form is tested elsewhere)."""
     client = Client()

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from puzzles.engine import TECHNIQUES
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import screenshot
+from tests.browser.pages import assert_fits, screenshot
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,11 +37,6 @@ def look_page(chromium, live_server):
     yield open_page
     for context in contexts:
         context.close()
-
-
-def assert_fits(page, label: str) -> None:
-    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{label}: {overflow} px wider than the screen"
 
 
 # Every page in two looks that cross both themes with both sizes; in the other two, the guide and

@@ -14,7 +14,7 @@ from django.utils import timezone
 from puzzles.models import TIER_ORDER, Attempt, DailyPuzzle, site_today
 from puzzles.results import history
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import LOOKS, log_in, shoot
+from tests.browser.pages import LOOKS, assert_fits, log_in, shoot
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -90,16 +90,6 @@ def look_page(chromium, live_server):
     yield open_page
     for context in contexts:
         context.close()
-
-
-def assert_fits(page, label: str) -> None:
-    """Nothing on the page reaches past the screen's width (no sideways scrolling)."""
-    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{label}: {overflow} px wider than the screen"
-    header = page.evaluate(
-        "(() => { const h = document.querySelector('.site-header'); return h ? h.scrollWidth - h.clientWidth : 0; })()"
-    )
-    assert header <= 0, f"{label}: the header's links reach {header} px past the screen"
 
 
 def assert_looks_right(page, look: str, what: str, shot: str) -> None:

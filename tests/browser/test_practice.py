@@ -8,7 +8,7 @@ import pytest
 
 from puzzles.engine import spoken
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import screenshot
+from tests.browser.pages import assert_fits, screenshot
 from tests.engine.practice_positions import WHERE, practice_position
 from tests.practice_factory import make_practice_position, wrong_answer
 
@@ -59,11 +59,6 @@ def mark(page, places: bool, cell: int, digit: int) -> None:
 def result_of(page, outcome: str) -> str:
     page.wait_for_selector(f"#practice-result.{outcome}")
     return page.locator("#practice-result").inner_text()
-
-
-def assert_fits(page, label: str) -> None:
-    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{label}: {overflow} px wider than the screen"
 
 
 # The X-wing in every look (its screenshots); four expert techniques, a look each. Every technique
