@@ -281,6 +281,17 @@ class SolveQuerySet(models.QuerySet["Solve"]):
             user__guest__isnull=True,
         ).exclude(review=Solve.Review.DISQUALIFIED)
 
+    def rated(self) -> SolveQuerySet:
+        """Solves that move ratings (puzzles/ratings/): the ranked rule without its day, since a
+        puzzle solved from the archive takes its player as long as on the day; so no hints or
+        checks, a record of play that earns a rank, not held or disqualified, by an account."""
+        return self.filter(
+            Q(flagged=False) | Q(review=Solve.Review.APPROVED),
+            assisted=False,
+            unranked="",
+            user__guest__isnull=True,
+        ).exclude(review=Solve.Review.DISQUALIFIED)
+
 
 class Solve(models.Model):
     """A player's one recorded solve of a daily puzzle, with the time the server measured.
@@ -356,38 +367,13 @@ class Check(models.Model):
         return f"check on {self.attempt.daily}: {self.wrong} wrong"
 
 
-class Guest(models.Model):
-    """Marks a user row as a guest: a visitor's player, made on their first move and kept by
-    their session cookie (accounts/guests.py). Signing up turns the same row into the account, so every
-    attempt, solve and hint keeps its key; its last activity (log-in or attempt) decides when an
-    idle one is deleted."""
-
-    user = models.OneToOneField("auth.User", on_delete=models.CASCADE, primary_key=True, related_name="guest")
-    created = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"guest {self.user}"
-
-
-class Preferences(models.Model):
-    """A player's settings for the board, a guest's too: only the keys the player chose
-    (preferences.py holds every key, its default and what it may be)."""
-
-    user = models.OneToOneField("auth.User", on_delete=models.CASCADE, related_name="preferences")
-    values = models.JSONField(default=dict)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        verbose_name_plural = "preferences"
-
-    def __str__(self) -> str:
-        return f"settings of {self.user}"
-
-
 # The models of their own modules, registered with the app through this package.
+from .accounts import Guest, Preferences  # noqa: E402, F401
+from .coaching import SolveReview, TechniqueUse  # noqa: E402, F401
 from .leagues import League, Membership  # noqa: E402, F401
 from .play import PlayEvent  # noqa: E402, F401
 from .practice import PracticeAnswer, PracticePosition  # noqa: E402, F401
+from .ratings import PlayerRating, PuzzleRating, RatingChange  # noqa: E402, F401
 
 
 @receiver([post_save, post_delete], sender=DailyPuzzle)
