@@ -21,6 +21,7 @@ from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .generator import Generated, GenerationGaveUp, check_options, generate, generate_varied
 from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid, parse, unit_name
 from .hinting import position_candidates, single_after
+from .justify import MAX_STEPS, Justification, Position, justify, single_for
 from .practice import Verdict, instances, judge, places, spoken
 from .rater import Rating, next_step, rate
 from .solver import count_solutions, solve
@@ -31,6 +32,7 @@ __all__ = [
     "DEFAULT_FILLER",
     "FAMILIES",
     "FILLERS",
+    "MAX_STEPS",
     "SYMMETRIES",
     "TECHNIQUES",
     "TECHNIQUE_BY_NAME",
@@ -40,7 +42,9 @@ __all__ = [
     "Generated",
     "GenerationGaveUp",
     "InvalidGrid",
+    "Justification",
     "Moment",
+    "Position",
     "Rating",
     "Step",
     "Technique",
@@ -59,12 +63,14 @@ __all__ = [
     "generate_varied",
     "instances",
     "judge",
+    "justify",
     "next_step",
     "parse",
     "places",
     "position_candidates",
     "rate",
     "single_after",
+    "single_for",
     "solve",
     "spoken",
     "symmetry_of",
