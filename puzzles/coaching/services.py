@@ -1,0 +1,56 @@
+"""Storing a solve's annotated review (coaching/review.py makes it), and reading it for the pages.
+
+The task puzzles.tasks.review_solve calls review_store after a solve; running it twice stores the
+same review and the same technique uses, in one transaction each time.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..fairplay.replays import timeline_of
+from ..models import Solve, SolveReview, TechniqueUse
+from .review import REVIEW_VERSION, review_timeline
+
+
+def review_store(solve_id: int) -> SolveReview | None:
+    """Make and store the solve's review, replacing its technique uses; None when the solve is gone."""
+    solve = Solve.objects.select_related("attempt", "daily__puzzle").filter(pk=solve_id).first()
+    if solve is None:
+        return None
+    started = time.perf_counter()
+    review = review_timeline(timeline_of(solve), solve.daily.puzzle.solution)
+    worker_ms = (time.perf_counter() - started) * 1000
+    uses = [
+        TechniqueUse(
+            user_id=solve.user_id,
+            solve=solve,
+            technique=technique,
+            think_seconds=seconds,
+            solved_at=solve.solved_at,
+        )
+        for technique, seconds in review.uses()
+    ]
+    with transaction.atomic():
+        stored, _ = SolveReview.objects.update_or_create(
+            solve=solve,
+            defaults={
+                "version": REVIEW_VERSION,
+                "made_at": timezone.now(),
+                "worker_ms": worker_ms,
+                "placements": review.placements,
+                "stalls": review.stalls,
+                "mistakes": review.mistakes,
+            },
+        )
+        TechniqueUse.objects.filter(solve=solve).delete()
+        TechniqueUse.objects.bulk_create(uses)
+    return stored
+
+
+def review_of(solve: Solve) -> SolveReview | None:
+    """The solve's review for its pages; None while it is being prepared or made by older rules."""
+    return SolveReview.objects.filter(solve=solve, version=REVIEW_VERSION).first()
