@@ -1,12 +1,14 @@
 """Why a digit could go where a player put it: the easiest steps from their position that end in
 a single placing it there, or none at all (a guess).
 
-The search is the rater's, aimed at one cell: while the placement is not a naked or hidden single,
-it takes the easiest step that removes candidates (a step of a forcing chain that places another
-digit counts for what that placement removes) and looks again, at most MAX_STEPS times. Every
-step it takes is sound, so a Position keeps their eliminations for the next placement, as a
-player with full pencil marks would: a hard step is paid for once. The steps it lists are those
-that lead to the single (see _leading); the others are only kept.
+The search is the rater's, aimed at one cell. First it keeps to the pencil marks: while the
+placement is not a naked or hidden single, it takes the easiest step that removes candidates and
+looks again, at most MAX_STEPS times. Every step it takes is sound, so a Position keeps their
+eliminations for the next placement, as a player with full pencil marks would: a hard step is
+paid for once. When that gets nowhere, it looks again letting singles elsewhere be placed in the
+head first (a player who sees that two singles make this cell a third), and keeps nothing of that
+second look. The steps it lists are those that lead to the single (see _leading), at most
+MAX_STEPS of them besides singles; the others are only kept.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .catalogue import Technique
 from .finders import FINDER_OF, LOGICAL
 from .grid import ALL, BIT, PEERS, UNITS, UNITS_OF, Cell, Digit, Grid, Mask, as_grid, candidates
 from .rater import easiest_step, step_difficulty
@@ -29,6 +32,8 @@ _PLACING = frozenset({"hidden-single", "naked-single", "bug-plus-one"}) | {
     name for name in FINDER_OF if name.startswith("direct-")
 }
 _ELIMINATING = tuple(t for t in LOGICAL if t.name not in _PLACING)
+_SINGLES = ("hidden-single", "naked-single")
+_WITH_SINGLES = tuple(t for t in LOGICAL if t.name in _SINGLES) + _ELIMINATING
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,36 +74,42 @@ def justify(digits: Grid, cands: Candidates, cell: Cell, digit: Digit) -> Justif
     """justify(digits, cands, cell, digit) -> the easiest steps from the position (digits placed,
     candidate masks as steps.py keeps them) to a single placing `digit` in `cell`; steps None when
     no technique of the engine gets there in MAX_STEPS steps, or the digit cannot go there."""
-    digits, cands = list(digits), list(cands)
+    kept = list(cands)
+    steps = _search(list(digits), list(cands), cell, digit, _ELIMINATING, kept)
+    if steps is None:
+        steps = _search(list(digits), list(kept), cell, digit, _WITH_SINGLES, None)
+    return Justification(steps, tuple(kept))
+
+
+def _search(
+    digits: Grid, cands: Candidates, cell: Cell, digit: Digit, usable: Sequence[Technique], kept: Candidates | None
+) -> tuple[Step, ...] | None:
+    """The steps of `usable` that lead to the single (see the module's docstring), on a position
+    of its own; each elimination made is struck from `kept` too, when given."""
     taken: list[Step] = []
-    for _ in range(MAX_STEPS + 1):
+    hard = 0  # steps beyond singles
+    while hard <= MAX_STEPS:
         single = single_for(digits, cands, cell, digit)
         if single is not None:
-            return Justification(tuple(_leading(taken, single)) + (single,), tuple(cands))
-        if digits[cell] or not cands[cell] & BIT[digit] or len(taken) == MAX_STEPS:
-            break
-        step = easiest_step(digits, cands, _ELIMINATING)
+            return tuple(_leading(taken, single)) + (single,)
+        if digits[cell] or not cands[cell] & BIT[digit]:
+            return None
+        step = easiest_step(digits, cands, usable)
         if step is None:
-            break
+            return None
         if (cell, digit) in step.placements:
-            return Justification(tuple(_leading(taken, step)) + (step,), tuple(cands))
-        removed = _removals(step, cands)
-        if not removed or any(c == cell and d == digit for c, d in removed):
-            break  # no progress, or a step that denies the digit: not the solution's
-        for c, d in removed:
+            return tuple(_leading(taken, step)) + (step,)
+        if any(c == cell for c, _ in step.placements) or (cell, digit) in step.eliminations:
+            return None  # a step that denies the digit: not the solution's
+        for c, d in step.eliminations:
             cands[c] &= ~BIT[d]
+            if kept is not None:
+                kept[c] &= ~BIT[d]
+        for c, d in step.placements:  # in the head only: not kept
+            place(digits, cands, c, d)
         taken.append(step)
-    return Justification(None, tuple(cands))
-
-
-def _removals(step: Step, cands: Candidates) -> list[Pair]:
-    """The candidates a step removes; a placement removes its cell's other digits and its digit
-    from the cell's peers (the digit itself is not written: the player has not placed it)."""
-    removed = [(c, d) for c, d in step.eliminations if cands[c] & BIT[d]]
-    for c, d in step.placements:
-        removed += [(c, o) for o in range(1, 10) if o != d and cands[c] & BIT[o]]
-        removed += [(p, d) for p in PEERS[c] if cands[p] & BIT[d]]
-    return removed
+        hard += step.technique not in _SINGLES
+    return None
 
 
 def _premise(step: Step) -> set[Pair]:

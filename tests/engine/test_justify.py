@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from puzzles.engine import Position, justify, single_for, solve, walk
-from puzzles.engine.grid import BIT, PEERS, UNITS, as_grid
+from puzzles.engine.grid import BIT, PEERS, UNITS, as_grid, candidates
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 TOP1465 = (BENCH / "top1465.txt").read_text().split()
@@ -88,3 +88,15 @@ def test_a_position_keeps_what_its_steps_removed_even_after_a_digit_is_erased():
     assert position.cands[R9C8] & BIT[4] and not position.cands[78] & BIT[4]
     # Paid for once: the same placement is now a single straight away.
     assert [s.technique for s in position.justify(R9C8, 4).steps or ()] == ["hidden-single"]
+
+
+def test_a_placement_a_single_not_yet_written_leads_to_starts_with_that_single():
+    # From EASY's givens, r4c8's 7 is no single, but writing box 6's hidden 6 in r4c9 makes it one.
+    digits = as_grid(EASY)
+    found = justify(digits, candidates(digits), 34, 7)
+    assert found.steps is not None and [s.placements for s in found.steps] == [((35, 6),), ((34, 7),)]
+    assert found.technique == "hidden-single"
+    # The 6 written in the head is not kept: r4c9 keeps its other candidates, as the player's notes do.
+    assert found.cands[35] & ~BIT[6] and not digits[35]
+    solution = solve(EASY)
+    assert all(found.cands[c] & BIT[solution[c]] for c in range(81) if not digits[c])
