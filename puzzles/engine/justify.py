@@ -8,7 +8,7 @@ eliminations for the next placement, as a player with full pencil marks would: a
 paid for once. When that gets nowhere, it looks again letting singles elsewhere be placed in the
 head first (a player who sees that two singles make this cell a third), and keeps nothing of that
 second look. The steps it lists are those that lead to the single (see _leading), at most
-MAX_STEPS of them besides singles; the others are only kept.
+MAX_STEPS of them; the others are only kept.
 """
 
 from __future__ import annotations
@@ -91,14 +91,14 @@ def _search(
     while hard <= MAX_STEPS:
         single = single_for(digits, cands, cell, digit)
         if single is not None:
-            return tuple(_leading(taken, single)) + (single,)
+            return _ending(taken, single)
         if digits[cell] or not cands[cell] & BIT[digit]:
             return None
         step = easiest_step(digits, cands, usable)
         if step is None:
             return None
         if (cell, digit) in step.placements:
-            return tuple(_leading(taken, step)) + (step,)
+            return _ending(taken, step)
         if any(c == cell for c, _ in step.placements) or (cell, digit) in step.eliminations:
             return None  # a step that denies the digit: not the solution's
         for c, d in step.eliminations:
@@ -110,6 +110,12 @@ def _search(
         taken.append(step)
         hard += step.technique not in _SINGLES
     return None
+
+
+def _ending(taken: list[Step], last: Step) -> tuple[Step, ...] | None:
+    """The steps that lead to `last`, then it; None when they are more than MAX_STEPS."""
+    leading = _leading(taken, last)
+    return None if len(leading) > MAX_STEPS else tuple(leading) + (last,)
 
 
 def _premise(step: Step) -> set[Pair]:
