@@ -115,7 +115,7 @@ def review_timeline(timeline: Timeline, solution: str) -> Review:
         if c.digit != right:
             wrong[c.cell] = (c, right)
             review.placements.append(
-                entry | {"verdict": "wrong", "technique": "", "steps": [], "think_ms": c.ms - progress}
+                entry | {"verdict": "wrong", "technique": "", "steps": [], "think_ms": max(0, c.ms - progress)}
             )
             continue
         easiest = position.easiest() if index in stalls else None
@@ -126,7 +126,7 @@ def review_timeline(timeline: Timeline, solution: str) -> Review:
             "verdict": "logic" if found.steps else "guess",
             "technique": found.technique,
             "steps": _words(found.steps or ()),
-            "think_ms": c.ms - progress,
+            "think_ms": max(0, c.ms - progress),
         }
         review.placements.append(entry)
         position.place(c.cell, c.digit)

@@ -21,7 +21,7 @@ def review_store(solve_id: int) -> SolveReview | None:
     solve = Solve.objects.select_related("attempt", "daily__puzzle").filter(pk=solve_id).first()
     if solve is None:
         return None
-    started = time.perf_counter()
+    started = time.perf_counter()  # the worker's time: reading the replay and making the review
     review = review_timeline(timeline_of(solve), solve.daily.puzzle.solution)
     worker_ms = (time.perf_counter() - started) * 1000
     uses = [
