@@ -121,3 +121,31 @@ def test_a_review_made_by_older_rules_is_not_shown():
     review_store(old.pk)
     SolveReview.objects.filter(solve=old).update(version=REVIEW_VERSION - 1)
     assert review_of(old) is None
+
+
+def test_a_digit_only_a_write_recorded_counts_at_that_write_and_the_last_stretch_is_a_stall():
+    from puzzles.coaching.review import changes_of, review_timeline
+    from puzzles.fairplay.replays import Snapshot, TimedMove, Timeline
+    from puzzles.record_of_play.moves import Move
+
+    (first, digit), (second, other) = walk_order()[:2]
+    sent = ["0"] * 81
+    sent[first], sent[second] = str(digit), str(other)
+    timeline = Timeline(
+        givens=X_WING,
+        moves=[TimedMove(4_000, Move(0, "d", ((first, digit),)))],
+        # The board never sent the second digit's move: the write's digits have it.
+        writes=[Snapshot(1, 9_000, "".join(sent))],
+        end_ms=100_000,
+    )
+    changes = changes_of(timeline)
+    assert [(c.move, c.ms, c.cell, c.digit) for c in changes] == [(1, 4_000, first, digit), (1, 9_000, second, other)]
+    review = review_timeline(timeline, SOLUTION)
+    assert [p["think_ms"] for p in review.placements] == [4_000, 5_000]
+    assert review.stalls[0] == {
+        "from_ms": 9_000,
+        "to_ms": 100_000,
+        "move": 0,
+        "available": review.stalls[0]["available"],
+    }
+    assert review.stalls[0]["available"] and review.mistakes == []
