@@ -33,6 +33,13 @@ _PLACING = frozenset({"hidden-single", "naked-single", "bug-plus-one"}) | {
 }
 _ELIMINATING = tuple(t for t in LOGICAL if t.name not in _PLACING)
 _SINGLES = ("hidden-single", "naked-single")
+# Patterns that hold by their own cells' candidates, whatever the rest of their houses holds; and
+# patterns that hold by where their digits can go in their houses, whatever else their cells hold.
+_CELL_PATTERNS = frozenset({"naked-pair", "naked-triple", "naked-quad", "xy-wing", "xyz-wing", "xy-chain"})
+_DIGIT_PATTERNS = frozenset(
+    {"hidden-pair", "hidden-triple", "hidden-quad", "pointing", "claiming", "x-wing", "swordfish", "jellyfish"}
+    | {"skyscraper", "two-string-kite", "turbot-fish", "empty-rectangle", "x-chain", "simple-colouring"}
+)
 _WITH_SINGLES = tuple(t for t in LOGICAL if t.name in _SINGLES) + _ELIMINATING
 
 
@@ -119,9 +126,9 @@ def _ending(taken: list[Step], last: Step) -> tuple[Step, ...] | None:
 
 
 def _premise(step: Step) -> set[Pair]:
-    """The candidates whose absence a step's pattern may rest on: its cells' other digits, and
-    its digits in the rest of its houses (an approximation that keeps too much, not too little,
-    for the patterns that name their houses)."""
+    """The candidates whose absence a step's pattern may rest on: its cells' other digits and its
+    digits in the rest of its houses, less the part its kind of pattern does not read (an
+    approximation that keeps too much, not too little, for the patterns that name their houses)."""
     if step.technique in ("naked-single", "hidden-single"):
         (cell,), (digit,) = step.cells, step.digits
         if step.technique == "naked-single":
@@ -131,7 +138,11 @@ def _premise(step: Step) -> set[Pair]:
     mine = 0
     for d in step.digits:
         mine |= BIT[d]
-    needed = {(c, d) for c in cells for d in range(1, 10) if not BIT[d] & mine}
+    needed: set[Pair] = set()
+    if step.technique not in _DIGIT_PATTERNS:
+        needed = {(c, d) for c in cells for d in range(1, 10) if not BIT[d] & mine}
+    if step.technique in _CELL_PATTERNS:
+        return needed
     for unit in step.houses:
         needed |= {(c, d) for c in UNITS[unit] if c not in cells for d in step.digits}
     return needed
