@@ -23,9 +23,9 @@ from .errors import PRIVATE
 def review_fragment(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
     """GET: the player's own review of that daily (templates/puzzles/_review.html), ready or not."""
     daily = daily_served(day, difficulty)
-    solve = None
-    if daily is not None and request.user.is_authenticated:
-        solve = Solve.objects.filter(user=request.user, daily=daily).first()
+    if daily is None or not request.user.is_authenticated:
+        raise Http404("There is no such review.")
+    solve = Solve.objects.filter(user=request.user, daily=daily).first()
     if solve is None:
         raise Http404("There is no such review.")
     solve.daily = daily  # already loaded, with its puzzle
