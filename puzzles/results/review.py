@@ -139,14 +139,19 @@ class Stall:
         return f"from {clock(self.from_ms)} to {clock(self.to_ms)}"
 
     @property
-    def sentence(self) -> str:
-        """'4:10 here; a hidden single in box 7 was there, then an X-wing.' in plain words."""
+    def what(self) -> str:
+        """What was there to find: 'A hidden single in box 7 was there, then an X-wing.' ('' if nothing)."""
         if not self.available:
-            return f"{self.length} here, {self.span}."
+            return ""
         first, *rest = self.available
-        said = first.text.rstrip(".") if first.text else first.phrase
+        said = first.text.rstrip(".") if first.text else first.phrase[:1].upper() + first.phrase[1:]
         then = "".join(f", then {r.phrase}" for r in rest[:2])
-        return f"{self.length} here, {self.span}: {said}{then}."
+        return f"{said}{then}."
+
+    @property
+    def sentence(self) -> str:
+        """'4:10 here, from 2:03 to 6:13. A hidden single in box 7 was there, then an X-wing.'"""
+        return f"{self.length} here, {self.span}. {self.what}".rstrip()
 
 
 @dataclass(frozen=True)
