@@ -14,7 +14,18 @@ from django.utils import timezone
 
 from puzzles.models import Solve
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import COUNT_FETCHES, GIVENS, LOOKS, SOLUTION, Clocks, assert_fits, cell, log_in, shoot, sign_up
+from tests.browser.pages import (
+    COUNT_FETCHES,
+    GIVENS,
+    LOOKS,
+    SOLUTION,
+    Clocks,
+    assert_fits,
+    cell,
+    log_in,
+    shoot,
+    sign_up,
+)
 from tests.coaching_factory import make_review
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
