@@ -82,7 +82,7 @@ def test_the_profile_takes_two_queries_whatever_the_number_of_techniques(daily, 
     assert len(profile.skills) == 7
 
 
-def test_the_rating_history_follows_each_rated_solve_in_order(daily):
+def test_the_rating_history_follows_each_rated_solve_in_order(daily, django_assert_num_queries):
     first = make_daily(site_today() - 3 * DAY)
     second = make_daily(site_today() - 2 * DAY)
     make_rating_change(make_solve(second, "ada", 200, solved_at=days_ago(2)), 1580, 1500, deviation=120)
@@ -92,7 +92,9 @@ def test_the_rating_history_follows_each_rated_solve_in_order(daily):
     assert standing is None  # no rated solve yet
     from django.contrib.auth.models import User
 
-    standing = player_history(User.objects.get(username="ada"))
+    ada = User.objects.get(username="ada")
+    with django_assert_num_queries(2):  # the rating, and every change at once
+        standing = player_history(ada)
     assert standing is not None and standing.shown == "1620 ± 80" and standing.solves == 3
     assert standing.chart is not None
     assert "from 1540 to 1620, highest 1620, lowest 1540" in standing.chart.summary

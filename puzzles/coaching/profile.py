@@ -47,6 +47,12 @@ class Sparkline:
     points: str  # an SVG polyline's points, in a 0..WIDTH by 0..HEIGHT box
     summary: str  # the same in words
 
+    @property
+    def last(self) -> tuple[str, str]:
+        """The latest week's point, marked with a dot."""
+        x, y = self.points.rsplit(" ", 1)[-1].split(",")
+        return x, y
+
     WIDTH = 80
     HEIGHT = 20
 
@@ -134,13 +140,19 @@ def trend_of(times: Iterable[tuple[datetime.date, float]], today: datetime.date)
 
 
 def sparkline(medians: list[float | None]) -> Sparkline | None:
-    """The weekly medians as a small line (higher is slower), or None with fewer than two weeks."""
+    """The weekly medians as a small line, quickest at the foot and slowest at the top of its box,
+    or None with fewer than two weeks."""
     known = [(i, m) for i, m in enumerate(medians) if m is not None]
     if len(known) < 2:
         return None
-    top = max(m for _, m in known) or 1.0
+    low, high = min(m for _, m in known), max(m for _, m in known)
     step = Sparkline.WIDTH / (len(medians) - 1)
-    points = " ".join(f"{round(i * step, 1)},{round(Sparkline.HEIGHT * (1 - m / top), 1)}" for i, m in known)
+
+    def y(m: float) -> float:
+        share = (m - low) / (high - low) if high > low else 0.5
+        return round(Sparkline.HEIGHT * (1 - share), 1)
+
+    points = " ".join(f"{round(i * step, 1)},{y(m)}" for i, m in known)
     said = ", ".join(format_duration(m) for _, m in known)
     return Sparkline(points, f"Median time to find it, week by week over the last {WEEKS} weeks: {said}.")
 
