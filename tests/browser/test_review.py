@@ -53,7 +53,7 @@ def play_a_solve_with_a_mistake_and_a_pause(page, clocks: Clocks) -> None:
 
 
 def check_the_looks(chromium, live_server, user: User, results: str, replay: str) -> None:
-    """The results page (a run of singles and a step's words opened) and the replay beside its
+    """The results page (a step's words opened, then a run of singles) and the replay beside its
     review pass axe and fit, in every look; the screenshots in those the README shows."""
     for look in LOOKS:
         context = chromium.new_context(**LOOKS[look], reduced_motion="reduce")
@@ -61,12 +61,12 @@ def check_the_looks(chromium, live_server, user: User, results: str, replay: str
         page = context.new_page()
         page.goto(live_server.url + results)
         page.wait_for_selector("#sudoku-review[data-review-state=ready]")
-        page.locator(".review-run summary").first.click()
         page.locator(".review-step.is-wrong ~ .review-step .review-why summary").first.click()
+        page.evaluate("document.activeElement.blur()")
+        shoot(page, "review", look)  # the singles folded, as a player first sees them
+        page.locator(".review-run summary").first.click()
         assert_accessible(page, f"results with the review, {look}")
         assert_fits(page, f"results with the review, {look}")
-        page.evaluate("document.activeElement.blur()")
-        shoot(page, "review", look)
         page.goto(live_server.url + replay)
         page.wait_for_selector("#replay-controls:not([hidden])")
         page.wait_for_selector("#review-timeline li[aria-current=step]")
