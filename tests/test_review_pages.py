@@ -8,8 +8,9 @@ import datetime
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from puzzles.models import SolveReview
+from puzzles.models import PuzzleRating, SolveReview
 from puzzles.results.played import played_like, puzzle_played
 from puzzles.results.review import runs_of, shown_review
 
@@ -96,6 +97,14 @@ def test_a_review_not_made_yet_is_being_prepared_and_its_fragment_arrives_once_i
     assert "js/review.js" not in client.get(results_url(daily), HTTP_SEC_FETCH_MODE="navigate").content.decode()
 
 
+def test_an_old_solve_without_a_review_says_so_and_waits_for_none(client, daily):
+    make_solve(daily, "ada", 400, solved_at=timezone.now() - datetime.timedelta(hours=2))
+    log_in(client, "ada")
+    page = client.get(results_url(daily), HTTP_SEC_FETCH_MODE="navigate").content.decode()
+    assert 'data-review-state="missing"' in page and "This solve has no review" in page
+    assert "being prepared" not in page and "js/review.js" not in page
+
+
 def test_nobody_reads_another_players_review(client, daily):
     a_review(make_solve(daily, "ada", 400))
     assert client.get(review_url(daily)).status_code == 404  # logged out
@@ -172,6 +181,18 @@ def test_the_results_of_a_past_puzzle_say_how_it_played(client):
     log_in(client, "ada")
     page = client.get(results_url(yesterday), **FETCH).content.decode()
     assert "Played: rated 1650 ± 90 from 1 rated solve, median time 5:00." in page
+
+
+def test_a_past_puzzle_played_like_the_tier_whose_well_played_puzzles_rate_nearest(db):
+    past = datetime.date.today() - datetime.timedelta(days=30)
+    for n, (tier, rating) in enumerate([("easy", 1100)] * 3 + [("hard", 1750)] * 3 + [("expert", 2100)] * 2):
+        daily = make_daily(past - datetime.timedelta(days=n), tier)
+        PuzzleRating.objects.create(puzzle=daily.puzzle, rating=rating + n, solves=3)
+    daily = make_daily(past + datetime.timedelta(days=1), "medium")
+    make_rating_change(make_solve(daily, "ada", 760), 1500, 1690, deviation=70)
+    played = puzzle_played(daily.puzzle)
+    assert played is not None and played.like == "hard"  # expert has too few puzzles to count
+    assert played.sentence.startswith("Played like a hard puzzle: rated 1690 ± 70 from 1 rated solve")
 
 
 def test_a_played_rating_is_likened_to_the_tier_whose_puzzles_play_nearest():

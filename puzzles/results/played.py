@@ -1,8 +1,9 @@
 """Ratings from real play as players read them: how a puzzle played, once its day is over, and a
 player's own rating with its history (the chart on /stats/).
 
-Only reads what puzzles/ratings/ keeps (models/ratings.py); a figure is never worked out here
-that the ratings did not store, but the median time, which is the rated solves' own.
+Only reads what puzzles/ratings/ keeps (models/ratings.py): the ratings as stored, and from their
+rows the median time of a puzzle's rated solves and the mean rating of each tier's puzzles (what
+"played like a hard puzzle" is measured against).
 """
 
 from __future__ import annotations

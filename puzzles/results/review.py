@@ -8,8 +8,11 @@ views check that before they call anything here.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.utils import timezone
 
 from ..durations import format_duration
 from ..engine import TECHNIQUE_BY_NAME, spoken, technique_phrase, technique_title
@@ -22,6 +25,9 @@ SINGLES = frozenset({"hidden-single", "naked-single"})
 SLOW_SINGLE_MS = 60_000
 # How many of the longest stalls the page shows.
 STALLS_SHOWN = 3
+# A review is made within moments of its solve; one missing this long after is not coming by
+# itself (a solve from before reviews, a task given up), and the page stops saying it is.
+REVIEW_WAIT = datetime.timedelta(minutes=15)
 
 
 def clock(ms: float) -> str:
@@ -265,6 +271,11 @@ def shown_review(review: SolveReview) -> ShownReview:
         if isinstance(m, dict)
     ]
     return ShownReview(placements, stalls[:STALLS_SHOWN], mistakes, runs_of(placements))
+
+
+def review_expected(solve: Solve, now: datetime.datetime | None = None) -> bool:
+    """Whether a review not stored yet is still worth waiting for: the solve is recent."""
+    return (now or timezone.now()) - solve.solved_at < REVIEW_WAIT
 
 
 def review_of(solve: Solve) -> ShownReview | None:
