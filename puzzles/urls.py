@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, leagues, learn, pages, practice, replays, share
+from .views import api, health, leagues, learn, pages, practice, replays, review, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -13,6 +13,8 @@ urlpatterns = [
     path("health/", health.health, name="health"),
     path("daily/<isodate:day>/<str:difficulty>/", pages.daily_page, name="daily"),
     path("daily/<isodate:day>/<str:difficulty>/results/", pages.results, name="results"),
+    # The player's own review of their solve, asked for again while it is being prepared.
+    path("daily/<isodate:day>/<str:difficulty>/review/", review.review_fragment, name="review"),
     path("daily/<isodate:day>/<str:difficulty>/preview.png", share.preview_image, name="preview"),
     path("daily/<isodate:day>/<str:difficulty>/replay/<int:solve_id>/", replays.replay, name="replay"),
     # The board's JSON endpoints for one daily.

@@ -23,6 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from ..coaching.profile import WEEKS, skill_profile
 from ..context_processors import site_urls
 from ..durations import duration_or_dash
 from ..engine import TECHNIQUES, technique_phrase
@@ -35,7 +36,9 @@ from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.drawing import entries_of, grid_svg
 from ..results.leaderboard import leaderboard_for, standing_of
+from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
+from ..results.review import review_expected, review_of
 from .share import preview_context
 
 local_cache = caches["local"]
@@ -278,6 +281,9 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         "receipt": receipt_for(daily),
         "board": leaderboard_for(daily, user_id=request.user.pk),
         "day_word": "today's" if daily.date == site_today() else "that day's",
+        "review": review_of(solve),
+        "review_expected": review_expected(solve),
+        "played": puzzle_played(daily.puzzle),  # None until the puzzle's day is over
     }
     if page:
         title = f"Your solved {daily.difficulty} puzzle"
@@ -348,5 +354,8 @@ def stats(request: HttpRequest) -> HttpResponse:
         "any_started": bool(started),
         "site_zone": settings.TIME_ZONE,
         "practice": practice_counts(user),
+        "profile": skill_profile(user),
+        "profile_weeks": WEEKS,
+        "rating": player_history(user),
     }
     return render(request, "puzzles/stats.html", context)

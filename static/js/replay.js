@@ -30,7 +30,7 @@ function emptyBoard(givens) {
 
 /**
  * The replay: {steps, boards, end}. A step is the moves made at one moment ({ms, moves: [[layer,
- * cells], ...], fromServer}); the moves of one action (a digit and the notes it cleared) share their
+ * cells], ...], fromServer, made}: `made` counts the timeline's moves made by its end); the moves of one action (a digit and the notes it cleared) share their
  * moment, so a step is what the player did at once. After each write, a step `fromServer` puts the
  * board's digits right where they differ from the server's record of them (a move the board never
  * sent); a solve without moves is its givens, then its solved grid. boards[k] is the board after k
@@ -41,14 +41,15 @@ export function replayOf(timeline) {
   const writes = timeline.writes ?? [];
   const steps = [];
   const boards = [emptyBoard(timeline.givens ?? "")];
-  const add = (ms, move, fromServer) => {
+  const add = (ms, move, fromServer, made) => {
     const board = applyMoves(boards.at(-1), [move]);
     const last = steps.at(-1);
     if (last && !fromServer && !last.fromServer && last.ms === ms) {
       last.moves.push(move);
+      last.made = made;
       boards[boards.length - 1] = board;
     } else {
-      steps.push({ ms, moves: [move], fromServer });
+      steps.push({ ms, moves: [move], fromServer, made });
       boards.push(board);
     }
   };
@@ -62,9 +63,9 @@ export function replayOf(timeline) {
         const d = board.givens[i] ? 0 : Number(digits[i]) || 0;
         if (d !== board.digits[i]) wrong.push([i, d]);
       }
-      if (wrong.length) add(ms, ["d", wrong], true);
+      if (wrong.length) add(ms, ["d", wrong], true, m);
     }
-    if (m < moves.length) add(moves[m][0], [moves[m][1], moves[m][2]], false);
+    if (m < moves.length) add(moves[m][0], [moves[m][1], moves[m][2]], false, m + 1);
   }
   const end = Math.max(Number(timeline.end_ms) || 0, steps.at(-1)?.ms ?? 0);
   return { steps, boards, end };
@@ -79,6 +80,16 @@ export function boardAt(timeline, k) {
 /** The clock at step k: the moment of the k-th step, 0 before the first. */
 export function clockAt(steps, k) {
   return k > 0 ? steps[Math.min(k, steps.length) - 1].ms : 0;
+}
+
+/**
+ * The step that shows the position after the timeline's first `n` moves (the review's "move", and
+ * the page's ?move=n): the first step by whose end that many were made; 0 for none.
+ */
+export function stepOfMove(steps, n) {
+  if (!(n > 0)) return 0;
+  const found = steps.findIndex((step) => step.made >= n);
+  return found < 0 ? steps.length : found + 1;
 }
 
 /** How many steps have been made by `ms` on the clock. */
@@ -115,6 +126,9 @@ function replayElements(root) {
     count: $("replay-moves"),
     status: $("replay-status"),
     speeds: [...root.querySelectorAll("input[name=replay-speed]")],
+    // The player's own review beside the replay, if shown: its steps, each with its move.
+    review: $("review-timeline"),
+    reviewSteps: [...root.querySelectorAll("#review-timeline li[data-move]")],
   };
 }
 
@@ -162,8 +176,35 @@ function show(player, next) {
     els.scrub.value = String(next);
     els.back.setAttribute("aria-disabled", String(next === 0));
     els.forward.setAttribute("aria-disabled", String(next === count));
+    markReview(player);
   }
   showClock(player);
+}
+
+/** The review's step the replay has reached (the last whose move is made) is the current one. */
+function markReview(player) {
+  const { els, replay, k } = player;
+  if (!els.reviewSteps.length) return;
+  const made = k ? replay.steps[k - 1].made : 0;
+  let current = null;
+  for (const li of els.reviewSteps) {
+    if (Number(li.dataset.move) <= made) current = li;
+    li.removeAttribute("aria-current");
+  }
+  current?.setAttribute("aria-current", "step");
+}
+
+/** The review's links seek the replay here rather than load the page again, and the address says where. */
+function wireReview(player) {
+  const { review } = player.els;
+  review?.addEventListener("click", (e) => {
+    const link = e.target instanceof Element ? e.target.closest("a[data-move]") : null;
+    if (!link || !player.replay) return;
+    e.preventDefault();
+    const move = Number(link.dataset.move);
+    goTo(player, stepOfMove(player.replay.steps, move));
+    history.replaceState(null, "", `?move=${move}`);
+  });
 }
 
 /** The clock's text and the scrubber's words. */
@@ -284,11 +325,15 @@ async function load(player, url) {
   els.controls.hidden = false;
   show(player, 0);
   say(player, loadedWords(count, player.replay.end));
+  // Opened at a move (?move=N, from the review): straight there.
+  const move = Number(new URLSearchParams(location.search).get("move"));
+  if (move > 0) goTo(player, stepOfMove(player.replay.steps, move));
 }
 
 function start(root) {
   const player = newPlayer(replayElements(root));
   wireControls(player);
+  wireReview(player);
   root.ownerDocument.addEventListener("keydown", (e) => onKey(player, e));
   load(player, root.dataset.timelineUrl);
 }

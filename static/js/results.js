@@ -29,6 +29,8 @@ export async function loadResults(game, focus = false) {
   game.results = section ? "loaded" : "failed";
   if (section) {
     slot.replaceChildren(section);
+    // A review still being prepared asks again by itself; its module comes only then.
+    if (section.querySelector("[data-review-state=preparing]")) import("./review.js").then((m) => m.watch(section), () => {});
     if (focus) {
       section.tabIndex = -1;
       section.focus();

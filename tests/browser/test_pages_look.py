@@ -11,10 +11,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles.models import TIER_ORDER, Attempt, DailyPuzzle, site_today
+from puzzles.models import TIER_ORDER, Attempt, DailyPuzzle, Solve, site_today
 from puzzles.results import history
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import LOOKS, assert_fits, log_in, shoot
+from tests.coaching_factory import make_rating_change, make_use
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -156,11 +157,25 @@ def test_the_archive_keeps_the_sites_width_and_draws_no_future_day(look_page, lo
     assert_looks_right(page, look, "archive", "archive")
 
 
+@pytest.fixture
+def reviewed(grace) -> User:
+    """Grace with her solves reviewed and rated: techniques found quicker week by week, a rating."""
+    techniques = ("hidden-single", "naked-single", "pointing", "naked-pair")
+    for n, solve in enumerate(Solve.objects.filter(user=grace).order_by("solved_at", "pk").select_related("daily")):
+        for k, name in enumerate(techniques[: 2 + n % 3]):
+            make_use(solve, name, 8 + 30 * k + 60 / (n + 1))
+        make_rating_change(solve, 1500 + 12 * n - 20 * (n % 4 == 3), 1500, deviation=max(60, 300 - 20 * n))
+    return grace
+
+
 @pytest.mark.screenshots
 @pytest.mark.parametrize("look", LOOKS)
-def test_the_stats_use_the_sites_cards_and_width(look_page, look, grace):
-    page = at_the_sites_width(look_page, look, "/stats/", grace)
+def test_the_stats_use_the_sites_cards_and_width(look_page, look, reviewed):
+    page = at_the_sites_width(look_page, look, "/stats/", reviewed)
     assert page.locator(".stats .card").count() >= 3
+    assert page.locator(".rating-figure").inner_text().endswith("rated solves")
+    assert page.locator(".skills-table tbody tr").count() == 4 and page.locator(".sparkline").count() >= 1
+    assert page.locator(".unmet-item").count() == 6
     assert_looks_right(page, look, "stats", "stats")
 
 

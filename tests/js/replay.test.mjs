@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { boardAt, clockAt, replayOf, stepAt } from "../../static/js/replay.js";
+import { boardAt, clockAt, replayOf, stepAt, stepOfMove } from "../../static/js/replay.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 const digitsWith = (entries) => {
@@ -44,6 +44,19 @@ describe("replayOf", () => {
     );
     assert.equal(boards.length, steps.length + 1);
     assert.equal(end, 7_000);
+  });
+
+  test("the review's move n opens on the step after the timeline's first n moves", () => {
+    assert.deepEqual(
+      steps.map((s) => s.made),
+      [1, 3, 4, 5],
+    );
+    assert.equal(stepOfMove(steps, 0), 0);
+    assert.equal(stepOfMove(steps, 2), 2); // the digit, whose step also clears its notes
+    assert.equal(stepOfMove(steps, 3), 2);
+    assert.equal(stepOfMove(steps, 5), 4);
+    assert.equal(stepOfMove(steps, 99), 4);
+    assert.equal(stepOfMove(steps, Number.NaN), 0);
   });
 
   test("board k is the board after k steps, starting from the givens", () => {

@@ -1,0 +1,35 @@
+"""A solve's review, on its own: the fragment the results page asks for again while the review is
+being prepared (static/js/review.js), until it is there.
+
+Only the solve's player reads it: anyone else, logged in or not, gets the same 404 as for a
+puzzle they have not solved, so the answer never tells whether someone else's solve exists.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from ..models import Solve
+from ..pipeline.dailies import daily_served
+from ..results.review import review_expected, review_of
+from .errors import PRIVATE
+
+
+@require_GET
+def review_fragment(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
+    """GET: the player's own review of that daily (templates/puzzles/_review.html), ready or not."""
+    daily = daily_served(day, difficulty)
+    if daily is None or not request.user.is_authenticated:
+        raise Http404("There is no such review.")
+    solve = Solve.objects.filter(user=request.user, daily=daily).first()
+    if solve is None:
+        raise Http404("There is no such review.")
+    solve.daily = daily  # already loaded, with its puzzle
+    context = {"daily": daily, "solve": solve, "review": review_of(solve), "review_expected": review_expected(solve)}
+    response = render(request, "puzzles/_review.html", context)
+    response["Cache-Control"] = PRIVATE  # one player's own, and it changes once it is made
+    return response

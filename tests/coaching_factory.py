@@ -1,0 +1,119 @@
+"""Reviews, technique uses and ratings made by hand in the shapes models/coaching.py and
+models/ratings.py document, for the tests of the pages that show them; and `make_review(solve)`,
+a review of a real solve's record of play, for the browser's test."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from puzzles.fairplay.replays import timeline_of
+from puzzles.models import PlayerRating, PuzzleRating, RatingChange, Solve, SolveReview, TechniqueUse
+
+
+def placement(move: int, ms: int, cell: int, digit: int, technique: str = "hidden-single", **fields: Any) -> dict:
+    """One placement of a review: by logic with `technique` unless `verdict` says otherwise."""
+    verdict = fields.pop("verdict", "logic")
+    text = f"The {digit} in row {cell // 9 + 1}, column {cell % 9 + 1}: the only place for it."
+    return {
+        "move": move,
+        "ms": ms,
+        "cell": cell,
+        "digit": digit,
+        "verdict": verdict,
+        "technique": technique if verdict == "logic" else "",
+        "steps": [{"technique": technique, "text": text}] if verdict == "logic" else [],
+        "think_ms": 4000,
+        **fields,
+    }
+
+
+def save_review(
+    solve: Solve, placements: list[dict], stalls: list[dict] = (), mistakes: list[dict] = ()
+) -> SolveReview:
+    """The solve's review, stored as the review task stores it."""
+    return SolveReview.objects.update_or_create(
+        solve=solve,
+        defaults={"version": 1, "placements": list(placements), "stalls": list(stalls), "mistakes": list(mistakes)},
+    )[0]
+
+
+def make_use(solve: Solve, technique: str, seconds: float, solved_at: datetime.datetime | None = None) -> TechniqueUse:
+    """One TechniqueUse of the solve's player."""
+    return TechniqueUse.objects.create(
+        user=solve.user, solve=solve, technique=technique, think_seconds=seconds, solved_at=solved_at or solve.solved_at
+    )
+
+
+def make_rating_change(solve: Solve, player_after: float, puzzle_after: float, deviation: float = 80) -> RatingChange:
+    """The rating change of a rated solve, both sides before at the start; the two ratings set to
+    what it leaves (PlayerRating and PuzzleRating), with their solve counts."""
+    change = RatingChange.objects.create(
+        solve=solve,
+        user=solve.user,
+        puzzle=solve.daily.puzzle,
+        solved_at=solve.solved_at,
+        seconds=solve.seconds,
+        score=0.5,
+        expected_seconds=solve.seconds,
+        player_before=[1500, 350, 0.06],
+        player_after=[player_after, deviation, 0.06],
+        puzzle_before=[1500, 350, 0.06],
+        puzzle_after=[puzzle_after, deviation, 0.06],
+    )
+    for model, key, value, after in (
+        (PlayerRating, "user", solve.user, player_after),
+        (PuzzleRating, "puzzle", solve.daily.puzzle, puzzle_after),
+    ):
+        rating, _ = model.objects.get_or_create(**{key: value})
+        rating.rating, rating.deviation, rating.updated_at = after, deviation, timezone.now()
+        rating.solves += 1
+        rating.save()
+    return change
+
+
+def make_review(solve: Solve) -> SolveReview:
+    """A review of the solve made from its own record of play, in the documented shape: each digit
+    move a placement (a hidden single when right, a wrong digit when not), the longest wait between
+    right digits its stall, each wrong digit a mistake until it was changed. It stands in for the
+    review service here; the lead's merge calls the real one."""
+    timeline = timeline_of(solve)
+    solution = solve.daily.puzzle.solution
+    placements: list[dict] = []
+    mistakes: list[dict] = []
+    wrong_since: dict[int, dict] = {}
+    progress_ms = 0
+    longest = {"from_ms": 0, "to_ms": 0, "move": 0}
+    for index, timed in enumerate(timeline.moves, start=1):
+        if timed.move.layer != "d":
+            continue
+        for cell, digit in timed.move.cells:
+            if cell in wrong_since:
+                mistake = wrong_since.pop(cell)
+                mistake["stayed_ms"] = timed.ms - mistake["ms"]
+            if not digit:
+                continue
+            right = int(solution[cell])
+            if digit != right:
+                wrong_since[cell] = {"move": index, "ms": timed.ms, "cell": cell, "digit": digit, "right": right}
+                mistakes.append(wrong_since[cell])
+                placements.append(
+                    placement(index, timed.ms, cell, digit, verdict="wrong", think_ms=timed.ms - progress_ms)
+                )
+                continue
+            if timed.ms - progress_ms > longest["to_ms"] - longest["from_ms"]:
+                longest = {"from_ms": progress_ms, "to_ms": timed.ms, "move": index}
+            placements.append(placement(index, timed.ms, cell, digit, think_ms=timed.ms - progress_ms))
+            progress_ms = timed.ms
+    for mistake in wrong_since.values():
+        mistake["stayed_ms"] = timeline.end_ms - mistake["ms"]
+    ended = next(p for p in placements if p["move"] == longest["move"]) if longest["move"] else None
+    available = (
+        [{"technique": "hidden-single", "text": f"A hidden single in row {ended['cell'] // 9 + 1} was there"}]
+        if ended
+        else []
+    )
+    stalls = [{**longest, "available": available}] if longest["move"] else []
+    return save_review(solve, placements, stalls, mistakes)
