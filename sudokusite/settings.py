@@ -425,6 +425,10 @@ CELERY_BEAT_SCHEDULE = {
     "delete-idle-guests": {"task": "puzzles.tasks.delete_idle_guests", "schedule": crontab(minute=30, hour=3)},
     # The practice pool (puzzles/practice/pool.py): a short run that stops once every pool is full.
     "fill-practice": {"task": "puzzles.tasks.fill_practice", "schedule": float(env("PRACTICE_EVERY_SECONDS", "300"))},
+    # Each solve queues its review and the ratings' catch-up; these sweeps pick up what a lost
+    # message left (puzzles/coaching/services.py, puzzles/ratings/ledger.py).
+    "review-missing": {"task": "puzzles.tasks.review_missing", "schedule": float(env("REVIEW_SWEEP_SECONDS", "600"))},
+    "rate-solves": {"task": "puzzles.tasks.rate_solves", "schedule": float(env("RATING_SWEEP_SECONDS", "300"))},
 }
 
 # The puzzle pipeline: how many unpublished puzzles each tier keeps ready, how far ahead the

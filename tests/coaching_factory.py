@@ -1,6 +1,6 @@
 """Reviews, technique uses and ratings made by hand in the shapes models/coaching.py and
 models/ratings.py document, for the tests of the pages that show them; and `make_review(solve)`,
-a review of a real solve's record of play, for the browser's test."""
+the real review of a solve, for the browser's test."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from puzzles.fairplay.replays import timeline_of
+from puzzles.coaching.review import REVIEW_VERSION
+from puzzles.coaching.services import review_store
 from puzzles.models import PlayerRating, PuzzleRating, RatingChange, Solve, SolveReview, TechniqueUse
 
 
@@ -36,7 +37,12 @@ def save_review(
     """The solve's review, stored as the review task stores it."""
     return SolveReview.objects.update_or_create(
         solve=solve,
-        defaults={"version": 1, "placements": list(placements), "stalls": list(stalls), "mistakes": list(mistakes)},
+        defaults={
+            "version": REVIEW_VERSION,
+            "placements": list(placements),
+            "stalls": list(stalls),
+            "mistakes": list(mistakes),
+        },
     )[0]
 
 
@@ -75,45 +81,7 @@ def make_rating_change(solve: Solve, player_after: float, puzzle_after: float, d
 
 
 def make_review(solve: Solve) -> SolveReview:
-    """A review of the solve made from its own record of play, in the documented shape: each digit
-    move a placement (a hidden single when right, a wrong digit when not), the longest wait between
-    right digits its stall, each wrong digit a mistake until it was changed. It stands in for the
-    review service here; the lead's merge calls the real one."""
-    timeline = timeline_of(solve)
-    solution = solve.daily.puzzle.solution
-    placements: list[dict] = []
-    mistakes: list[dict] = []
-    wrong_since: dict[int, dict] = {}
-    progress_ms = 0
-    longest = {"from_ms": 0, "to_ms": 0, "move": 0}
-    for index, timed in enumerate(timeline.moves, start=1):
-        if timed.move.layer != "d":
-            continue
-        for cell, digit in timed.move.cells:
-            if cell in wrong_since:
-                mistake = wrong_since.pop(cell)
-                mistake["stayed_ms"] = timed.ms - mistake["ms"]
-            if not digit:
-                continue
-            right = int(solution[cell])
-            if digit != right:
-                wrong_since[cell] = {"move": index, "ms": timed.ms, "cell": cell, "digit": digit, "right": right}
-                mistakes.append(wrong_since[cell])
-                placements.append(
-                    placement(index, timed.ms, cell, digit, verdict="wrong", think_ms=timed.ms - progress_ms)
-                )
-                continue
-            if timed.ms - progress_ms > longest["to_ms"] - longest["from_ms"]:
-                longest = {"from_ms": progress_ms, "to_ms": timed.ms, "move": index}
-            placements.append(placement(index, timed.ms, cell, digit, think_ms=timed.ms - progress_ms))
-            progress_ms = timed.ms
-    for mistake in wrong_since.values():
-        mistake["stayed_ms"] = timeline.end_ms - mistake["ms"]
-    ended = next(p for p in placements if p["move"] == longest["move"]) if longest["move"] else None
-    available = (
-        [{"technique": "hidden-single", "text": f"A hidden single in row {ended['cell'] // 9 + 1} was there"}]
-        if ended
-        else []
-    )
-    stalls = [{**longest, "available": available}] if longest["move"] else []
-    return save_review(solve, placements, stalls, mistakes)
+    """The solve's review as the task makes it (coaching/services.py), for the browser's test."""
+    review = review_store(solve.pk)
+    assert review is not None
+    return review

@@ -22,7 +22,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.utils import timezone
 
-from ..models import Attempt, Guest, Hint, PracticeAnswer, Solve
+from ..models import Attempt, Guest, Hint, PracticeAnswer, Solve, TechniqueUse
 from ..play.preferences import preferences_move
 from .ratelimits import hourly_wait
 
@@ -110,7 +110,7 @@ def _puzzles(n: int) -> str:
 
 
 def guest_merge(guest, account) -> Merged:
-    """Move the guest's attempts (with their solves and hints) to the account for the dailies it
+    """Move the guest's attempts (with their solves, hints and technique uses) to the account for the dailies it
     has not touched, keep the account's own where both played, then delete the guest.
 
     All or nothing: one transaction, so a failure leaves the guest and the account as they were.
@@ -126,6 +126,7 @@ def guest_merge(guest, account) -> Merged:
         moving = list(mine.exclude(pk__in=both.values("pk")).values_list("pk", flat=True))
         Solve.objects.filter(attempt_id__in=moving).update(user=account)
         Hint.objects.filter(attempt_id__in=moving).update(user=account)
+        TechniqueUse.objects.filter(solve__attempt_id__in=moving).update(user=account)
         moved = Attempt.objects.filter(pk__in=moving).update(user=account)
         preferences_move(guest, account)
         PracticeAnswer.objects.filter(user=guest).update(user=account)

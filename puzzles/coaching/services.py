@@ -6,6 +6,7 @@ same review and the same technique uses, in one transaction each time.
 
 from __future__ import annotations
 
+import datetime
 import time
 
 from django.db import transaction
@@ -54,3 +55,12 @@ def review_store(solve_id: int) -> SolveReview | None:
 def review_of(solve: Solve) -> SolveReview | None:
     """The solve's review for its pages; None while it is being prepared or made by older rules."""
     return SolveReview.objects.filter(solve=solve, version=REVIEW_VERSION).first()
+
+
+def reviews_missing(days: int = 7, limit: int = 200) -> list[int]:
+    """The recent solves (made in the last `days`) with no review by the current rules, oldest
+    first, at most `limit`: those whose task was lost (the broker away, a worker gone)."""
+    since = timezone.now() - datetime.timedelta(days=days)
+    current = SolveReview.objects.filter(version=REVIEW_VERSION).values("solve_id")
+    missing = Solve.objects.filter(solved_at__gte=since).exclude(pk__in=current).order_by("solved_at", "pk")
+    return list(missing.values_list("pk", flat=True)[:limit])

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
+from django.db import transaction
 
 from ..accounts import guests
+from ..coaching import services as coaching
 from ..practice import pool as practice_pool
-from . import pools, publishing
+from ..ratings import ledger
+from . import broker, pools, publishing
 
 
 @shared_task(name="puzzles.tasks.fill_pool")
@@ -100,3 +103,32 @@ def fill_practice() -> dict:
     finally:
         practice_pool.practice_release_fill()
     return vars(report)
+
+
+@shared_task(name="puzzles.tasks.review_solve")
+def review_solve(solve_id: int) -> bool:
+    """Make (or make again) one solve's annotated review; False when the solve is gone."""
+    return coaching.review_store(solve_id) is not None
+
+
+@shared_task(name="puzzles.tasks.review_missing")
+def review_missing() -> int:
+    """Review the recent solves that have no review yet (their task was lost); how many."""
+    return sum(coaching.review_store(solve_id) is not None for solve_id in coaching.reviews_missing())
+
+
+@shared_task(name="puzzles.tasks.rate_solves")
+def rate_solves() -> int:
+    """Apply the rated solves not yet in the ratings, in solve order (ratings/ledger.py); how many."""
+    return ledger.ratings_catch_up()
+
+
+def solve_follow_up(solve_id: int) -> None:
+    """After a solve is recorded: its review, and the ratings brought up to it. A broker that is
+    away loses neither: the beat's sweeps (review_missing, rate_solves) pick them up later."""
+
+    def send() -> None:
+        if broker.enqueue_unless_away(lambda: review_solve.delay(solve_id)):
+            broker.enqueue_unless_away(rate_solves.delay)
+
+    transaction.on_commit(send)

@@ -211,6 +211,7 @@ class SubmitResult:
     attempt: Attempt
     message: str = ""
     solve: Solve | None = None
+    new: bool = False  # this submit recorded the solve
 
 
 def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, moves: object = None) -> SubmitResult:
@@ -255,7 +256,7 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
             assisted=attempt.is_assisted,  # a hint or a check: not ranked
         )
         solve_judge(solve)  # whether it earns a rank (fairplay/ranking.py)
-        return SubmitResult(True, attempt, solve=solve)
+        return SubmitResult(True, attempt, solve=solve, new=True)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from ..coaching.services import review_of
 from ..durations import format_duration
 from ..engine import TECHNIQUE_BY_NAME, spoken, technique_phrase, technique_title
 from ..models import Solve, SolveReview
@@ -278,7 +279,8 @@ def review_expected(solve: Solve, now: datetime.datetime | None = None) -> bool:
     return (now or timezone.now()) - solve.solved_at < REVIEW_WAIT
 
 
-def review_of(solve: Solve) -> ShownReview | None:
-    """The solve's review to show its player, or None while it is being prepared."""
-    review = SolveReview.objects.filter(solve=solve).first()
+def review_shown(solve: Solve) -> ShownReview | None:
+    """The solve's review to show its player, or None while it is being prepared (or was made by
+    older rules, and is being made again)."""
+    review = review_of(solve)
     return shown_review(review) if review is not None else None

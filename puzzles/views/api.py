@@ -16,6 +16,7 @@ from django.middleware.csrf import get_token
 
 from ..accounts.guests import is_guest
 from ..models import DailyPuzzle
+from ..pipeline import tasks
 from ..play.attempts import (
     attempt_beat,
     attempt_read,
@@ -135,6 +136,8 @@ def submit(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) ->
     result = attempt_submit(
         request.user, daily, version=_version(payload), digits=payload.get("digits"), moves=payload.get("moves")
     )
+    if result.new and result.solve is not None:
+        tasks.solve_follow_up(result.solve.pk)
     if result.solve is not None:  # solved, now or before
         state = attempt_state(result.attempt, daily)
         return JsonResponse({"solved": True, "seconds": tenths(result.solve.seconds), "state": state})

@@ -38,7 +38,7 @@ from ..results.drawing import entries_of, grid_svg
 from ..results.leaderboard import leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
-from ..results.review import review_expected, review_of
+from ..results.review import review_expected, review_shown
 from .share import preview_context
 
 local_cache = caches["local"]
@@ -281,7 +281,7 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         "receipt": receipt_for(daily),
         "board": leaderboard_for(daily, user_id=request.user.pk),
         "day_word": "today's" if daily.date == site_today() else "that day's",
-        "review": review_of(solve),
+        "review": review_shown(solve),
         "review_expected": review_expected(solve),
         "played": puzzle_played(daily.puzzle),  # None until the puzzle's day is over
     }

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 from ..fairplay.replays import replay_for, timeline_of
 from ..models import Solve
 from ..pipeline.dailies import daily_served
-from ..results.review import review_of
+from ..results.review import review_shown
 from .errors import PRIVATE, json_error
 
 NOT_FOUND = "There is no such replay."
@@ -44,7 +44,7 @@ def replay(request: HttpRequest, day: datetime.date, difficulty: str, solve_id: 
         "timeline_url": reverse("puzzles:api-replay", args=(daily.date, daily.difficulty, solve.pk)),
         "results_url": reverse("puzzles:results", args=(daily.date, daily.difficulty)),
         # The review beside the replay: the player's own alone, never another's.
-        "review": review_of(solve) if solve.user_id == request.user.pk else None,
+        "review": review_shown(solve) if solve.user_id == request.user.pk else None,
     }
     return render(request, "puzzles/replay.html", context)
 

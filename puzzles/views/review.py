@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from ..models import Solve
 from ..pipeline.dailies import daily_served
-from ..results.review import review_expected, review_of
+from ..results.review import review_expected, review_shown
 from .errors import PRIVATE
 
 
@@ -29,7 +29,7 @@ def review_fragment(request: HttpRequest, day: datetime.date, difficulty: str) -
     if solve is None:
         raise Http404("There is no such review.")
     solve.daily = daily  # already loaded, with its puzzle
-    context = {"daily": daily, "solve": solve, "review": review_of(solve), "review_expected": review_expected(solve)}
+    context = {"daily": daily, "solve": solve, "review": review_shown(solve), "review_expected": review_expected(solve)}
     response = render(request, "puzzles/_review.html", context)
     response["Cache-Control"] = PRIVATE  # one player's own, and it changes once it is made
     return response
