@@ -42,12 +42,16 @@ def test_a_puzzles_page_shows_its_played_rating_deviation_rated_solves_and_media
     assert f"{rating.rating:.0f}" in html and f"± {rating.deviation:.0f}" in html
     assert '<div class="readonly">3</div>' in html
     assert '<div class="readonly">7:00</div>' in html  # the median of 5:00, 7:00 and 15:00
+    listed = admin_client.get(reverse("admin:puzzles_puzzle_changelist")).content.decode()
+    assert f'<td class="field-played_in_list">{rating.rating:.0f}</td>' in listed
 
 
 def test_an_unplayed_puzzle_says_it_is_not_rated_yet(admin_client):
     daily = make_daily(site_today(), "hard")
     html = admin_client.get(reverse("admin:puzzles_puzzle_change", args=[daily.puzzle.pk])).content.decode()
     assert html.count("not rated yet") == 2 and '<div class="readonly">0</div>' in html
+    listed = admin_client.get(reverse("admin:puzzles_puzzle_changelist")).content.decode()
+    assert '<td class="field-played_in_list">not rated</td>' in listed
 
 
 def test_the_dashboard_shows_each_tiers_median_time_and_ratings_and_calls_out_a_day_played_as_another_tier(

@@ -194,7 +194,19 @@ class PoolAdmin(admin.ModelAdmin):
 
 @admin.register(Puzzle)
 class PuzzleAdmin(admin.ModelAdmin):
-    list_display = ("id", "tier", "score_shown", "clues", "hardest", "filler", "symmetry", "used", "created")
+    list_display = (
+        "id",
+        "tier",
+        "score_shown",
+        "played_in_list",
+        "clues",
+        "hardest",
+        "filler",
+        "symmetry",
+        "used",
+        "created",
+    )
+    list_select_related = ("played",)
     list_filter = ("tier", "filler", "symmetry", "used")
     search_fields = ("givens",)
     date_hierarchy = "created"
@@ -274,6 +286,11 @@ class PuzzleAdmin(admin.ModelAdmin):
     @admin.display(description="Median solve time")
     def median_time(self, puzzle: Puzzle) -> str:
         return duration_or_dash(self._play(puzzle).median_seconds)
+
+    @admin.display(description="played rating", ordering="played__rating")
+    def played_in_list(self, puzzle: Puzzle) -> str:
+        played_row = getattr(puzzle, "played", None)  # no row until its first rated solve
+        return f"{played_row.rating:.0f}" if played_row and played_row.solves else "not rated"
 
     @admin.display(description="Published as")
     def published_as(self, puzzle: Puzzle) -> str:
