@@ -1,14 +1,16 @@
 """Players bench: players of known skill solve puzzles of known difficulty for 30 days, and the
 ratings (puzzles/ratings/) are asked how well they recover the true order.
 
-    python bench/players.py [--players 200] [--days 30] [--seed 1] [--noise 0.35] [--reviews N]
+    python bench/players.py [--players 200] [--days 30] [--seed 1] [--noise 0.35] [--worker] [--reviews N]
 
 On a database of its own (`sudoku_bench_players` on the local PostgreSQL,
-BENCH_PLAYERS_DATABASE_URL) and Redis database 13 for the cache, migrated and emptied: the
+BENCH_PLAYERS_DATABASE_URL) and Redis databases 12 (broker) and 13 (cache), migrated and emptied: the
 engine makes a puzzle per tier for each of the last --days days, published as that day's
 dailies; the players are accounts; their solves are real Attempt and Solve rows. After each
 day the real ratings_catch_up() brings the ratings up to that day's solves, in a shuffled
-arrival order (its wind-back puts them in solve order).
+arrival order (its wind-back puts them in solve order): called here, or with --worker sent as
+the task puzzles.tasks.rate_solves to a real Celery worker, waiting until the ledger holds
+every rated solve.
 
 The truth the solves are drawn from (docs/ratings.md has the model the ratings assume):
 - a player's skill is drawn from N(1500, 250); each plays a day with their own chance, drawn
@@ -36,6 +38,7 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,10 +46,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.harness import TIERS, make_puzzles, markdown_header, markdown_row, reset_site, setup_site
+from bench.harness import (
+    TIERS,
+    celery_worker,
+    make_puzzles,
+    markdown_header,
+    markdown_row,
+    purge_queues,
+    reset_site,
+    setup_site,
+    stop,
+    wait_until,
+)
 
 DB_URL = os.environ.get("BENCH_PLAYERS_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_players")
+BROKER_URL = os.environ.get("BENCH_PLAYERS_BROKER_URL", "redis://127.0.0.1:6379/12")
 CACHE_URL = os.environ.get("BENCH_PLAYERS_CACHE_URL", "redis://127.0.0.1:6379/13")
+TASK = "puzzles.tasks.rate_solves"
 PREFIX = "benchplayer"
 TRUE_CENTRES = dict(zip(TIERS, (1000.0, 1250.0, 1550.0, 1800.0, 2050.0), strict=True))
 SCORE_WEIGHT = 80.0  # true points per point (100 hundredths) of the rater's score
@@ -170,6 +186,33 @@ def play_day(day: datetime.date, dailies: dict, players: list[Player], truth: di
     )
 
 
+def start_worker(env: dict[str, str], log: Path):
+    """A Celery worker on the default queue that knows TASK; exits with a reason when it does not."""
+    from sudokusite.celery import app
+
+    purge_queues()
+    worker = celery_worker(f"players-{os.getpid()}", env, log, queues="default")
+    if not wait_until(lambda: bool(app.control.ping(timeout=1.0)), 60, 0):
+        stop(worker)
+        raise SystemExit(f"the worker did not start; see {log}")
+    registered = [name for names in (app.control.inspect(timeout=2.0).registered() or {}).values() for name in names]
+    if TASK not in registered:
+        stop(worker)
+        raise SystemExit(f"the worker has no task {TASK}: run without --worker")
+    return worker
+
+
+def caught_up_by_worker() -> None:
+    """Send TASK and wait until the ledger holds every rated solve (at most two minutes)."""
+    from puzzles.models import RatingChange, Solve
+    from sudokusite.celery import app
+
+    app.send_task(TASK)
+    rated = Solve.objects.rated().count()
+    if not wait_until(lambda: RatingChange.objects.count() == rated, 120, 0.05):
+        raise SystemExit("the worker did not catch the ratings up within two minutes")
+
+
 def time_reviews(solves: list, count: int) -> None:
     """The review task's time per solve, on `count` of the solves (the lead's hook)."""
     try:
@@ -272,12 +315,17 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--noise", type=float, default=0.35, help="sigma of a solve time's log")
+    parser.add_argument("--worker", action="store_true", help=f"catch up through a Celery worker ({TASK})")
     parser.add_argument("--reviews", type=int, default=0, help="time the review task on this many solves")
     args = parser.parse_args()
     # Every simulated day is inside the rewind window, so the days' solves are put in solve order.
-    setup_site(DB_URL, CACHE_URL, RATING_REWIND_HOURS=str(24 * (args.days + 2)))
+    env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL, RATING_REWIND_HOURS=str(24 * (args.days + 2)))
     reset_site(PREFIX)
     from puzzles.ratings.ledger import ratings_catch_up
+
+    log = Path(tempfile.mkdtemp(prefix="players-")) / "worker.log"
+    worker = start_worker(env, log) if args.worker else None
+    catch_up = caught_up_by_worker if worker else ratings_catch_up
 
     rng = random.Random(args.seed)
     started = time.perf_counter()
@@ -287,11 +335,15 @@ def main() -> None:
     for daily in dailies:
         by_day.setdefault(daily.date, {})[daily.difficulty] = daily
     catch_ups, everything = [], []
-    for day in sorted(by_day):
-        everything += play_day(day, by_day[day], players, truth, args.noise, rng)
-        started = time.perf_counter()
-        ratings_catch_up()
-        catch_ups.append(time.perf_counter() - started)
+    try:
+        for day in sorted(by_day):
+            everything += play_day(day, by_day[day], players, truth, args.noise, rng)
+            started = time.perf_counter()
+            catch_up()
+            catch_ups.append(time.perf_counter() - started)
+    finally:
+        stop(worker)
+    print(f"caught up {'by a Celery worker' if worker else 'in this process'}")
     dailies.sort(key=lambda d: (d.date, TIERS.index(d.difficulty)))
     ok = report(players, truth, dailies, catch_ups)
     if args.reviews:
