@@ -7,9 +7,12 @@ from __future__ import annotations
 import datetime
 import itertools
 import random
+import threading
+import time
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection, connections, transaction
 
 from puzzles.models import Attempt, PlayerRating, PuzzleRating, RatingChange, Solve
 from puzzles.ratings import contest, glicko2
@@ -190,3 +193,49 @@ def test_a_players_expected_time_comes_from_the_stored_ratings(dailies):
     ratings_catch_up(NOW + datetime.timedelta(minutes=1))
     played = PuzzleRating.objects.get(puzzle=puzzle).rating
     assert contest.expected_seconds_for(ada, puzzle) == pytest.approx(contest.expected_seconds(mine, played))
+
+
+# --- locking (PostgreSQL) -----------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_catch_up_waits_for_the_one_holding_the_lock_and_then_applies_nothing_twice(postgres, dailies):
+    play(dailies)
+    holding, release = threading.Event(), threading.Event()
+    applied: list[int] = []
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                applied.append(ratings_catch_up(NOW))
+                holding.set()
+                release.wait(timeout=30)  # set below, once the other is seen waiting on the lock
+        finally:
+            connections.close_all()
+
+    def follow() -> None:
+        try:
+            applied.append(ratings_catch_up(NOW))
+        finally:
+            connections.close_all()
+
+    first = threading.Thread(target=hold)
+    first.start()
+    assert holding.wait(timeout=30)
+    second = threading.Thread(target=follow)
+    second.start()
+    waiting = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+    with connection.cursor() as cursor:
+        for _ in range(300):  # a condition, not a time: the second catch-up queued behind the lock
+            cursor.execute(waiting)
+            if cursor.fetchone()[0] == 1:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the second catch-up never waited on the lock")
+    release.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
+    assert applied == [len(PLAYS), 0]
+    assert RatingChange.objects.count() == len(PLAYS)
