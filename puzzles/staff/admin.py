@@ -235,7 +235,7 @@ class PuzzleAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": (("givens_grid", "solution_grid"), "tier", "published_as")}),
         ("Rating", {"fields": ("score_shown", "hardest", "techniques", "clues")}),
-        ("Played", {"fields": ("played_rating", "played_deviation", "rated_solves", "median_time")}),
+        ("As played (rated solves)", {"fields": ("played_rating", "played_deviation", "rated_solves", "median_time")}),
         ("How it was made", {"fields": ("filler", "symmetry", "generation_ms", "created", "used")}),
         ("As text", {"fields": ("givens", "solution"), "classes": ("collapse",)}),
     )
@@ -264,7 +264,7 @@ class PuzzleAdmin(admin.ModelAdmin):
 
     @staticmethod
     def _play(puzzle: Puzzle) -> played.PuzzlePlay:
-        # The four fields of "Played" share one reading, kept on the instance for this page.
+        # The four fields of "As played" share one reading, kept on the instance for this page.
         if "_play" not in puzzle.__dict__:
             puzzle.__dict__["_play"] = played.puzzle_play(puzzle)
         return puzzle.__dict__["_play"]
