@@ -257,6 +257,13 @@ def report(players: list[Player], truth: dict, dailies: list, catch_up_seconds: 
     print(markdown_row("players (any rated solve)", len(both), f"{player_rho:.3f}"))
     print(markdown_row("players with 10 rated solves or more", len(keen), f"{keen_rho:.3f}"))
     print(markdown_row("puzzles", len(ids), f"{puzzle_rho:.3f}"))
+    player_fit = statistics.linear_regression([p.skill for p in both], [rated[p.user_id].rating for p in both])
+    puzzle_fit = statistics.linear_regression([truth[i] for i in ids], [played[i].rating for i in ids])
+    print(
+        f"\nscale: a true point is {player_fit.slope:.2f} rated points for players, {puzzle_fit.slope:.2f} for "
+        f"puzzles (least squares); at a true 1500, rated {player_fit.intercept + 1500 * player_fit.slope:.0f} and "
+        f"{puzzle_fit.intercept + 1500 * puzzle_fit.slope:.0f}"
+    )
 
     changes = list(
         RatingChange.objects.filter(solved_at__date__gte=dailies[-1].date).values_list("seconds", "expected_seconds")
@@ -304,9 +311,34 @@ def report(players: list[Player], truth: dict, dailies: list, catch_up_seconds: 
     everything = [p for tier in TIERS for p in by_tier.get(tier, [])]
     overall = spearman([p.score for p in everything], [played[p.pk].rating for p in everything])
     print(f"\nthe rater's score against the played rating, all tiers: Spearman {overall:.3f}")
+    dashboard_check(truth, dailies)
     ok = player_rho >= 0.9 and puzzle_rho >= 0.9
     print(f"verdict: {'both at 0.9 or more' if ok else 'BELOW TARGET'}")
     return ok
+
+
+def dashboard_check(truth: dict, dailies: list) -> None:
+    """The dashboard's days played as another tier (staff/played.py) against the truth: a day truly
+    is when its puzzle's true difficulty is nearer another tier's true median than its own tier's
+    (without it), the dashboard's rule on the true figures."""
+    from puzzles.models import site_today
+    from puzzles.staff.played import tiers_against_play
+
+    def truly_off(daily) -> bool:
+        centres = {}
+        for tier in TIERS:
+            others = [truth[d.puzzle_id] for d in dailies if d.difficulty == tier and d != daily]
+            centres[tier] = statistics.median(others)
+        own = abs(centres[daily.difficulty] - truth[daily.puzzle_id])
+        return any(abs(centres[t] - truth[daily.puzzle_id]) < own for t in TIERS)
+
+    _, off = tiers_against_play(site_today(), days=len({d.date for d in dailies}))
+    called = {o.daily.pk for o in off}
+    really = {d.pk for d in dailies if truly_off(d)}
+    print(
+        f"the dashboard's days played as another tier: {len(called)} called out, {len(called & really)} of them "
+        f"truly so; {len(really - called)} truly so but not called out"
+    )
 
 
 def main() -> None:

@@ -52,7 +52,7 @@ def _plan(now: datetime.datetime) -> tuple[list[Key], list[Key]]:
     rated = Solve.objects.rated()
     wanted = [
         (placed.get(solve_id, solved_at), solve_id)
-        for solve_id, solved_at in rated.filter(Q(solved_at__gte=since) | Q(pk__in=placed)).values_list(
+        for solve_id, solved_at in rated.filter(Q(solved_at__gte=since) | Q(pk__in=list(placed))).values_list(
             "pk", "solved_at"
         )
     ]
