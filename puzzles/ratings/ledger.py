@@ -43,16 +43,19 @@ def _lock() -> None:
 def _plan(now: datetime.datetime) -> tuple[list[Key], list[Key]]:
     """(the ledger inside the window, the rated solves as it should hold them), both in order."""
     since = now - datetime.timedelta(hours=settings.RATING_REWIND_HOURS)
-    ledger = list(
+    rows = list(
         RatingChange.objects.filter(solved_at__gte=since)
         .order_by("solved_at", "solve_id")
-        .values_list("solved_at", "solve_id")
+        .values_list("solved_at", "solve_id", "solve__solved_at")
     )
+    ledger = [(at, solve_id) for at, solve_id, _ in rows]
     placed = {solve_id: at for at, solve_id in ledger}
+    # Solves applied late sit in the window by their change, not by their own time: asked by id.
+    placed_late = [solve_id for _, solve_id, made in rows if made < since]
     rated = Solve.objects.rated()
     wanted = [
         (placed.get(solve_id, solved_at), solve_id)
-        for solve_id, solved_at in rated.filter(Q(solved_at__gte=since) | Q(pk__in=list(placed))).values_list(
+        for solve_id, solved_at in rated.filter(Q(solved_at__gte=since) | Q(pk__in=placed_late)).values_list(
             "pk", "solved_at"
         )
     ]
