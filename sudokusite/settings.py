@@ -470,6 +470,18 @@ LEADERBOARD_FLOOR_SECONDS = {
 RANKED_ACCOUNT_MIN_HOURS = float(env("RANKED_ACCOUNT_MIN_HOURS", "6"))
 DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.35"))
 DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
+# Ratings (puzzles/ratings/, docs/ratings.md): a solve in the reference time scores a draw between
+# player and puzzle of equal rating, and the spread says how much faster a win is; a puzzle's first
+# rating is its tier's prior; a solve that becomes rated within the rewind window is put in its place
+# in solve order (the ratings after it are wound back and played again), later ones are applied as
+# they come.
+RATING_REFERENCE_SECONDS = float(env("RATING_REFERENCE_SECONDS", "600"))
+RATING_SPREAD = float(env("RATING_SPREAD", "2"))
+RATING_TIER_PRIORS = {
+    tier: float(value) for tier, value in env_per_tier("RATING_PRIOR", (1100, 1300, 1500, 1700, 1900)).items()
+}
+RATING_PRIOR_DEVIATION = float(env("RATING_PRIOR_DEVIATION", "300"))
+RATING_REWIND_HOURS = float(env("RATING_REWIND_HOURS", "72"))
 # Hints and checks are limited apart (puzzles/play/hints.py); a hint's later stages are free.
 HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
 CHECKS_PER_MINUTE = int(env("CHECKS_PER_MINUTE", "6"))

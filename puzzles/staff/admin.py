@@ -20,13 +20,14 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from ..durations import duration_or_dash
 from ..fairplay import review  # noqa: F401
 from ..models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, site_today
 
 # solve_admin registers the solves' admin (their review) as it is imported.
 from ..pipeline import broker, pools, publishing, tasks
 from ..pipeline.scores import score_text
-from . import dashboard, importing
+from . import dashboard, importing, played
 from .forms import DailyScheduleForm, ImportForm, RequeueForm, SeedForm
 
 SUBSTITUTES_SHOWN_DAYS = 14
@@ -130,8 +131,21 @@ class PoolAdmin(admin.ModelAdmin):
             "scheduled": dashboard.scheduled_scores(today),
             "substitute_days": SUBSTITUTES_SHOWN_DAYS,
             "substitutes": dashboard.recent_substitutes(today, SUBSTITUTES_SHOWN_DAYS),
+            **self._played_context(today),
         }
         return TemplateResponse(request, "admin/puzzles/pool/dashboard.html", context)
+
+    def _played_context(self, today: datetime.date) -> dict[str, Any]:
+        rows, off = played.tiers_against_play(today)
+        since, until = played.window(today)
+        return {
+            "played_rows": rows,
+            "played_off": off,
+            "played_since": since,
+            "played_until": until,
+            "played_min_solves": played.FLAG_MIN_SOLVES,
+            "played_max_deviation": played.FLAG_MAX_DEVIATION,
+        }
 
     def dashboard_live_view(self, request: HttpRequest) -> HttpResponse:
         """Only the pool table and the batches, fetched by the dashboard while work is under way."""
@@ -180,7 +194,19 @@ class PoolAdmin(admin.ModelAdmin):
 
 @admin.register(Puzzle)
 class PuzzleAdmin(admin.ModelAdmin):
-    list_display = ("id", "tier", "score_shown", "clues", "hardest", "filler", "symmetry", "used", "created")
+    list_display = (
+        "id",
+        "tier",
+        "score_shown",
+        "played_in_list",
+        "clues",
+        "hardest",
+        "filler",
+        "symmetry",
+        "used",
+        "created",
+    )
+    list_select_related = ("played",)
     list_filter = ("tier", "filler", "symmetry", "used")
     search_fields = ("givens",)
     date_hierarchy = "created"
@@ -201,10 +227,15 @@ class PuzzleAdmin(admin.ModelAdmin):
         "generation_ms",
         "created",
         "used",
+        "played_rating",
+        "played_deviation",
+        "rated_solves",
+        "median_time",
     )
     fieldsets = (
         (None, {"fields": (("givens_grid", "solution_grid"), "tier", "published_as")}),
         ("Rating", {"fields": ("score_shown", "hardest", "techniques", "clues")}),
+        ("As played (rated solves)", {"fields": ("played_rating", "played_deviation", "rated_solves", "median_time")}),
         ("How it was made", {"fields": ("filler", "symmetry", "generation_ms", "created", "used")}),
         ("As text", {"fields": ("givens", "solution"), "classes": ("collapse",)}),
     )
@@ -230,6 +261,36 @@ class PuzzleAdmin(admin.ModelAdmin):
     @admin.display(description="score", ordering="score")
     def score_shown(self, puzzle: Puzzle) -> str:
         return score_text(puzzle.score)
+
+    @staticmethod
+    def _play(puzzle: Puzzle) -> played.PuzzlePlay:
+        # The four fields of "As played" share one reading, kept on the instance for this page.
+        if "_play" not in puzzle.__dict__:
+            puzzle.__dict__["_play"] = played.puzzle_play(puzzle)
+        return puzzle.__dict__["_play"]
+
+    @admin.display(description="Played rating")
+    def played_rating(self, puzzle: Puzzle) -> str:
+        rating = self._play(puzzle).rating
+        return "not rated yet" if rating is None else f"{rating:.0f}"
+
+    @admin.display(description="Its deviation")
+    def played_deviation(self, puzzle: Puzzle) -> str:
+        deviation = self._play(puzzle).deviation
+        return "not rated yet" if deviation is None else f"± {deviation:.0f}"
+
+    @admin.display(description="Rated solves")
+    def rated_solves(self, puzzle: Puzzle) -> int:
+        return self._play(puzzle).solves
+
+    @admin.display(description="Median solve time")
+    def median_time(self, puzzle: Puzzle) -> str:
+        return duration_or_dash(self._play(puzzle).median_seconds)
+
+    @admin.display(description="played rating", ordering="played__rating")
+    def played_in_list(self, puzzle: Puzzle) -> str:
+        played_row = getattr(puzzle, "played", None)  # no row until its first rated solve
+        return f"{played_row.rating:.0f}" if played_row and played_row.solves else "not rated"
 
     @admin.display(description="Published as")
     def published_as(self, puzzle: Puzzle) -> str:

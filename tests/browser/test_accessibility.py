@@ -13,8 +13,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from puzzles.accounts.guests import guest_create
-from puzzles.models import Attempt, SeedBatch
+from puzzles.models import Attempt, PuzzleRating, SeedBatch
 from puzzles.pipeline import broker
+from puzzles.ratings.ledger import ratings_catch_up
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import DESKTOP, LOOKS, log_in, screenshot
 from tests.factories import make_daily, make_solve
@@ -156,10 +157,15 @@ def test_a_guests_results_pass_axe(browse, look, todays_easy):
 
 @pytest.fixture
 def root(todays_easy, monkeypatch) -> User:
-    """A superuser, and a dashboard with something to show: an unfinished batch, low pools, empty slots."""
+    """A superuser, and a dashboard with something to show: an unfinished batch, low pools, empty
+    slots, and yesterday's medium played as hard."""
     # The dashboard asks the broker how it is; here it answers at once.
     monkeypatch.setattr(broker, "broker_status", lambda: (True, "The task broker (test) is reachable."))
     SeedBatch.objects.create(tier="easy", filler="row-by-row", requested=5)
+    yesterday = make_daily(todays_easy.date - datetime.timedelta(days=1), "medium")
+    PuzzleRating.objects.create(puzzle=yesterday.puzzle, rating=1560, deviation=60, solves=30)
+    make_solve(todays_easy, "ada", 200)
+    ratings_catch_up()
     return User.objects.create_superuser("root", password="correct horse battery staple")
 
 
