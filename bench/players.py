@@ -25,8 +25,8 @@ The truth the solves are drawn from (docs/ratings.md has the model the ratings a
 Printed: Spearman's rank correlation between the true and the rated order, for players and for
 puzzles (target 0.9 or more for both), within each tier too; how far the ratings' expected
 times were from the drawn ones; and per tier the rater's score against the played rating. With
---reviews N, the review task's time on N of the solves (puzzles.coaching.review.review_store,
-when it is there).
+--reviews N, the review task's time on N of the solves, each given a record of play first (the
+simulated solve of bench/reviews.py, through the real models).
 """
 
 from __future__ import annotations
@@ -52,12 +52,14 @@ from bench.harness import (
     make_puzzles,
     markdown_header,
     markdown_row,
+    percentile,
     purge_queues,
     reset_site,
     setup_site,
     stop,
     wait_until,
 )
+from bench.reviews import played as simulated_solve
 
 DB_URL = os.environ.get("BENCH_PLAYERS_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sudoku_bench_players")
 BROKER_URL = os.environ.get("BENCH_PLAYERS_BROKER_URL", "redis://127.0.0.1:6379/12")
@@ -213,20 +215,62 @@ def caught_up_by_worker() -> None:
         raise SystemExit("the worker did not catch the ratings up within two minutes")
 
 
-def time_reviews(solves: list, count: int) -> None:
-    """The review task's time per solve, on `count` of the solves (the lead's hook)."""
-    try:
-        from puzzles.coaching.review import review_store  # type: ignore[attr-defined]
-    except ImportError:
-        print("\nreviews: puzzles.coaching.review.review_store is not there yet; nothing timed")
-        return
+def record_play(solve, rng) -> None:
+    """Give a simulated solve a record of play through the real models: an open, a save per move
+    of bench/reviews.py's simulated solve of its puzzle (the walk's order, some digits early, some
+    wrong), spread over the solve's time, and the solving submit."""
+    from puzzles.models import PlayEvent
+    from puzzles.record_of_play.moves import pack
+
+    givens = solve.daily.puzzle.givens
+    timeline, _ = simulated_solve(givens, rng, shuffle=0.1, wrong=0.05)
+    scale = solve.seconds * 1000 / max(timeline.end_ms, 1)
+    started = solve.solved_at - datetime.timedelta(seconds=solve.seconds)
+    digits = ["0"] * 81
+    events = [PlayEvent(attempt_id=solve.attempt_id, kind=PlayEvent.Kind.OPEN, arrived_at=started)]
+    for timed in timeline.moves:
+        for cell, digit in timed.move.cells:
+            digits[cell] = str(digit)
+        at = started + datetime.timedelta(milliseconds=timed.ms * scale)
+        events.append(
+            PlayEvent(
+                attempt_id=solve.attempt_id,
+                kind=PlayEvent.Kind.SAVE,
+                arrived_at=at,
+                moves=pack([timed.move]),
+                placed=1,
+                digits="".join(digits),
+            )
+        )
+    events.append(
+        PlayEvent(
+            attempt_id=solve.attempt_id,
+            kind=PlayEvent.Kind.SUBMIT,
+            arrived_at=solve.solved_at,
+            digits=timeline.writes[-1].digits,
+        )
+    )
+    PlayEvent.objects.bulk_create(events)
+
+
+def time_reviews(solves: list, count: int, rng) -> None:
+    """The review task's time per solve (coaching/services.review_store: reading the record of
+    play, making the review, storing it), on `count` solves given a record of play first."""
+    from puzzles.coaching.services import review_store
+    from puzzles.models import SolveReview
+
+    chosen = rng.sample(solves, min(count, len(solves)))
     times = []
-    for solve in solves[:count]:
+    for solve in chosen:
+        record_play(solve, rng)
         started = time.perf_counter()
         review_store(solve.pk)
-        times.append(time.perf_counter() - started)
+        times.append((time.perf_counter() - started) * 1000)
+    worker = list(SolveReview.objects.filter(solve__in=chosen).values_list("worker_ms", flat=True))
     print(
-        f"\nreviews: {len(times)} solves, median {statistics.median(times) * 1000:.0f} ms, most {max(times) * 1000:.0f} ms"
+        f"\nreviews: {len(times)} solves through review_store, median {statistics.median(times):.0f} ms, "
+        f"p95 {percentile(times, 0.95):.0f} ms, most {max(times):.0f} ms "
+        f"(of which making the review: median {statistics.median(worker):.0f} ms)"
     )
 
 
@@ -379,7 +423,7 @@ def main() -> None:
     dailies.sort(key=lambda d: (d.date, TIERS.index(d.difficulty)))
     ok = report(players, truth, dailies, catch_ups)
     if args.reviews:
-        time_reviews(everything, args.reviews)
+        time_reviews(everything, args.reviews, random.Random(args.seed))
     sys.exit(0 if ok else 1)
 
 
