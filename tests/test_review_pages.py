@@ -53,8 +53,8 @@ def a_review(solve):
             "to_ms": 290_000,
             "move": 14,
             "available": [
-                {"technique": "hidden-single", "text": "A hidden single in box 7 was there"},
-                {"technique": "x-wing", "text": "An X-wing on 6s"},
+                {"technique": "hidden-single", "text": "In box 7, 4 can only go in row 8, column 2 (r8c2)."},
+                {"technique": "x-wing", "text": "The 6s of rows 2 and 7 are in columns 3 and 8 only."},
             ],
         }
     ]
@@ -69,7 +69,10 @@ def test_the_results_show_the_stall_the_mistake_and_a_timeline_with_the_singles_
     page = client.get(results_url(daily), **FETCH).content.decode()
     assert "How you solved it" in page and 'data-review-state="ready"' in page
     assert ">4:10 here<" in page and "From 0:40 to 4:50." in page
-    assert "A hidden single in box 7 was there, then an X-wing." in page
+    assert (
+        "A hidden single was there: in box 7, 4 can only go in row 8, column 2 (r8c2). You went on with an X-wing."
+        in page
+    )
     assert "A 5 in row 1, column 4 at 5:00: it was an 8, and stayed 0:30 on the board." in page
     assert "12 singles, to 0:36" in page  # folded into one line, openable
     replay = reverse("puzzles:replay", args=[daily.date, "easy", solve.pk])
@@ -145,7 +148,7 @@ def test_a_stall_says_its_length_its_span_and_what_was_there():
     stall = shown_review(
         SolveReview(stalls=[{"from_ms": 123_000, "to_ms": 373_000, "move": 9, "available": [{"technique": "x-wing"}]}])
     ).stalls[0]
-    assert stall.sentence == "4:10 here, from 2:03 to 6:13. An X-wing."
+    assert stall.sentence == "4:10 here, from 2:03 to 6:13. An X-wing was there."
 
 
 def test_quick_singles_fold_into_runs_and_a_lone_single_stands_alone():

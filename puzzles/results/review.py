@@ -24,8 +24,10 @@ from ..models import Solve, SolveReview
 SINGLES = frozenset({"hidden-single", "naked-single"})
 # A single the player took this long to find is shown on its own, not folded into its run.
 SLOW_SINGLE_MS = 60_000
-# How many of the longest stalls the page shows.
+# How many of the longest stalls the page shows, and the shortest worth calling a stop: a few
+# seconds between digits is finding the next one, not being stuck.
 STALLS_SHOWN = 3
+STALL_MIN_MS = 15_000
 # A review is made within moments of its solve; one missing this long after is not coming by
 # itself (a solve from before reviews, a task given up), and the page stops saying it is.
 REVIEW_WAIT = datetime.timedelta(minutes=15)
@@ -147,17 +149,23 @@ class Stall:
 
     @property
     def what(self) -> str:
-        """What was there to find: 'A hidden single in box 7 was there, then an X-wing.' ('' if nothing)."""
+        """What was there to find, and what the player went on with when it was something else:
+        'A hidden single was there: in box 7, 4 can only go in r8c2. You went on with an X-wing.'
+        ('' if nothing)."""
         if not self.available:
             return ""
         first, *rest = self.available
-        said = first.text.rstrip(".") if first.text else first.phrase[:1].upper() + first.phrase[1:]
-        then = "".join(f", then {r.phrase}" for r in rest[:2])
-        return f"{said}{then}."
+        phrase = first.phrase[:1].upper() + first.phrase[1:]
+        text = first.text.rstrip(".")
+        said = f"{phrase} was there: {text[:1].lower()}{text[1:]}." if text else f"{phrase} was there."
+        others = list(dict.fromkeys(r.phrase for r in rest if r.technique != first.technique))
+        if others:
+            said += f" You went on with {' and '.join(others[:2])}."
+        return said
 
     @property
     def sentence(self) -> str:
-        """'4:10 here, from 2:03 to 6:13. A hidden single in box 7 was there, then an X-wing.'"""
+        """'4:10 here, from 2:03 to 6:13. A hidden single was there: ...'"""
         return f"{self.length} here, {self.span}. {self.what}".rstrip()
 
 
@@ -240,7 +248,7 @@ def shown_review(review: SolveReview) -> ShownReview:
     stalls = [
         Stall(_int(s.get("from_ms")), _int(s.get("to_ms")), _int(s.get("move")), _reasons(s.get("available")))
         for s in review.stalls or []
-        if isinstance(s, dict)
+        if isinstance(s, dict) and _int(s.get("to_ms")) - _int(s.get("from_ms")) >= STALL_MIN_MS
     ]
     stalls.sort(key=lambda s: s.from_ms - s.to_ms)  # longest first, whatever the stored order
     stall_ends = {s.move for s in stalls[:STALLS_SHOWN] if s.move}

@@ -12,6 +12,7 @@ import time_machine
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from puzzles.engine import TECHNIQUE_BY_NAME, technique_title
 from puzzles.models import Solve
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import (
@@ -104,7 +105,9 @@ def test_a_real_solve_is_reviewed_and_its_timeline_opens_the_replay_at_that_move
 
         # The stall: the pause before the right digit went in, and what was there.
         stall = page.locator(".review-stall").first.inner_text()
-        assert stall.startswith("0:4") and " here\nFrom 0:09 to 0:5" in stall and "A hidden single in row" in stall
+        assert (
+            stall.startswith("0:4") and " here\nFrom 0:09 to 0:5" in stall and "A hidden single was there: in " in stall
+        )
         # The mistake: the digit, the cell in people's words, how long it stayed.
         row, column = WRONG_AT // 9 + 1, WRONG_AT % 9 + 1
         mistake = page.locator(".review-mistake").inner_text()
@@ -115,12 +118,25 @@ def test_a_real_solve_is_reviewed_and_its_timeline_opens_the_replay_at_that_move
         assert "A wrong digit" in wrong.inner_text() and f"{WRONG} in row {row}, column {column}" in wrong.inner_text()
         assert page.locator(".review-run summary").first.inner_text().endswith(tuple("0123456789"))
         assert page.locator(".review-run").count() >= 2
-        placed = len([p for p in stored.placements if p["verdict"] == "logic"])
-        assert placed == len(EMPTY)
+        right = [p for p in stored.placements if p["verdict"] != "wrong"]
+        assert len(right) == len(EMPTY)
+        # Every placement named by the technique that justifies it, or a guess: the cells go in
+        # row by row, not in the logic's order, so a few need more than a single to be sure of.
+        logic = [p for p in right if p["verdict"] == "logic"]
+        assert {p["technique"] for p in logic} <= set(TECHNIQUE_BY_NAME)
+        assert sum(p["technique"] in ("hidden-single", "naked-single") for p in logic) > len(right) / 2
+        for placed in right:
+            if placed["technique"] not in ("", "hidden-single", "naked-single"):
+                said = page.locator(f".review-step[data-move='{placed['move']}']").inner_text()
+                assert technique_title(placed["technique"]) in said, said
+            elif placed["verdict"] == "guess":
+                assert "A guess" in page.locator(f".review-step[data-move='{placed['move']}']").inner_text()
 
         # The step that put the right digit in: its link opens the replay at that move.
         fixed = next(p for p in stored.placements if p["cell"] == WRONG_AT and p["verdict"] == "logic")
-        link = page.locator(f".review-step[data-move='{fixed['move']}'] a.review-at")
+        line = page.locator(f".review-step[data-move='{fixed['move']}']")
+        assert technique_title(fixed["technique"]) in line.inner_text()  # the step that ended the stall
+        link = line.locator("a.review-at")
         shown_time = link.inner_text().split()[-1]
         link.click()
         page.wait_for_url(f"**/replay/{solve.pk}/?move={fixed['move']}")
