@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, connections, transaction
 
+from puzzles.fairplay.ranking import expected_of
 from puzzles.models import Attempt, PlayerRating, PuzzleRating, RatingChange, Solve
 from puzzles.ratings import contest, glicko2
 from puzzles.ratings.ledger import ratings_catch_up
@@ -193,6 +194,19 @@ def test_a_players_expected_time_comes_from_the_stored_ratings(dailies):
     ratings_catch_up(NOW + datetime.timedelta(minutes=1))
     played = PuzzleRating.objects.get(puzzle=puzzle).rating
     assert contest.expected_seconds_for(ada, puzzle) == pytest.approx(contest.expected_seconds(mine, played))
+
+
+def test_the_ranking_rules_read_a_solves_expected_time_from_the_ratings_before_it(dailies):
+    make_solve(dailies[1], "ada", 200, solved_at=NOW - datetime.timedelta(minutes=5))
+    ratings_catch_up(NOW)
+    before = contest.expected_seconds_for(User.objects.get(username="ada"), dailies[0].puzzle)
+    solve = make_solve(dailies[0], "ada", 60, solved_at=NOW)
+    assert expected_of(solve) == pytest.approx(before)  # not applied yet: the stored ratings
+    ratings_catch_up(NOW + datetime.timedelta(minutes=1))
+    # Applied, the ratings have moved on; the rules still read what was expected before it.
+    assert contest.expected_seconds_for(solve.user, dailies[0].puzzle) != pytest.approx(before)
+    assert expected_of(solve) == pytest.approx(before)
+    assert expected_of(make_solve(dailies[0], "newcomer", 300, solved_at=NOW)) is None
 
 
 # --- locking (PostgreSQL) -----------------------------------------------------------------------

@@ -20,9 +20,11 @@ from django.db.models import F
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import LessThan
 
-from ..models import DailyPuzzle, Solve, SolveQuerySet
+from ..models import DailyPuzzle, RatingChange, Solve, SolveQuerySet
+from ..ratings import expected_seconds_for
 
-# The time a solve is ranked by; older solves, judged before the record of play, have only their clock.
+# The time a solve is ranked by; older solves, judged before the record of play, have only their
+# clock (Solve.rank_seconds, for a solve in hand).
 RANK_TIME = Coalesce(F("ranked_seconds"), F("seconds"))
 
 # The record's thresholds (judge.py's docstring says where each comes from).
@@ -45,7 +47,7 @@ LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
 
 def rank_time(solve: Solve) -> float:
     """The time one solve is ranked by (RANK_TIME, for a solve in hand)."""
-    return solve.ranked_seconds if solve.ranked_seconds is not None else solve.seconds
+    return solve.rank_seconds
 
 
 def not_ranked_codes(solve: Solve) -> list[str]:
@@ -114,3 +116,12 @@ def floor_of(solve: Solve) -> tuple[float, str]:
         if day_floor > floor:
             return day_floor, "day"
     return floor, "difficulty"
+
+
+def expected_of(solve: Solve) -> float | None:
+    """The time the solve's player was expected to take on its puzzle, from the two ratings as they
+    stood before it: those its rating change kept, once applied; the stored ones until then. None
+    for a player without a rated solve (ratings/contest.py). For the rules that judge a result
+    against the player who made it."""
+    change = RatingChange.objects.filter(solve=solve).values_list("expected_seconds", flat=True).first()
+    return change if change is not None else expected_seconds_for(solve.user, solve.daily.puzzle)

@@ -333,6 +333,12 @@ class Solve(models.Model):
     def __str__(self) -> str:
         return f"{self.user} solved {self.daily} in {format_duration(self.seconds)}"
 
+    @property
+    def rank_seconds(self) -> float:
+        """The time the solve is judged by: its record of play's ranked time, else its clock's (older
+        solves, judged before the record of play). fairplay/ranking.py's RANK_TIME as a value."""
+        return self.ranked_seconds if self.ranked_seconds is not None else self.seconds
+
 
 class Hint(models.Model):
     """One hint shown to a player: which stage of which step, on which position."""

@@ -23,9 +23,8 @@ SHORTEST_SECONDS = 1.0
 
 
 def judged_seconds(solve: Solve) -> float:
-    """The time a rated solve is judged by: its ranked time (the record of play's), else its clock's."""
-    seconds = solve.ranked_seconds if solve.ranked_seconds is not None else solve.seconds
-    return max(SHORTEST_SECONDS, seconds)
+    """The time a rated solve is judged by: the time it is ranked by, at least a second."""
+    return max(SHORTEST_SECONDS, solve.rank_seconds)
 
 
 def score(seconds: float) -> float:
