@@ -56,6 +56,7 @@ from bench.harness import (
     purge_queues,
     reset_site,
     setup_site,
+    spearman,
     stop,
     wait_until,
 )
@@ -76,26 +77,10 @@ HINTED = 0.05
 # --- figures ------------------------------------------------------------------------------------
 
 
-def ranks(values: Sequence[float]) -> list[float]:
-    """Each value's rank, 1 for the smallest; tied values share the mean of their ranks."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    result = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
-            end += 1
-        for i in order[start : end + 1]:
-            result[i] = (start + end) / 2 + 1
-        start = end + 1
-    return result
-
-
-def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
-    """Spearman's rank correlation: Pearson's on the ranks; NaN under three pairs."""
-    if len(xs) < 3:
-        return float("nan")
-    return statistics.correlation(ranks(xs), ranks(ys))
+def rho(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Spearman's rank correlation (bench/harness), NaN where it is undefined."""
+    value = spearman(xs, ys)
+    return math.nan if value is None else value
 
 
 # --- the simulated world ------------------------------------------------------------------------
@@ -292,11 +277,11 @@ def report(players: list[Player], truth: dict, dailies: list, catch_up_seconds: 
         f"most {max(catch_up_seconds) * 1000:.0f} ms"
     )
     both = [p for p in players if p.user_id in rated]
-    player_rho = spearman([p.skill for p in both], [rated[p.user_id].rating for p in both])
+    player_rho = rho([p.skill for p in both], [rated[p.user_id].rating for p in both])
     keen = [p for p in both if rated[p.user_id].solves >= 10]
-    keen_rho = spearman([p.skill for p in keen], [rated[p.user_id].rating for p in keen])
+    keen_rho = rho([p.skill for p in keen], [rated[p.user_id].rating for p in keen])
     ids = [pid for pid in truth if pid in played]
-    puzzle_rho = spearman([truth[i] for i in ids], [played[i].rating for i in ids])
+    puzzle_rho = rho([truth[i] for i in ids], [played[i].rating for i in ids])
     print("\n" + markdown_header("order recovered", "pairs", "Spearman"))
     print(markdown_row("players (any rated solve)", len(both), f"{player_rho:.3f}"))
     print(markdown_row("players with 10 rated solves or more", len(keen), f"{keen_rho:.3f}"))
@@ -348,12 +333,12 @@ def report(players: list[Player], truth: dict, dailies: list, catch_up_seconds: 
                 f"{statistics.median(scores) / 100:.2f}",
                 f"{statistics.median(ratings):.0f} ({min(ratings):.0f} to {max(ratings):.0f})",
                 f"{statistics.median(truth[p.pk] for p in puzzles):.0f}",
-                f"{spearman(scores, ratings):.2f}",
-                f"{spearman([truth[p.pk] for p in puzzles], ratings):.2f}",
+                f"{rho(scores, ratings):.2f}",
+                f"{rho([truth[p.pk] for p in puzzles], ratings):.2f}",
             )
         )
     everything = [p for tier in TIERS for p in by_tier.get(tier, [])]
-    overall = spearman([p.score for p in everything], [played[p.pk].rating for p in everything])
+    overall = rho([p.score for p in everything], [played[p.pk].rating for p in everything])
     print(f"\nthe rater's score against the played rating, all tiers: Spearman {overall:.3f}")
     dashboard_check(truth, dailies)
     ok = player_rho >= 0.9 and puzzle_rho >= 0.9

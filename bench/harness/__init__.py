@@ -13,7 +13,7 @@ own; each bench says what it measures and prints its table with `row` or `markdo
 from pathlib import Path
 
 from .clients import Browser, Connection
-from .figures import markdown_header, markdown_row, percentile, row
+from .figures import markdown_header, markdown_row, percentile, ranks, row, spearman
 from .processes import (
     ROOT,
     celery_beat,
@@ -70,11 +70,13 @@ __all__ = [
     "new_seed_batch",
     "percentile",
     "purge_queues",
+    "ranks",
     "reset_site",
     "row",
     "setup_django",
     "setup_site",
     "spawn",
+    "spearman",
     "stop",
     "wait_until",
 ]
