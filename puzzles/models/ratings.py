@@ -18,25 +18,28 @@ START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
 
 
-class PlayerRating(models.Model):
-    user = models.OneToOneField("auth.User", on_delete=models.CASCADE, primary_key=True, related_name="rating")
+class Standing(models.Model):
+    """Glicko-2's three numbers for one side of the contests, and how many rated solves made them."""
+
     rating = models.FloatField(default=START_RATING)
     deviation = models.FloatField(default=START_DEVIATION)
     volatility = models.FloatField(default=START_VOLATILITY)
     solves = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        abstract = True
+
+
+class PlayerRating(Standing):
+    user = models.OneToOneField("auth.User", on_delete=models.CASCADE, primary_key=True, related_name="rating")
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.rating:.0f} ± {self.deviation:.0f}"
 
 
-class PuzzleRating(models.Model):
+class PuzzleRating(Standing):
     puzzle = models.OneToOneField("puzzles.Puzzle", on_delete=models.CASCADE, primary_key=True, related_name="played")
-    rating = models.FloatField(default=START_RATING)
-    deviation = models.FloatField(default=START_DEVIATION)
-    volatility = models.FloatField(default=START_VOLATILITY)
-    solves = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
         return f"puzzle {self.puzzle_id}: {self.rating:.0f} ± {self.deviation:.0f}"
