@@ -32,6 +32,17 @@ def wait_open(page) -> None:
     page.wait_for_selector("#howto[open] #howto-body[data-filled=yes]", timeout=10_000)
 
 
+def wait_closed(page) -> None:
+    """Until the dialog has shut. Its close event, which resumes the clock, moves focus and
+    remembers it was seen, comes a moment after: wait for those by what they do."""
+    page.wait_for_function("() => !document.querySelector('#howto').open")
+
+
+def wait_remembered(page) -> None:
+    """Until this device remembers it was seen (the close event's last step)."""
+    page.wait_for_function("() => localStorage.getItem('sudoku:howto') !== null")
+
+
 def is_open(page) -> bool:
     return page.evaluate("document.querySelector('#howto').open")
 
@@ -60,8 +71,9 @@ def test_a_first_visitor_meets_it_once_and_follows_it_with_the_keyboard(chromium
     page.keyboard.press("Tab")
     assert focus_in_dialog(page) == "Got it"
     page.keyboard.press("Enter")
-    page.wait_for_function("() => !document.querySelector('#howto').open")
-    assert page.evaluate("document.activeElement.id") == "cell-0"
+    wait_closed(page)
+    page.wait_for_function("() => document.activeElement.id === 'cell-0'")
+    wait_remembered(page)
 
     # Once: the next board does not open it.
     page.reload()
@@ -78,7 +90,7 @@ def test_a_first_visitor_meets_it_once_and_follows_it_with_the_keyboard(chromium
     wait_open(page)
     assert page.url == live_server.url + board_path(todays_easy)  # a dialog here, not the page
     page.keyboard.press("Escape")
-    page.wait_for_function("() => !document.querySelector('#howto').open")
+    wait_closed(page)
     assert page.evaluate("document.activeElement.id") == "sudoku-howto-link"
 
     # And from the header.
@@ -114,7 +126,7 @@ def test_on_a_touch_screen_it_fits_and_closes_with_a_tap(chromium, live_server, 
     done = page.get_by_role("button", name="Got it")
     if LOOKS[look].get("has_touch"):
         done.tap()
-        page.wait_for_function("() => !document.querySelector('#howto').open")
+        wait_closed(page)
         # Again from the header, under Menu on a phone, all by touch.
         page.tap("#site-menu-button")
         page.locator("#site-nav").get_by_role("link", name="How to play").tap()
@@ -124,7 +136,8 @@ def test_on_a_touch_screen_it_fits_and_closes_with_a_tap(chromium, live_server, 
         page.wait_for_function("() => document.activeElement.id === 'cell-0'")  # its link has gone: the grid
     else:
         done.click()
-    page.wait_for_function("() => !document.querySelector('#howto').open")
+    wait_closed(page)
+    wait_remembered(page)
     page.reload()
     page.wait_for_selector("#sudoku[data-ready=visitor]")
     page.wait_for_timeout(500)
@@ -151,9 +164,8 @@ def test_a_player_sees_it_once_on_every_device_and_the_clock_waits_while_they_re
     wait_open(page)
     assert page.locator("#sudoku-paused").is_visible()  # reading is not solving
     page.get_by_role("button", name="Got it").tap()
-    page.wait_for_function("() => !document.querySelector('#howto').open")
-    # The dialog's close event comes a moment after it shuts; the clock resumes on it.
-    page.locator("#sudoku-paused").wait_for(state="hidden", timeout=5000)
+    wait_closed(page)
+    page.locator("#sudoku-paused").wait_for(state="hidden", timeout=5000)  # its close event resumes the clock
     page.wait_for_function("() => localStorage.getItem('sudoku:howto') === 'saved'")
     user = User.objects.get(username="newcomer")
     assert Preferences.objects.get(user=user).values["seen_howto"] is True
