@@ -121,6 +121,25 @@ def test_guest_creation_is_limited_per_address(settings, daily):
     assert post(Client(REMOTE_ADDR="10.0.0.9"), url(daily, "save"), FIRST_MOVE).status_code == 200
 
 
+def test_refused_first_writes_spend_none_of_the_addresses_guest_quota(settings, daily):
+    settings.GUEST_CREATIONS_PER_HOUR = 2
+    for _ in range(3):
+        assert post(Client(), url(daily, "save"), {"version": 0, "digits": "x"}).status_code == 400
+    for _ in range(2):
+        assert post(Client(), url(daily, "save"), FIRST_MOVE).status_code == 200
+    assert post(Client(), url(daily, "save"), FIRST_MOVE).status_code == 429
+    assert len(guests()) == 2
+
+
+def test_guests_from_one_ipv6_64_count_as_one_client(settings, daily):
+    # One subscriber is handed a whole /64: each of its addresses is not another client.
+    settings.GUEST_CREATIONS_PER_HOUR = 2
+    for address in ("2001:db8:1:2::1", "2001:db8:1:2::2"):
+        assert post(Client(REMOTE_ADDR=address), url(daily, "save"), FIRST_MOVE).status_code == 200
+    assert post(Client(REMOTE_ADDR="2001:db8:1:2:ffff::9"), url(daily, "save"), FIRST_MOVE).status_code == 429
+    assert post(Client(REMOTE_ADDR="2001:db8:1:3::1"), url(daily, "save"), FIRST_MOVE).status_code == 200
+
+
 def test_is_guest_tells_guests_from_players_named_alike(db):
     guest = guest_create()
     old = User.objects.create_user("guest-from-before-the-rule")
