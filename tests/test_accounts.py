@@ -298,6 +298,45 @@ def test_repeated_wrong_passwords_for_one_account_are_refused_for_a_while(client
     assert b"Too many failed login attempts" in refused.content
 
 
+def admin_log_in(client: Client, password: str, **extra: str):
+    return client.post("/admin/login/?next=/admin/", {"username": "root", "password": password}, **extra)
+
+
+def test_the_admins_log_in_refuses_a_guesser_with_429s_and_then_even_the_right_password(client):
+    User.objects.create_superuser("root", password=PASSWORD)
+    answers = [admin_log_in(client, f"guess {n}").status_code for n in range(30)]
+    assert answers[:5] == [200] * 5 and set(answers[5:]) == {429}
+    assert admin_log_in(client, PASSWORD).status_code == 429
+    assert client.get("/admin/").status_code == 302  # still not in
+
+
+def test_the_admins_log_in_and_the_sites_count_one_accounts_failures_together(client):
+    User.objects.create_superuser("root", password=PASSWORD)
+    for _ in range(3):
+        assert log_in(Client(), "root", "wrong").status_code == 200
+    for _ in range(2):
+        assert admin_log_in(Client(), "wrong").status_code == 200
+    assert admin_log_in(Client(), PASSWORD).status_code == 429
+    assert log_in(Client(), "root").status_code == 429
+
+
+def test_admin_log_ins_are_limited_per_address_like_the_sites(settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login": "2/m/ip"}
+    User.objects.create_superuser("root", password=PASSWORD)
+    for _ in range(2):
+        assert admin_log_in(Client(), PASSWORD, REMOTE_ADDR="203.0.113.7").status_code == 302
+    assert admin_log_in(Client(), PASSWORD, REMOTE_ADDR="203.0.113.7").status_code == 429
+    assert admin_log_in(Client(), PASSWORD, REMOTE_ADDR="203.0.113.8").status_code == 302
+
+
+def test_staff_log_in_at_the_admin_and_players_do_not(client):
+    User.objects.create_superuser("root", password=PASSWORD)
+    User.objects.create_user("ada", password=PASSWORD)
+    assert admin_log_in(client, PASSWORD)["Location"] == "/admin/"
+    refused = Client().post("/admin/login/", {"username": "ada", "password": PASSWORD})
+    assert refused.status_code == 200 and b"staff account" in refused.content
+
+
 def test_one_address_failing_across_many_accounts_is_refused(client, settings):
     for n in range(10):
         assert log_in(client, f"guess{n}", "wrong", REMOTE_ADDR="203.0.113.7").status_code == 200

@@ -12,10 +12,7 @@ from django.views.generic import View
 from django.views.generic.edit import FormMixin
 
 from ..accounts.guests import is_guest, keep_guest
-
-
-def _too_many_failures(form: Form) -> bool:
-    return any(error.code == "too_many_login_attempts" for errors in form.errors.as_data().values() for error in errors)
+from ..accounts.logins import refused_for_failures
 
 
 class RefusedIs429(FormMixin):
@@ -24,7 +21,7 @@ class RefusedIs429(FormMixin):
 
     def form_invalid(self, form: Form) -> HttpResponse:
         response = super().form_invalid(form)
-        if _too_many_failures(form):
+        if refused_for_failures(form):
             response.status_code = HTTPStatus.TOO_MANY_REQUESTS
         return response
 
