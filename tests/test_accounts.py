@@ -15,6 +15,7 @@ from django.core import mail
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
+from puzzles.accounts.usernames import skeleton
 from sudokusite.settings import email_settings
 
 from .factories import url
@@ -118,6 +119,27 @@ def test_a_username_differing_only_in_case_is_taken(client):
     assert response.status_code == 200 and User.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    ("taken", "name"), [("alice", "aIice"), ("alice", "a1ice"), ("Alice", "A1ice"), ("moon", "rn0on"), ("bob0", "BOBO")]
+)
+def test_a_username_that_reads_as_a_taken_one_is_refused(client, taken, name):
+    User.objects.create_user(taken, password=PASSWORD)
+    response = sign_up(client, name)
+    assert response.status_code == 200 and User.objects.count() == 1
+    assert f"reads too like “{taken}”" in response.content.decode()
+
+
+def test_look_alike_names_share_a_skeleton_and_different_ones_do_not():
+    assert skeleton("aIice") == skeleton("a1ice") == skeleton("alice") == "alice"
+    assert skeleton("rn0on") == skeleton("moon") and skeleton("Ian") == skeleton("lan")
+    assert len({skeleton(name) for name in ("ian", "lan", "alice", "alicia", "mo0n-2")}) == 5
+
+
+def test_a_name_near_a_taken_one_but_not_alike_is_fine(client):
+    User.objects.create_user("alice", password=PASSWORD)
+    assert sign_up(client, "alicia").status_code == 302
+
+
 def test_plain_usernames_with_dots_dashes_and_underscores_are_fine(client):
     assert sign_up(client, "Grace.Hopper_1906-x").status_code == 302
 
@@ -125,6 +147,25 @@ def test_plain_usernames_with_dots_dashes_and_underscores_are_fine(client):
 def test_a_name_taken_before_the_ascii_rule_still_logs_in(client):
     User.objects.create_user("jos\u00e9", password=PASSWORD)
     assert log_in(client, "jos\u00e9").status_code == 302
+
+
+def test_sign_up_answers_alike_whether_or_not_the_email_is_registered(client):
+    ada = User.objects.create_user("ada", "ada@example.com", password=PASSWORD)
+    EmailAddress.objects.create(user=ada, email="ada@example.com", verified=True, primary=True)
+    taken, fresh = sign_up(Client(), "mallory", "ada@example.com"), sign_up(Client(), "trent", "trent@example.com")
+    assert (taken.status_code, taken["Location"]) == (fresh.status_code, fresh["Location"]) == (302, "/")
+    assert b"registered" not in taken.content
+    # Only the mailbox's owner can verify it, and it is verified on one account at most.
+    assert list(EmailAddress.objects.filter(email="ada@example.com", verified=True).values_list("user__username")) == [
+        ("ada",)
+    ]
+
+
+def test_a_password_reset_answers_alike_whether_or_not_the_email_is_registered(client):
+    User.objects.create_user("ada", "ada@example.com", password=PASSWORD)
+    known = Client().post("/accounts/password/reset/", {"email": "ada@example.com"})
+    unknown = Client().post("/accounts/password/reset/", {"email": "nobody@example.com"})
+    assert (known.status_code, known["Location"]) == (unknown.status_code, unknown["Location"])
 
 
 # --- logging in and out ---------------------------------------------------------------------
