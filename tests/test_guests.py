@@ -8,6 +8,7 @@ import logging
 
 import pytest
 import time_machine
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
@@ -189,6 +190,43 @@ def test_signing_up_keeps_a_guests_moves_and_clock(client, daily):
     sign_up(client, "grace")
     state = client.get(url(daily, "state")).json()
     assert state["digits"] == FIRST_MOVE["digits"] and state["elapsed"] == 42 and state["version"] == 1
+
+
+def test_an_account_signed_up_from_a_guest_is_as_old_as_its_sign_up(client, daily):
+    # The ranking rules count a new account's hours from date_joined: a guest made hours ahead
+    # must not lend them its age.
+    post(client, url(daily, "save"), FIRST_MOVE)
+    User.objects.filter(guest__isnull=False).update(date_joined=timezone.now() - datetime.timedelta(hours=7))
+    signed_up_at = timezone.now()
+    assert sign_up(client, "grace").status_code == 302
+    assert User.objects.get(username="grace").date_joined >= signed_up_at
+
+
+def test_a_guest_is_sent_to_sign_up_for_a_password_or_an_email_and_nothing_changes(client, daily):
+    post(client, url(daily, "save"), FIRST_MOVE)
+    (guest,) = guests()
+    writes = {
+        "/accounts/password/set/": {"password1": PASSWORD, "password2": PASSWORD},
+        "/accounts/password/change/": {"oldpassword": "", "password1": PASSWORD, "password2": PASSWORD},
+        "/accounts/email/": {"action_add": "", "email": "guest@example.com"},
+    }
+    for path, data in writes.items():
+        for response in (client.get(path), client.post(path, data)):
+            assert response.status_code == 302 and response.url == "/accounts/signup/", path
+    guest.refresh_from_db()
+    assert not guest.has_usable_password() and not EmailAddress.objects.exists() and guests() == [guest]
+
+
+def test_a_guest_that_came_by_a_password_logs_in_nowhere_else(client, daily):
+    post(client, url(daily, "save"), FIRST_MOVE)
+    (guest,) = guests()
+    guest.set_password(PASSWORD)  # as a reset through an address it had added would
+    guest.save()
+    refused = Client().post("/accounts/login/", {"login": guest.username, "password": PASSWORD})
+    assert refused.status_code == 200 and "_auth_user_id" not in refused.wsgi_request.session
+    # Once it has signed up, its password is its own.
+    assert sign_up(client, "grace").status_code == 302
+    assert Client().post("/accounts/login/", {"login": "grace", "password": PASSWORD}).status_code == 302
 
 
 def test_no_sign_up_may_take_a_name_that_reads_as_a_guest(client):

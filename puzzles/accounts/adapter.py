@@ -96,9 +96,14 @@ class AccountAdapter(DefaultAccountAdapter):
         return guest if guest is not None else super().new_user(request)
 
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):
-        user = super().save_user(request, user, form, commit=commit)
         guest = kept_guest(request)
-        if commit and guest is not None and user.pk == guest.pk:
+        converting = guest is not None and user.pk == guest.pk
+        if converting:
+            # The account is as old as its sign-up, not as the guest: the ranking rules count a
+            # new account's hours from date_joined, which a guest made ahead would otherwise cover.
+            user.date_joined = timezone.now()
+        user = super().save_user(request, user, form, commit=commit)
+        if commit and converting:
             guest_convert(user)
         return user
 
