@@ -5,7 +5,7 @@ it reads the user from the database on each request. With a cache shared by ever
 (Redis: settings.SHARED_CACHE), the user is read from it instead, and dropped from it whenever
 the user row is saved or deleted (a password change, a deactivation, a login), so no process
 sees a stale user. With a per-process cache that could not be kept right, the backend does
-exactly what allauth's does.
+exactly what allauth's does. A guest is never logged in by a password (accounts/guests.py).
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
+from django.http import HttpRequest
+
+from .accounts.guests import is_guest
 
 USER_CACHE_SECONDS = 600
 
@@ -28,6 +31,12 @@ def user_cache_key(user_id: Any) -> str:
 
 
 class CachedModelBackend(AuthenticationBackend):
+    def authenticate(self, request: HttpRequest | None, **credentials: Any) -> Any | None:
+        user = super().authenticate(request, **credentials)
+        # A guest lives in the session that made it: whatever password it came by (a reset
+        # through an address it added, say), it logs in nowhere else until it signs up.
+        return None if user is not None and is_guest(user) else user
+
     def get_user(self, user_id: Any) -> Any | None:
         if not settings.SHARED_CACHE:
             return super().get_user(user_id)

@@ -256,6 +256,11 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_USERNAME_VALIDATORS = "puzzles.accounts.adapter.USERNAME_VALIDATORS"  # ASCII only: no look-alikes
 ACCOUNT_EMAIL_VERIFICATION = "optional"
+# Sign-up answers alike whether or not an email address is registered: a taken one is accepted,
+# unverified, on the new account too (allauth's "strict"), and only its owner can verify it
+# (an address verified on one account is never verified on another). The password reset
+# answers alike already.
+ACCOUNT_PREVENT_ENUMERATION = "strict"
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_SESSION_REMEMBER = True  # a log-in lasts SESSION_COOKIE_AGE (two weeks), as before
 ACCOUNT_FORMS = {"change_password": "puzzles.accounts.adapter.ChangePasswordForm"}

@@ -11,6 +11,9 @@ urlpatterns = [
     path("accounts/login/", accounts.login, name="account_login"),
     path("accounts/signup/", accounts.signup, name="account_signup"),
     path("accounts/password/change/", accounts.password_change, name="account_change_password"),
+    # A guest is sent to the sign-up from the pages that would give it a password or an email.
+    path("accounts/password/set/", accounts.password_set, name="account_set_password"),
+    path("accounts/email/", accounts.email, name="account_email"),
     path("accounts/", include("allauth.urls")),
     path("", include("puzzles.urls")),
 ]

@@ -15,6 +15,7 @@ from django.core import mail
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
+from puzzles.accounts.usernames import skeleton
 from sudokusite.settings import email_settings
 
 from .factories import url
@@ -118,6 +119,27 @@ def test_a_username_differing_only_in_case_is_taken(client):
     assert response.status_code == 200 and User.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    ("taken", "name"), [("alice", "aIice"), ("alice", "a1ice"), ("Alice", "A1ice"), ("moon", "rn0on"), ("bob0", "BOBO")]
+)
+def test_a_username_that_reads_as_a_taken_one_is_refused(client, taken, name):
+    User.objects.create_user(taken, password=PASSWORD)
+    response = sign_up(client, name)
+    assert response.status_code == 200 and User.objects.count() == 1
+    assert f"reads too like “{taken}”" in response.content.decode()
+
+
+def test_look_alike_names_share_a_skeleton_and_different_ones_do_not():
+    assert skeleton("aIice") == skeleton("a1ice") == skeleton("alice") == "alice"
+    assert skeleton("rn0on") == skeleton("moon") and skeleton("Ian") == skeleton("lan")
+    assert len({skeleton(name) for name in ("ian", "lan", "alice", "alicia", "mo0n-2")}) == 5
+
+
+def test_a_name_near_a_taken_one_but_not_alike_is_fine(client):
+    User.objects.create_user("alice", password=PASSWORD)
+    assert sign_up(client, "alicia").status_code == 302
+
+
 def test_plain_usernames_with_dots_dashes_and_underscores_are_fine(client):
     assert sign_up(client, "Grace.Hopper_1906-x").status_code == 302
 
@@ -125,6 +147,25 @@ def test_plain_usernames_with_dots_dashes_and_underscores_are_fine(client):
 def test_a_name_taken_before_the_ascii_rule_still_logs_in(client):
     User.objects.create_user("jos\u00e9", password=PASSWORD)
     assert log_in(client, "jos\u00e9").status_code == 302
+
+
+def test_sign_up_answers_alike_whether_or_not_the_email_is_registered(client):
+    ada = User.objects.create_user("ada", "ada@example.com", password=PASSWORD)
+    EmailAddress.objects.create(user=ada, email="ada@example.com", verified=True, primary=True)
+    taken, fresh = sign_up(Client(), "mallory", "ada@example.com"), sign_up(Client(), "trent", "trent@example.com")
+    assert (taken.status_code, taken["Location"]) == (fresh.status_code, fresh["Location"]) == (302, "/")
+    assert b"registered" not in taken.content
+    # Only the mailbox's owner can verify it, and it is verified on one account at most.
+    assert list(EmailAddress.objects.filter(email="ada@example.com", verified=True).values_list("user__username")) == [
+        ("ada",)
+    ]
+
+
+def test_a_password_reset_answers_alike_whether_or_not_the_email_is_registered(client):
+    User.objects.create_user("ada", "ada@example.com", password=PASSWORD)
+    known = Client().post("/accounts/password/reset/", {"email": "ada@example.com"})
+    unknown = Client().post("/accounts/password/reset/", {"email": "nobody@example.com"})
+    assert (known.status_code, known["Location"]) == (unknown.status_code, unknown["Location"])
 
 
 # --- logging in and out ---------------------------------------------------------------------
@@ -296,6 +337,45 @@ def test_repeated_wrong_passwords_for_one_account_are_refused_for_a_while(client
     refused = log_in(client, "ada")  # even the right password, without checking it
     assert refused.status_code == 429
     assert b"Too many failed login attempts" in refused.content
+
+
+def admin_log_in(client: Client, password: str, **extra: str):
+    return client.post("/admin/login/?next=/admin/", {"username": "root", "password": password}, **extra)
+
+
+def test_the_admins_log_in_refuses_a_guesser_with_429s_and_then_even_the_right_password(client):
+    User.objects.create_superuser("root", password=PASSWORD)
+    answers = [admin_log_in(client, f"guess {n}").status_code for n in range(30)]
+    assert answers[:5] == [200] * 5 and set(answers[5:]) == {429}
+    assert admin_log_in(client, PASSWORD).status_code == 429
+    assert client.get("/admin/").status_code == 302  # still not in
+
+
+def test_the_admins_log_in_and_the_sites_count_one_accounts_failures_together(client):
+    User.objects.create_superuser("root", password=PASSWORD)
+    for _ in range(3):
+        assert log_in(Client(), "root", "wrong").status_code == 200
+    for _ in range(2):
+        assert admin_log_in(Client(), "wrong").status_code == 200
+    assert admin_log_in(Client(), PASSWORD).status_code == 429
+    assert log_in(Client(), "root").status_code == 429
+
+
+def test_admin_log_ins_are_limited_per_address_like_the_sites(settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login": "2/m/ip"}
+    User.objects.create_superuser("root", password=PASSWORD)
+    for _ in range(2):
+        assert admin_log_in(Client(), PASSWORD, REMOTE_ADDR="203.0.113.7").status_code == 302
+    assert admin_log_in(Client(), PASSWORD, REMOTE_ADDR="203.0.113.7").status_code == 429
+    assert admin_log_in(Client(), PASSWORD, REMOTE_ADDR="203.0.113.8").status_code == 302
+
+
+def test_staff_log_in_at_the_admin_and_players_do_not(client):
+    User.objects.create_superuser("root", password=PASSWORD)
+    User.objects.create_user("ada", password=PASSWORD)
+    assert admin_log_in(client, PASSWORD)["Location"] == "/admin/"
+    refused = Client().post("/admin/login/", {"username": "ada", "password": PASSWORD})
+    assert refused.status_code == 200 and b"staff account" in refused.content
 
 
 def test_one_address_failing_across_many_accounts_is_refused(client, settings):

@@ -8,6 +8,7 @@ import logging
 
 import pytest
 import time_machine
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
@@ -121,6 +122,25 @@ def test_guest_creation_is_limited_per_address(settings, daily):
     assert post(Client(REMOTE_ADDR="10.0.0.9"), url(daily, "save"), FIRST_MOVE).status_code == 200
 
 
+def test_refused_first_writes_spend_none_of_the_addresses_guest_quota(settings, daily):
+    settings.GUEST_CREATIONS_PER_HOUR = 2
+    for _ in range(3):
+        assert post(Client(), url(daily, "save"), {"version": 0, "digits": "x"}).status_code == 400
+    for _ in range(2):
+        assert post(Client(), url(daily, "save"), FIRST_MOVE).status_code == 200
+    assert post(Client(), url(daily, "save"), FIRST_MOVE).status_code == 429
+    assert len(guests()) == 2
+
+
+def test_guests_from_one_ipv6_64_count_as_one_client(settings, daily):
+    # One subscriber is handed a whole /64: each of its addresses is not another client.
+    settings.GUEST_CREATIONS_PER_HOUR = 2
+    for address in ("2001:db8:1:2::1", "2001:db8:1:2::2"):
+        assert post(Client(REMOTE_ADDR=address), url(daily, "save"), FIRST_MOVE).status_code == 200
+    assert post(Client(REMOTE_ADDR="2001:db8:1:2:ffff::9"), url(daily, "save"), FIRST_MOVE).status_code == 429
+    assert post(Client(REMOTE_ADDR="2001:db8:1:3::1"), url(daily, "save"), FIRST_MOVE).status_code == 200
+
+
 def test_is_guest_tells_guests_from_players_named_alike(db):
     guest = guest_create()
     old = User.objects.create_user("guest-from-before-the-rule")
@@ -170,6 +190,43 @@ def test_signing_up_keeps_a_guests_moves_and_clock(client, daily):
     sign_up(client, "grace")
     state = client.get(url(daily, "state")).json()
     assert state["digits"] == FIRST_MOVE["digits"] and state["elapsed"] == 42 and state["version"] == 1
+
+
+def test_an_account_signed_up_from_a_guest_is_as_old_as_its_sign_up(client, daily):
+    # The ranking rules count a new account's hours from date_joined: a guest made hours ahead
+    # must not lend them its age.
+    post(client, url(daily, "save"), FIRST_MOVE)
+    User.objects.filter(guest__isnull=False).update(date_joined=timezone.now() - datetime.timedelta(hours=7))
+    signed_up_at = timezone.now()
+    assert sign_up(client, "grace").status_code == 302
+    assert User.objects.get(username="grace").date_joined >= signed_up_at
+
+
+def test_a_guest_is_sent_to_sign_up_for_a_password_or_an_email_and_nothing_changes(client, daily):
+    post(client, url(daily, "save"), FIRST_MOVE)
+    (guest,) = guests()
+    writes = {
+        "/accounts/password/set/": {"password1": PASSWORD, "password2": PASSWORD},
+        "/accounts/password/change/": {"oldpassword": "", "password1": PASSWORD, "password2": PASSWORD},
+        "/accounts/email/": {"action_add": "", "email": "guest@example.com"},
+    }
+    for path, data in writes.items():
+        for response in (client.get(path), client.post(path, data)):
+            assert response.status_code == 302 and response.url == "/accounts/signup/", path
+    guest.refresh_from_db()
+    assert not guest.has_usable_password() and not EmailAddress.objects.exists() and guests() == [guest]
+
+
+def test_a_guest_that_came_by_a_password_logs_in_nowhere_else(client, daily):
+    post(client, url(daily, "save"), FIRST_MOVE)
+    (guest,) = guests()
+    guest.set_password(PASSWORD)  # as a reset through an address it had added would
+    guest.save()
+    refused = Client().post("/accounts/login/", {"login": guest.username, "password": PASSWORD})
+    assert refused.status_code == 200 and "_auth_user_id" not in refused.wsgi_request.session
+    # Once it has signed up, its password is its own.
+    assert sign_up(client, "grace").status_code == 302
+    assert Client().post("/accounts/login/", {"login": "grace", "password": PASSWORD}).status_code == 302
 
 
 def test_no_sign_up_may_take_a_name_that_reads_as_a_guest(client):

@@ -1,6 +1,6 @@
-"""Accounts (django-allauth does the work): which usernames may be taken, a password change
-whose wrong current password counts as a failed log-in, and what signing up or logging in does
-to a guest (guests.py)."""
+"""Accounts (django-allauth does the work): which usernames may be taken (none that reads as a
+taken one: usernames.py), a password change whose wrong current password counts as a failed
+log-in, and what signing up or logging in does to a guest (guests.py)."""
 
 from __future__ import annotations
 
@@ -9,18 +9,21 @@ import logging
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
 from django.contrib import messages
-from django.core.exceptions import ImproperlyConfigured, PermissionDenied
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
+from django.utils import timezone
 
 from .guests import GUEST_PREFIX, guest_convert, guest_merge, keep_guest, kept_guest
+from .usernames import lookalike_taken
 
 log = logging.getLogger(__name__)
 
 # ASCII letters, digits and . _ - only: no letter of another script can pass for a Latin one
 # ("admin" spelled with a Cyrillic a, U+0430), nor a fullwidth or accented look-alike, and no "@", so a username
-# never reads as someone's email address at the log-in. A rule, not a confusables table: nothing
-# to keep up to date. Names taken before it still log in (the rule is checked at sign-up).
+# never reads as someone's email address at the log-in. A rule, not Unicode's whole confusables
+# table: the look-alikes ASCII leaves (I, l and 1; 0 and O; rn and m) are a small one
+# (usernames.py). Names taken before it still log in (the rule is checked at sign-up).
 USERNAME_VALIDATORS = [
     RegexValidator(
         r"\A[A-Za-z0-9._-]+\Z",
@@ -74,6 +77,15 @@ class AccountAdapter(DefaultAccountAdapter):
             log.error("X-Forwarded-For has fewer entries than TRUSTED_PROXY_COUNT; request refused")
             raise PermissionDenied("This request did not come through the site's proxy.") from None
 
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        username = super().clean_username(username, shallow)
+        # Taken names are checked by spelling above (case aside) and by look here (usernames.py).
+        if not shallow and (taken := lookalike_taken(username)) is not None:
+            raise ValidationError(
+                f"That username reads too like “{taken}”, which is taken. Choose another.", code="username_lookalike"
+            )
+        return username
+
     # A guest reaches the sign-up and log-in pages as a visitor would (views/accounts.py), with
     # the guest kept on the request (guests.keep_guest).
 
@@ -84,9 +96,14 @@ class AccountAdapter(DefaultAccountAdapter):
         return guest if guest is not None else super().new_user(request)
 
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):
-        user = super().save_user(request, user, form, commit=commit)
         guest = kept_guest(request)
-        if commit and guest is not None and user.pk == guest.pk:
+        converting = guest is not None and user.pk == guest.pk
+        if converting:
+            # The account is as old as its sign-up, not as the guest: the ranking rules count a
+            # new account's hours from date_joined, which a guest made ahead would otherwise cover.
+            user.date_joined = timezone.now()
+        user = super().save_user(request, user, form, commit=commit)
+        if commit and converting:
             guest_convert(user)
         return user
 

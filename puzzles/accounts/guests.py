@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from django.utils import timezone
 
 from ..models import Attempt, Guest, Hint, PracticeAnswer, Solve, TechniqueUse
 from ..play.preferences import preferences_move
-from .ratelimits import hourly_wait
+from .ratelimits import hourly_refund, hourly_wait
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User as UserModel
@@ -38,6 +39,8 @@ GUEST_PREFIX = "guest-"
 # Where a guest waits on the request while the sign-up and log-in pages treat them as a visitor
 # (views/accounts.py), for the adapter to convert or merge them (adapter.py).
 KEPT_GUEST = "guest"
+
+GUEST_CREATIONS = "guest-creations"  # what the hourly limit per client counts
 
 
 class GuestsTooFast(Exception):
@@ -66,10 +69,18 @@ def kept_guest(request: HttpRequest) -> UserModel | None:
     return getattr(request, KEPT_GUEST, None)
 
 
-def limit_guest_creations(address: str, now: float | None = None) -> None:
-    """Count one guest creation for the address this hour; raise GuestsTooFast past the limit."""
-    if (wait := hourly_wait("guest-creations", address, settings.GUEST_CREATIONS_PER_HOUR, now)) is not None:
+def limit_guest_creations(address: str, now: float | None = None) -> float:
+    """Count one guest creation for the address's client this hour; raise GuestsTooFast past the
+    limit. The moment counted, for refund_guest_creation."""
+    now = time.time() if now is None else now
+    if (wait := hourly_wait(GUEST_CREATIONS, address, settings.GUEST_CREATIONS_PER_HOUR, now)) is not None:
         raise GuestsTooFast(wait)
+    return now
+
+
+def refund_guest_creation(address: str, counted_at: float) -> None:
+    """Take back a creation counted at `counted_at`: its write was refused, so no guest was made."""
+    hourly_refund(GUEST_CREATIONS, address, counted_at)
 
 
 def guest_create():

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Count, Q
 
 from .. import engine
+from ..accounts.ratelimits import MINUTE, address_group, window_wait
 from ..engine import Verdict, judge
 from ..models import PracticeAnswer, PracticePosition
 from .pool import PRACTISED, servable
@@ -94,25 +94,14 @@ def answer_clean(payload: dict[str, Any]) -> tuple[frozenset[tuple[int, int]], t
     return eliminations, placement
 
 
-def _limit(key: str, who: str, now: float) -> None:
-    limit = settings.PRACTICE_CHECKS_PER_MINUTE
-    window = int(now // 60)
-    name = f"practice-checks:{key}:{window}"
-    cache.add(name, 0, 120)
-    try:
-        count = cache.incr(name)
-    except ValueError:  # expired between add and incr
-        cache.set(name, 1, 120)
-        count = 1
-    if count > limit:
-        raise ChecksTooFast(max(1, int((window + 1) * 60 - now)), who)
-
-
 def practice_limit(user_id: int, address: str, now: float | None = None) -> None:
-    """Count one check for the player and for the client address; ChecksTooFast past the limit."""
+    """Count one check for the player and for the client address (an IPv6 one by its /64);
+    ChecksTooFast past the limit."""
     now = time.time() if now is None else now
-    _limit(f"user:{user_id}", "you", now)
-    _limit(f"address:{address}", "your network", now)
+    limit = settings.PRACTICE_CHECKS_PER_MINUTE
+    for key, who in ((f"user:{user_id}", "you"), (f"address:{address_group(address)}", "your network")):
+        if (wait := window_wait(f"practice-checks:{key}", limit, MINUTE, now)) is not None:
+            raise ChecksTooFast(wait, who)
 
 
 @dataclass

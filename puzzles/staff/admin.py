@@ -20,6 +20,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from ..accounts.logins import AdminLoginForm, admin_login_limited
 from ..durations import duration_or_dash
 from ..fairplay import review  # noqa: F401
 from ..models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, site_today
@@ -40,6 +41,11 @@ admin.site.index_template = "admin/puzzles/index.html"
 # the browser's tab, instead of Django's "Django administration" and "Django site admin".
 admin.site.site_header = "Daily Sudoku administration"
 admin.site.site_title = "Daily Sudoku admin"
+# The admin's log-in checks a password as the site's does, behind the same per-address and
+# per-account limits (accounts/logins.py): otherwise it would be the one door a guesser could
+# knock at without end, for a staff account at that.
+admin.site.login_form = AdminLoginForm
+admin.site.login = admin_login_limited(admin.site.login)  # type: ignore[method-assign]
 
 
 # --- small renderers and queries used by the pages below ----------------------------------------

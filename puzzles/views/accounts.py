@@ -1,4 +1,5 @@
-"""Accounts: django-allauth's views (sudokusite/urls.py), two of them answering 429 when refused."""
+"""Accounts: django-allauth's views (sudokusite/urls.py), two of them answering 429 when refused,
+and those that give an account a password or an email address closed to guests."""
 
 from __future__ import annotations
 
@@ -8,14 +9,12 @@ from allauth.account import views
 from django.contrib.auth.models import AnonymousUser
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect
 from django.views.generic import View
 from django.views.generic.edit import FormMixin
 
 from ..accounts.guests import is_guest, keep_guest
-
-
-def _too_many_failures(form: Form) -> bool:
-    return any(error.code == "too_many_login_attempts" for errors in form.errors.as_data().values() for error in errors)
+from ..accounts.logins import refused_for_failures
 
 
 class RefusedIs429(FormMixin):
@@ -24,7 +23,7 @@ class RefusedIs429(FormMixin):
 
     def form_invalid(self, form: Form) -> HttpResponse:
         response = super().form_invalid(form)
-        if _too_many_failures(form):
+        if refused_for_failures(form):
             response.status_code = HTTPStatus.TOO_MANY_REQUESTS
         return response
 
@@ -42,6 +41,17 @@ class GuestsAreVisitors(View):
         return super().dispatch(request, *args, **kwargs)
 
 
+class GuestsSignUpFirst(View):
+    """A guest has no account to give a password or an email address to (and a password would let
+    anyone log in as guest-...): these pages send a guest to the sign-up, which asks for both and
+    keeps what they played, and change nothing."""
+
+    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponseBase:
+        if is_guest(request.user):
+            return redirect("account_signup")
+        return super().dispatch(request, *args, **kwargs)
+
+
 class LoginView(GuestsAreVisitors, RefusedIs429, views.LoginView):
     pass
 
@@ -50,10 +60,20 @@ class SignupView(GuestsAreVisitors, views.SignupView):
     pass
 
 
-class PasswordChangeView(RefusedIs429, views.PasswordChangeView):
+class PasswordChangeView(GuestsSignUpFirst, RefusedIs429, views.PasswordChangeView):
+    pass
+
+
+class PasswordSetView(GuestsSignUpFirst, views.PasswordSetView):
+    pass
+
+
+class EmailView(GuestsSignUpFirst, views.EmailView):
     pass
 
 
 login = LoginView.as_view()
 signup = SignupView.as_view()
 password_change = PasswordChangeView.as_view()
+password_set = PasswordSetView.as_view()
+email = EmailView.as_view()

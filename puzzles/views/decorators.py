@@ -28,7 +28,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 
-from ..accounts.guests import GUEST_PREFIX, GuestsTooFast, guest_create, limit_guest_creations
+from ..accounts.guests import (
+    GUEST_PREFIX,
+    GuestsTooFast,
+    guest_create,
+    limit_guest_creations,
+    refund_guest_creation,
+)
 from ..models import site_today
 from ..pipeline.dailies import daily_served
 from ..play.attempts import AlreadySolved, StaleSave, attempt_open, attempt_state
@@ -147,8 +153,8 @@ def guest_session_kept(view: View) -> View:
 def new_guest_on_first_write(view: View) -> View:
     """A visitor's first write makes a guest, does the write as them, and logs the session in as
     the guest only if the write succeeded. The guest and the write are one transaction, so a
-    refused first write (a bad position, say) leaves no guest behind. A visitor's read reaches the
-    view as a visitor.
+    refused first write (a bad position, say) leaves no guest behind, and its count against the
+    address's hourly guests is taken back. A visitor's read reaches the view as a visitor.
 
     Logging in rotates the session key and Django's CSRF token: this answer sets the new CSRF
     cookie, and the board reads the cookie afresh for every request (view.csrfToken).
@@ -158,19 +164,21 @@ def new_guest_on_first_write(view: View) -> View:
     def wrapper(request: HttpRequest, **arguments: Any) -> JsonResponse:
         if request.method != "POST" or request.user.is_authenticated:
             return view(request, **arguments)
-        limit_guest_creations(get_adapter().get_client_ip(request))
+        address = get_adapter().get_client_ip(request)
+        counted_at = limit_guest_creations(address)
+        made = False
         try:
             with transaction.atomic():
                 request.user = guest = guest_create()
                 response = view(request, **arguments)
                 if response.status_code >= 400:
                     transaction.set_rollback(True)
-        except BaseException:
-            request.user = AnonymousUser()
-            raise
-        if response.status_code >= 400:
-            request.user = AnonymousUser()
-        else:
+            made = response.status_code < 400  # and committed
+        finally:
+            if not made:  # a refused write made nobody, so it spends none of the address's quota
+                request.user = AnonymousUser()
+                refund_guest_creation(address, counted_at)
+        if made:
             login(request, guest, backend=settings.AUTHENTICATION_BACKENDS[0])
         return response
 

@@ -1,0 +1,57 @@
+"""Every door that checks a password behind the same limits: the admin's log-in counts as the
+site's (allauth's ACCOUNT_RATE_LIMITS "login" per address and "login_failed" per address and per
+account), and a refusal for too many failures answers 429 wherever it is shown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from http import HTTPStatus
+from typing import Any
+
+from allauth.account.adapter import get_adapter
+from allauth.decorators import rate_limit
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
+
+TOO_MANY_FAILURES = "too_many_login_attempts"  # the code of allauth's refusal
+
+
+def refused_for_failures(form: Form) -> bool:
+    """Whether the form was refused because its account or address failed too often of late."""
+    return any(error.code == TOO_MANY_FAILURES for errors in form.errors.as_data().values() for error in errors)
+
+
+class AdminLoginForm(AdminAuthenticationForm):
+    """Django's admin log-in form, where the password is checked as the site's log-in checks it
+    (allauth's adapter): a wrong one counts toward the same failure limits of the address and the
+    account, and once they are reached the form is refused before the password is hashed."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is not None and password:
+            # Raises the too_many_login_attempts error when a limit is reached.
+            self.user_cache = get_adapter(self.request).authenticate(self.request, username=username, password=password)
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
+
+
+def admin_login_limited(login: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The admin site's log-in view, where each sent form counts toward the address's "login"
+    limit (a 429 past it, as the site's log-in answers) and a form refused for too many
+    failures answers 429 too."""
+    limited = rate_limit(action="login")(login)
+
+    @wraps(login)
+    def view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        response = limited(request, extra_context)
+        form = (getattr(response, "context_data", None) or {}).get("form")
+        if isinstance(form, Form) and form.is_bound and refused_for_failures(form):
+            response.status_code = HTTPStatus.TOO_MANY_REQUESTS
+        return response
+
+    return view
