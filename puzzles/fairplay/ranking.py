@@ -31,16 +31,20 @@ RANK_TIME = Coalesce(F("ranked_seconds"), F("seconds"))
 LARGE_WRITE_DIGITS = 9
 MAJORITY = 0.5
 MIN_MEDIAN_GAP_SECONDS = 0.75
+# Digits placed while the clock did not count (judge.counted_moves): a record may have a few, a
+# save made offline and sent late; over a unit of them is play hidden from the clock.
+UNCOUNTED_DIGITS = LARGE_WRITE_DIGITS
 
 # Why a record does not earn a rank, first match wins (Solve.unranked holds the code).
-NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, TOO_FAST = (
+NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST = (
     "no-record",
     "new-account",
     "in-submit",
     "large-writes",
+    "uncounted",
     "too-fast",
 )
-REASON_CODES = (NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, TOO_FAST)
+REASON_CODES = (NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST)
 # Why else a solve is not ranked: the solve's own flags and the review's answer.
 LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
 

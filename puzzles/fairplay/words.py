@@ -22,6 +22,8 @@ from .ranking import (
     NEW_ACCOUNT,
     NO_RECORD,
     TOO_FAST,
+    UNCOUNTED,
+    UNCOUNTED_DIGITS,
 )
 
 
@@ -40,6 +42,10 @@ def _you() -> dict[str, str]:
             f"most of the digits arrived in saves of over {LARGE_WRITE_DIGITS} digits at once "
             "(as after playing offline), not as they were placed"
         ),
+        UNCOUNTED: (
+            f"over {UNCOUNTED_DIGITS} digits were placed while the page said it was closed or sent no sign of "
+            "life, so the clock did not count the time they took"
+        ),
         TOO_FAST: (
             f"digits went in faster than a person enters them (under {MIN_MEDIAN_GAP_SECONDS:g} s apart "
             "for most of the solve)"
@@ -56,6 +62,7 @@ THEY = {
     NEW_ACCOUNT: "not ranked: new account",
     IN_SUBMIT: "not ranked: digits sent at the end",
     LARGE_WRITES: "not ranked: digits sent in bulk",
+    UNCOUNTED: "not ranked: played off the clock",
     TOO_FAST: "not ranked: faster than a person",
     DISQUALIFIED: "disqualified",
     HELD: "held for review",
@@ -91,11 +98,14 @@ def rules(difficulty: str) -> list[str]:
     floor = settings.LEADERBOARD_FLOOR_SECONDS.get(difficulty, 0)
     return [
         "Only solves made on the puzzle's day, without hints or checks, by players with an account are ranked.",
-        "The ranked time is the whole time the puzzle's page was open, as the server recorded it: a pause "
-        "or a closed page stops it, a missing heartbeat does not. It is never less than the clock's time.",
+        "A solve has one time, the clock's, as the board, the results, the leaderboard and the replay show it: "
+        "time counts between the page's signs of life (its heartbeats and its saves), a silence counting only "
+        f"up to {settings.HEARTBEAT_GAP_SECONDS} s; reopening a closed or paused page counts nothing, but a save "
+        "from a page that said it was closed counts the time since.",
         "The record of play must show the grid filled over time: a solve is not ranked when most of its "
         f"digits arrive in the final submit, or in saves of over {LARGE_WRITE_DIGITS} digits at once, or when "
-        f"its digits go in under {MIN_MEDIAN_GAP_SECONDS:g} s apart for most of the solve.",
+        f"its digits go in under {MIN_MEDIAN_GAP_SECONDS:g} s apart for most of the solve, or when over "
+        f"{UNCOUNTED_DIGITS} of them were placed while the clock did not count.",
         f"A solve by an account under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old is ranked once the "
         "account's email address is verified.",
         f"A solve under {format_duration(floor)} on this puzzle, or, once the day has {settings.DAY_FLOOR_MIN_SOLVES} "
