@@ -14,7 +14,7 @@ from puzzles.fairplay import judge, ranking, words
 from puzzles.models import Attempt, Solve
 from puzzles.results.leaderboard import leaderboard_for, standing_of
 
-from .factories import make_event, make_paced_record, make_solve
+from .factories import make_established, make_event, make_paced_record, make_solve
 
 pytestmark = pytest.mark.django_db
 
@@ -50,9 +50,13 @@ def empty_cells(daily) -> list[int]:
     return [cell for cell, given in enumerate(daily.puzzle.givens) if given == "0"]
 
 
-def person(daily, name: str = "ada", gap: float = 2.0, hours_old: float = 48) -> Solve:
-    """A solve with a person's record: a digit every `gap` seconds, saved in threes."""
-    attempt = attempt_of(daily, player(name, hours_old))
+def person(daily, name: str = "ada", gap: float = 2.0, hours_old: float = 48, established: bool = False) -> Solve:
+    """A solve with a person's record: a digit every `gap` seconds, saved in threes; by an
+    established player (a settled rating of 1500, expecting 3:10 of them here) if asked."""
+    user = player(name, hours_old)
+    if established:
+        make_established(user)
+    attempt = attempt_of(daily, user)
     end = make_paced_record(attempt, T0, gap)
     return solve_of(attempt, (end - T0).total_seconds())
 
@@ -256,15 +260,15 @@ def test_a_solve_under_the_days_own_floor_is_held_once_the_day_has_enough_solves
     settings.LEADERBOARD_FLOOR_SECONDS = {"easy": 20}
     settings.DAY_FLOOR_FRACTION, settings.DAY_FLOOR_MIN_SOLVES = 0.35, 20
     for n in range(19):
-        make_solve(daily, f"p{n}", 600)
+        make_established(make_solve(daily, f"p{n}", 600).user)
     # 19 ranked solves: the day's floor (0.35 x 600 = 210 s) does not apply yet.
-    assert not person(daily, "early", gap=2.0).flagged  # 98 s
+    assert not person(daily, "early", gap=2.0, established=True).flagged  # 98 s
     for n in range(19, 25):
-        make_solve(daily, f"p{n}", 600)
-    late_comer = person(daily, "later", gap=2.0)
+        make_established(make_solve(daily, f"p{n}", 600).user)
+    late_comer = person(daily, "later", gap=2.0, established=True)
     assert late_comer.flagged
     assert "under 35% of the day's median time" in standing_of(late_comer).sentence
-    assert not person(daily, "steady", gap=5.0).flagged  # 245 s: over the day's floor
+    assert not person(daily, "steady", gap=5.0, established=True).flagged  # 245 s: over the day's floor
 
 
 def test_the_days_median_is_of_ranked_times_falling_back_to_the_clock(daily):

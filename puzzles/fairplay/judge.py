@@ -51,6 +51,7 @@ from django.dispatch import receiver
 
 from ..models import PlayEvent, Solve
 from ..record_of_play.moves import Move, unpack
+from .against import held_against_player
 from .ranking import (
     IN_SUBMIT,
     LARGE_WRITE_DIGITS,
@@ -207,23 +208,43 @@ def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
     return ""
 
 
-def is_held(solve: Solve) -> bool:
-    """A solve that would be ranked, faster than its floor (floor_of): held for an admin's review.
-    Solves not ranked anyway are not held: an approval could not rank them."""
+def held_reason(solve: Solve) -> str:
+    """Why a solve that would be ranked is held for an admin's review (a code of HOLD_CODES), or "":
+    faster than its floor (floor_of), or than its player's history allows (against.py). Solves
+    not ranked anyway are not held: an approval could not rank them."""
     if solve.late or solve.assisted or solve.unranked:
-        return False
-    floor, _ = floor_of(solve)
-    return rank_time(solve) < floor
+        return ""
+    floor, which = floor_of(solve)
+    if rank_time(solve) < floor:
+        return which
+    return held_against_player(solve)
 
 
 def solve_judge(solve: Solve) -> None:
     """Judge a solve just recorded from its record of play, and save the verdict: its ranked time,
-    why it is not ranked (if so) and whether it is held for review."""
+    why it is not ranked (if so) and whether (and why) it is held for review; then the day's other
+    solves still waiting for review, whose floors this one may have moved (held_again)."""
     events = record_of(solve)
     solve.ranked_seconds = ranked_time(solve)
     solve.unranked = unranked_reason(solve, events)
-    solve.flagged = is_held(solve)
-    solve.save(update_fields=["ranked_seconds", "unranked", "flagged"])
+    solve.held = held_reason(solve)
+    solve.flagged = bool(solve.held)
+    solve.save(update_fields=["ranked_seconds", "unranked", "held", "flagged"])
+    held_again(solve.daily_id, but=solve.pk)
+
+
+def held_again(daily_id: int, but: int | None = None) -> int:
+    """Decide again the held solves of a daily that no admin has reviewed yet, from the floors and
+    the ratings as they stand now: one held under a day's floor that the established players' later
+    solves lowered is released. Returns how many were released."""
+    waiting = Solve.objects.filter(daily_id=daily_id, flagged=True, review=Solve.Review.NONE).exclude(pk=but)
+    released = 0
+    for held in waiting.select_related("daily", "user"):
+        held.held = held_reason(held)
+        held.flagged = bool(held.held)
+        held.save(update_fields=["held", "flagged"])
+        released += not held.flagged
+    return released
 
 
 def account_verified(user_id: int) -> None:

@@ -85,12 +85,34 @@ def reasons_for_them(solve: Solve) -> list[str]:
 
 
 def held_because(solve: Solve) -> str:
-    """Why a held solve waits for review, for its player."""
-    floor, which = ranking.floor_of(solve)
-    if which == "day":
+    """Why a held solve waits for review, for its player (Solve.held's code; a solve held before
+    the codes were kept is said by its floor)."""
+    code = solve.held or ranking.floor_of(solve)[1]
+    if code == ranking.UNDER_DAY:
         share = f"{settings.DAY_FLOOR_FRACTION:.0%}"
         return f"it was under {share} of the day's median time, so it is held until an admin checks it"
+    if code == ranking.PAST_HISTORY:
+        return "it was far faster than your own recent solves, so it is held until an admin checks it"
+    if code == ranking.PAST_FIELD:
+        return (
+            "your rating is still new and it was well ahead of the day's fastest established players, "
+            "so it is held until an admin checks it"
+        )
+    floor, _ = ranking.floor_of(solve)
     return f"it was under {format_duration(floor)}, so it is held until an admin checks it"
+
+
+def held_for_admin(code: str) -> str:
+    """Why a solve is held, for an admin (the review queue), by Solve.held's code, with the numbers in force."""
+    return {
+        ranking.UNDER_FLOOR: "under the difficulty's floor",
+        ranking.UNDER_DAY: "under the day's floor (a share of the established players' median)",
+        ranking.PAST_HISTORY: (
+            f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} deviations and "
+            f"{settings.HOLD_MIN_POINTS:g} points above the player's rating"
+        ),
+        ranking.PAST_FIELD: f"a provisional player under {settings.FIELD_MARGIN:.0%} of the day's fastest established time",
+    }.get(code, code)
 
 
 def rules(difficulty: str) -> list[str]:
@@ -109,6 +131,9 @@ def rules(difficulty: str) -> list[str]:
         f"A solve by an account under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old is ranked once the "
         "account's email address is verified.",
         f"A solve under {format_duration(floor)} on this puzzle, or, once the day has {settings.DAY_FLOOR_MIN_SOLVES} "
-        f"ranked solves, under {settings.DAY_FLOOR_FRACTION:.0%} of their median time, is held until an admin has "
-        "checked it; an admin may also disqualify a solve.",
+        f"ranked solves by established players, under {settings.DAY_FLOOR_FRACTION:.0%} of their median time, is "
+        "held until an admin has checked it; an admin may also disqualify a solve.",
+        "A solve far faster than its player's own rating allows is held too; a player is established, and "
+        f"their rating no longer new, after {settings.ESTABLISHED_SOLVES} ranked solves, and until then a solve "
+        f"under {settings.FIELD_MARGIN:.0%} of the day's fastest established time is held.",
     ]

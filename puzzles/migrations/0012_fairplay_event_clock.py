@@ -6,6 +6,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name="solve",
+            name="held",
+            field=models.CharField(blank=True, default="", max_length=16, verbose_name="held because"),
+        ),
+        migrations.AddField(
             model_name="playevent",
             name="clock",
             field=models.FloatField(blank=True, null=True),

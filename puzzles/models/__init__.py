@@ -320,6 +320,8 @@ class Solve(models.Model):
     review = models.CharField(max_length=16, choices=Review.choices, blank=True, default="")
     unranked = models.CharField("not ranked because", max_length=40, blank=True, default="")
     ranked_seconds = models.FloatField(null=True, blank=True)
+    # Why it is held for review, one of fairplay/ranking.py's HOLD_CODES ("" when it is not).
+    held = models.CharField("held because", max_length=16, blank=True, default="")
 
     objects = SolveQuerySet.as_manager()
 
