@@ -453,7 +453,8 @@ PRACTICE_CHECKS_PER_MINUTE = int(env("PRACTICE_CHECKS_PER_MINUTE", "20"))
 SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 
 # Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
-# than this (a hidden tab, a pause, a closed laptop) is not counted as playing time.
+# between signs of life (a closed laptop, a crashed tab) counts only up to this many seconds
+# (puzzles/play/attempts.py); a hidden tab or a pause sends "close", and its "open" counts nothing.
 HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
 # The record of play (puzzles/models/play.py): the moves one attempt may log; a write that would
 # pass it is refused (413) and the board can send it again without its moves.
