@@ -5,14 +5,17 @@ A solve has one time: its clock (play/attempts.py has the rule: time counts betw
 life, a silence counting only up to HEARTBEAT_GAP_SECONDS, an open counting nothing), which the
 board, the results, the leaderboard, the share card and the replay all show. Solves judged before
 that rule keep the ranked time they were given (Solve.ranked_seconds is never recomputed). The
-record must show the digits placed inside that counted time (on_the_clock, UNCOUNTED_DIGITS). ranking.py holds the rule
-this applies (the thresholds, the codes, the floors); words.py says it.
+record must show the digits placed inside that counted time (on_the_clock, UNCOUNTED_DIGITS).
+ranking.py holds the rule this applies (the thresholds, the codes, the floors); against.py the
+rule that judges a solve against its player; words.py says them.
 
 A solve is judged as it is recorded (attempts.attempt_submit, after the submit's own event is
 written), and the verdict is stored on it: `ranked_seconds`, `unranked` (a code of
-ranking.REASON_CODES, "" when the record earns a rank) and `flagged` (held for an admin's review). It is judged again
-only when its player's email address is verified (account_verified). The account's age is taken
-when the solve is made: judged later, five accounts made at midnight would rank by six.
+ranking.REASON_CODES, "" when the record earns a rank), `flagged` (held for an admin's review) and
+`held` (why, a code of ranking.HOLD_CODES). It is judged again when its player's email address is
+verified (account_verified); while it waits for review, its hold is decided again as each solve
+of its day is judged (held_again). The account's age is taken when the solve is made: judged
+later, five accounts made at midnight would rank by six.
 
 The thresholds (ranking.py) come from how the board writes (static/js/sync.js): a save goes 600 ms
 after the last change and at most 3 s after the first unsaved one, and a fast person places about
