@@ -478,7 +478,7 @@ DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
 # HOLD_MIN_POINTS) above its player's rating is held, as is a provisional player's under
 # FIELD_MARGIN of the day's fastest established time.
 ESTABLISHED_SOLVES = int(env("ESTABLISHED_SOLVES", "5"))
-PROVISIONAL_DEVIATION = float(env("PROVISIONAL_DEVIATION", "110"))
+PROVISIONAL_DEVIATION = float(env("PROVISIONAL_DEVIATION", "150"))
 HOLD_DEVIATIONS = float(env("HOLD_DEVIATIONS", "3"))
 HOLD_MIN_POINTS = float(env("HOLD_MIN_POINTS", "350"))
 FIELD_MARGIN = float(env("FIELD_MARGIN", "0.8"))
