@@ -1,8 +1,8 @@
 """A solve judged against its player (fairplay/against.py), a floor only established players make
 (ranking.by_established), the provisional mark on the leaderboard, and the review queue's history.
 
-The easy puzzle's prior rating is 1100 and a settled player of 1500 is expected in 3:10 on it
-(ratings/contest.py); person() places a digit every `gap` seconds, 49 of them.
+The easy puzzle's rating is settled at 1100 (`settled`) and a settled player of 1500 is expected
+in 3:10 on it (ratings/contest.py); person() places a digit every `gap` seconds, 49 of them.
 """
 
 import datetime
@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from puzzles.fairplay import judge, ranking, words
-from puzzles.models import Attempt, RatingChange, Solve
+from puzzles.models import Attempt, PuzzleRating, RatingChange, Solve
 from puzzles.results.leaderboard import leaderboard_for
 
 from .factories import log_in, make_daily, make_established, make_paced_record, make_solve
@@ -21,6 +21,12 @@ from .factories import log_in, make_daily, make_established, make_paced_record, 
 pytestmark = pytest.mark.django_db
 
 T0 = datetime.datetime(2026, 11, 22, 12, 0, tzinfo=datetime.UTC)
+
+
+@pytest.fixture
+def settled(daily):
+    """The daily's puzzle rated by the day's solves so far: 1100, with a small deviation."""
+    return PuzzleRating.objects.create(puzzle=daily.puzzle, rating=1100, deviation=60, solves=20)
 
 
 def person(daily, name: str, gap: float, established: bool = False) -> Solve:
@@ -38,7 +44,7 @@ def person(daily, name: str, gap: float, established: bool = False) -> Solve:
     return solve
 
 
-def test_a_solve_far_faster_than_its_players_rating_allows_is_held_and_says_why(daily):
+def test_a_solve_far_faster_than_its_players_rating_allows_is_held_and_says_why(daily, settled):
     solve = person(daily, "ada", gap=0.8, established=True)  # 39 s where 3:10 was expected: +550 points
     assert solve.flagged and solve.held == ranking.PAST_HISTORY
     assert words.reasons_for_you(solve) == [
@@ -46,14 +52,16 @@ def test_a_solve_far_faster_than_its_players_rating_allows_is_held_and_says_why(
     ]
 
 
-def test_a_good_day_within_the_players_history_is_ranked(daily):
+def test_a_good_day_within_the_players_history_is_ranked(daily, settled):
     solve = person(daily, "ada", gap=2.0, established=True)  # 98 s where 3:10 was expected: +230 points
     assert not solve.flagged and solve.held == "" and Solve.objects.ranked().exists()
 
 
 def test_a_new_players_solve_far_ahead_of_the_days_established_players_is_held(daily):
+    bot = person(daily, "bot", gap=1.0)  # 49 s, from a player with no rating, before any established one
+    assert not bot.flagged
     person(daily, "steady", gap=2.0, established=True)  # 98 s, the day's fastest established time
-    bot = person(daily, "bot", gap=1.0)  # 49 s, under 80% of it, from a player with no rating
+    bot.refresh_from_db()  # decided again: under 80% of it
     assert bot.held == ranking.PAST_FIELD and "rating is still new" in words.held_because(bot)
     assert not person(daily, "quick", gap=1.8).flagged  # 88 s: ahead, but within the margin
 
@@ -74,8 +82,13 @@ def test_a_held_solve_is_released_when_the_established_players_lower_the_days_fl
     assert held.held == ranking.UNDER_DAY
     for n in range(21):
         make_established(make_solve(daily, f"fast{n}", 100).user)
-    assert judge.held_again(daily.pk) == 1
+    assert judge.held_again(daily) == 1
     assert not Solve.objects.get(pk=held.pk).flagged and Solve.objects.ranked().filter(pk=held.pk).exists()
+
+
+def test_a_fresh_puzzles_guessed_rating_holds_no_one_against_their_history(daily):
+    solve = person(daily, "ada", gap=0.8, established=True)  # the tier's prior, give or take 300 points
+    assert not solve.flagged
 
 
 def test_the_leaderboard_marks_a_provisional_rating_as_new_in_words_a_screen_reader_says(client, daily):
@@ -89,7 +102,7 @@ def test_the_leaderboard_marks_a_provisional_rating_as_new_in_words_a_screen_rea
     assert f"newcomer{mark}" in body and f"veteran{mark}" not in body
 
 
-def test_the_review_queue_shows_the_players_history_beside_the_held_solve(daily, admin_client):
+def test_the_review_queue_shows_the_players_history_beside_the_held_solve(daily, settled, admin_client):
     User.objects.create(username="ada", date_joined=timezone.now() - datetime.timedelta(days=2))
     yesterday = make_daily(daily.date - datetime.timedelta(days=1))
     past = make_solve(yesterday, "ada", 200, solved_at=timezone.now() - datetime.timedelta(days=1))

@@ -5,9 +5,11 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
 - An established player (ranking.is_provisional is False, their rating as it stood before the
   solve): in the ratings' model (ratings/contest.py) a time t where the two ratings expected E is
   a performance of 400 k log10(E / t) points above the player's rating. The solve is held
-  (PAST_HISTORY) when that is over HOLD_DEVIATIONS times the rating's deviation and at least
-  HOLD_MIN_POINTS: the deviation is the doubt about the rating, not how a player's days vary, so
-  the points bound keeps a good day ranked (350 points at k = 2 is 2.7 times faster than expected).
+  (PAST_HISTORY) when that is over HOLD_DEVIATIONS times the doubt about E (the player's and the
+  puzzle's deviations before it, together: a fresh puzzle's rating is its tier's guess, and
+  holds nothing until the day's solves settle it) and at least HOLD_MIN_POINTS: the deviations
+  are doubts about the ratings, not how a player's days vary, so the points bound keeps a good
+  day ranked (350 points at k = 2 is 2.7 times faster than expected).
 - A provisional player (a new account, or a rating that has not settled): their history says too
   little, so the field judges. The solve is held (PAST_FIELD) when faster than FIELD_MARGIN of the
   fastest time the day's established players ranked (ranking.fastest_established); on a day
@@ -20,7 +22,7 @@ import math
 
 from django.conf import settings
 
-from ..models import PlayerRating, RatingChange, Solve
+from ..models import PlayerRating, PuzzleRating, RatingChange, Solve
 from .ranking import PAST_FIELD, PAST_HISTORY, expected_of, fastest_established, is_provisional, rank_time
 
 
@@ -35,6 +37,16 @@ def rating_before(solve: Solve) -> PlayerRating | None:
     return rating
 
 
+def puzzle_deviation_before(solve: Solve) -> float:
+    """The deviation of the puzzle's rating before the solve: its rating change's, else the stored
+    one once played, else its tier prior's (RATING_PRIOR_DEVIATION)."""
+    change = RatingChange.objects.filter(solve=solve).values_list("puzzle_before", flat=True).first()
+    if change is not None:
+        return float(change[1])
+    played = PuzzleRating.objects.filter(puzzle_id=solve.daily.puzzle_id, solves__gt=0)
+    return played.values_list("deviation", flat=True).first() or settings.RATING_PRIOR_DEVIATION
+
+
 def points_above(solve: Solve) -> float | None:
     """How far the performance the solve's time implies stands above the player's rating, in
     rating points; None for a player without a rated solve."""
@@ -47,7 +59,8 @@ def points_above(solve: Solve) -> float | None:
 def past_history(solve: Solve, rating: PlayerRating) -> bool:
     """Faster than the established player's rating allows (the module's docstring has the bound)."""
     above = points_above(solve)
-    bound = max(settings.HOLD_DEVIATIONS * rating.deviation, settings.HOLD_MIN_POINTS)
+    doubt = math.hypot(rating.deviation, puzzle_deviation_before(solve))
+    bound = max(settings.HOLD_DEVIATIONS * doubt, settings.HOLD_MIN_POINTS)
     return above is not None and above > bound
 
 

@@ -50,9 +50,11 @@ from itertools import pairwise
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed
 from django.conf import settings
+from django.db.models import Q
+from django.db.models.lookups import LessThan
 from django.dispatch import receiver
 
-from ..models import PlayEvent, Solve
+from ..models import DailyPuzzle, PlayEvent, Solve
 from ..record_of_play.moves import Move, unpack
 from .against import held_against_player
 from .ranking import (
@@ -63,10 +65,12 @@ from .ranking import (
     MIN_MEDIAN_GAP_SECONDS,
     NEW_ACCOUNT,
     NO_RECORD,
+    RANK_TIME,
     TOO_FAST,
     UNCOUNTED,
     UNCOUNTED_DIGITS,
     floor_of,
+    hold_bound,
     rank_time,
 )
 
@@ -233,21 +237,26 @@ def solve_judge(solve: Solve) -> None:
     solve.held = held_reason(solve)
     solve.flagged = bool(solve.held)
     solve.save(update_fields=["ranked_seconds", "unranked", "held", "flagged"])
-    held_again(solve.daily_id, but=solve.pk)
+    held_again(solve.daily, but=solve.pk)
 
 
-def held_again(daily_id: int, but: int | None = None) -> int:
-    """Decide again the held solves of a daily that no admin has reviewed yet, from the floors and
-    the ratings as they stand now: one held under a day's floor that the established players' later
-    solves lowered is released. Returns how many were released."""
-    waiting = Solve.objects.filter(daily_id=daily_id, flagged=True, review=Solve.Review.NONE).exclude(pk=but)
-    released = 0
-    for held in waiting.select_related("daily", "user"):
-        held.held = held_reason(held)
-        held.flagged = bool(held.held)
-        held.save(update_fields=["held", "flagged"])
-        released += not held.flagged
-    return released
+def held_again(daily: DailyPuzzle, but: int | None = None) -> int:
+    """Decide again the holds of a daily's solves that no admin has reviewed, from the floors, the
+    field and the ratings as they stand now: those held, and those ranked under ranking.hold_bound
+    (a few at the top). One held under a day's floor that later solves lowered is released; a new
+    player's solve made before any established one's is held once the field is faster than it
+    allows. Returns how many changed."""
+    waiting = Solve.objects.filter(daily=daily, review=Solve.Review.NONE, late=False, assisted=False, unranked="")
+    quick = Q(flagged=True) | Q(LessThan(RANK_TIME, hold_bound(daily)))
+    changed = 0
+    for solve in waiting.filter(quick).exclude(pk=but).select_related("user"):
+        solve.daily = daily
+        held = held_reason(solve)
+        if held != solve.held or bool(held) != solve.flagged:
+            solve.held, solve.flagged = held, bool(held)
+            solve.save(update_fields=["held", "flagged"])
+            changed += 1
+    return changed
 
 
 def account_verified(user_id: int) -> None:

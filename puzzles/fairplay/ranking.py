@@ -142,9 +142,13 @@ def floor_of(solve: Solve) -> tuple[float, str]:
     difficulty's (LEADERBOARD_FLOOR_SECONDS) or, once the day has DAY_FLOOR_MIN_SOLVES other ranked
     solves by established players (by_established), DAY_FLOOR_FRACTION of their median, whichever
     is higher. Only established players count, so slow solves from fresh accounts cannot raise it."""
-    floor = float(settings.LEADERBOARD_FLOOR_SECONDS.get(solve.daily.difficulty, 0))
     others = by_established(Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(pk=solve.pk))
-    median, count = _median_of(others)
+    return _floor(solve.daily, others)
+
+
+def _floor(daily: DailyPuzzle, established: SolveQuerySet) -> tuple[float, str]:
+    floor = float(settings.LEADERBOARD_FLOOR_SECONDS.get(daily.difficulty, 0))
+    median, count = _median_of(established)
     if median is not None and count >= settings.DAY_FLOOR_MIN_SOLVES:
         day_floor = settings.DAY_FLOOR_FRACTION * median
         if day_floor > floor:
@@ -156,6 +160,15 @@ def fastest_established(solve: Solve) -> float | None:
     """The fastest ranked time on the solve's daily by an established player other than its own; None if none."""
     others = by_established(Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(user_id=solve.user_id))
     return others.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True).first()
+
+
+def hold_bound(daily: DailyPuzzle) -> float:
+    """A time under which a solve of the daily may be held by a floor or by the field (judge.held_again
+    looks again at those): the floor and FIELD_MARGIN of the fastest established time, as they stand."""
+    established = by_established(Solve.objects.ranked().filter(daily=daily))
+    fastest = established.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True)
+    field = settings.FIELD_MARGIN * fastest[0] if fastest else 0.0
+    return max(_floor(daily, established)[0], field)
 
 
 def expected_of(solve: Solve) -> float | None:

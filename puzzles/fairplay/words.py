@@ -108,8 +108,8 @@ def held_for_admin(code: str) -> str:
         ranking.UNDER_FLOOR: "under the difficulty's floor",
         ranking.UNDER_DAY: "under the day's floor (a share of the established players' median)",
         ranking.PAST_HISTORY: (
-            f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} deviations and "
-            f"{settings.HOLD_MIN_POINTS:g} points above the player's rating"
+            f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} deviations (the player's and "
+            f"the puzzle's ratings') and {settings.HOLD_MIN_POINTS:g} points above the player's rating"
         ),
         ranking.PAST_FIELD: f"a provisional player under {settings.FIELD_MARGIN:.0%} of the day's fastest established time",
     }.get(code, code)
