@@ -99,7 +99,7 @@ def test_the_leaderboard_marks_a_provisional_rating_as_new_in_words_a_screen_rea
     log_in(client, "veteran")
     body = client.get(reverse("puzzles:results", args=[daily.date, daily.difficulty])).content.decode()
     mark = '<span class="results-new">new<span class="visually-hidden"> player: provisional rating</span></span>'
-    assert f"newcomer{mark}" in body and f"veteran{mark}" not in body
+    assert f"newcomer {mark}" in body and f"veteran {mark}" not in body
 
 
 def test_the_review_queue_shows_the_players_history_beside_the_held_solve(daily, settled, admin_client):
