@@ -247,9 +247,11 @@ def held_again(daily: DailyPuzzle, but: int | None = None) -> int:
     player's solve made before any established one's is held once the field is faster than it
     allows. Returns how many changed."""
     waiting = Solve.objects.filter(daily=daily, review=Solve.Review.NONE, late=False, assisted=False, unranked="")
+    if but is not None:
+        waiting = waiting.exclude(pk=but)
     quick = Q(flagged=True) | Q(LessThan(RANK_TIME, hold_bound(daily)))
     changed = 0
-    for solve in waiting.filter(quick).exclude(pk=but).select_related("user"):
+    for solve in waiting.filter(quick).select_related("user"):
         solve.daily = daily
         held = held_reason(solve)
         if held != solve.held or bool(held) != solve.flagged:
