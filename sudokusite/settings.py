@@ -458,7 +458,8 @@ PRACTICE_CHECKS_PER_MINUTE = int(env("PRACTICE_CHECKS_PER_MINUTE", "20"))
 SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 
 # Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
-# than this (a hidden tab, a pause, a closed laptop) is not counted as playing time.
+# between signs of life (a closed laptop, a crashed tab) counts only up to this many seconds
+# (puzzles/play/attempts.py); a hidden tab or a pause sends "close", and its "open" counts nothing.
 HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
 # The record of play (puzzles/models/play.py): the moves one attempt may log; a write that would
 # pass it is refused (413) and the board can send it again without its moves.
@@ -475,6 +476,17 @@ LEADERBOARD_FLOOR_SECONDS = {
 RANKED_ACCOUNT_MIN_HOURS = float(env("RANKED_ACCOUNT_MIN_HOURS", "6"))
 DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.35"))
 DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
+# A solve judged against its player (puzzles/fairplay/against.py, docs/ratings.md): a rating is
+# provisional ("new" on the leaderboard) until it rests on ESTABLISHED_SOLVES rated solves with a
+# deviation of at most PROVISIONAL_DEVIATION; only established players make the day's floor. A
+# ranked solve whose time implies a performance over HOLD_DEVIATIONS deviations (and at least
+# HOLD_MIN_POINTS) above its player's rating is held, as is a provisional player's under
+# FIELD_MARGIN of the day's fastest established time.
+ESTABLISHED_SOLVES = int(env("ESTABLISHED_SOLVES", "5"))
+PROVISIONAL_DEVIATION = float(env("PROVISIONAL_DEVIATION", "150"))
+HOLD_DEVIATIONS = float(env("HOLD_DEVIATIONS", "3"))
+HOLD_MIN_POINTS = float(env("HOLD_MIN_POINTS", "350"))
+FIELD_MARGIN = float(env("FIELD_MARGIN", "0.8"))
 # Ratings (puzzles/ratings/, docs/ratings.md): a solve in the reference time scores a draw between
 # player and puzzle of equal rating, and the spread says how much faster a win is; a puzzle's first
 # rating is its tier's prior; a solve that becomes rated within the rewind window is put in its place

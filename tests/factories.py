@@ -177,3 +177,12 @@ def make_paced_record(attempt: Attempt, start: datetime.datetime, gap: float, pe
     moves = [(int((end - made).total_seconds() * 1000), [(c, 1)]) for made, c in batch] + [(0, [(empty[-1], 1)])]
     make_event(attempt, "submit", end, moves)
     return end
+
+
+def make_established(user: User, rating: float = 1500.0, deviation: float = 60.0, solves: int = 10):
+    """Give `user` a settled rating (fairplay/ranking.is_provisional says no): an established player."""
+    from puzzles.models import PlayerRating
+
+    return PlayerRating.objects.update_or_create(
+        user=user, defaults={"rating": rating, "deviation": deviation, "solves": solves}
+    )[0]

@@ -312,7 +312,7 @@ def play(user: User, daily, now: datetime.datetime) -> list[tuple]:
             attempts.attempt_save(user, daily, version=3, digits=EMPTY, moves=moves, **NO_MARKS)
         attempts.attempt_beat(user, daily, "close")
     rows = PlayEvent.objects.filter(attempt__user=user).order_by("id")
-    found = [(e.kind, e.arrived_at, bytes(e.moves), e.placed, e.digits) for e in rows]
+    found = [(e.kind, e.arrived_at, bytes(e.moves), e.placed, e.digits, e.clock) for e in rows]
     return [*found, Attempt.objects.get(user=user).moves_logged]
 
 
@@ -329,4 +329,5 @@ def test_both_paths_log_the_same_events(postgres, daily, settings):
     assert one == locking
     assert [row[0] for row in one[:-1]] == ["open", "save", "save", "save", "close"]
     assert [row[3] for row in one[:-1]] == [0, 2, 0, 3, 0]
+    assert [row[5] for row in one[:-1]] == [0, 0, 4, 8, 8]  # each event keeps the clock after it
     assert one[-1] == 3

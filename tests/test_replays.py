@@ -79,6 +79,25 @@ def test_moves_are_placed_on_the_clock_of_active_time_and_time_away_does_not_pas
     assert timeline.as_dict()["moves"][1] == [9_500, "c", [[1, "56"]]]
 
 
+def test_a_record_that_kept_its_clock_is_replayed_on_it_and_ends_at_the_solves_time(todays_easy):
+    solve = make_solve(todays_easy, "ada", 60)
+    make_events(
+        solve.attempt,
+        ("open", 0),
+        ("save", 10, [[2000, "d", [[0, 4]]]], digits_with(c0=4)),
+        ("close", 20),
+        # 80 s later, of which the clock counted 30: a move aged 50 s was made off the clock.
+        ("save", 100, [[50_000, "d", [[3, 9]]], [1000, "d", [[1, 8]]]], digits_with(c0=4, c1=8, c3=9)),
+        ("submit", 110, [[0, "d", [[2, 1]]]], SOLVED),
+    )
+    for event, clock in zip(PlayEvent.objects.order_by("id"), [0, 10, 20, 50, 60]):
+        PlayEvent.objects.filter(pk=event.pk).update(clock=clock)
+    timeline = timeline_of(solve)
+    assert ms_of(timeline) == [8_000, 20_000, 49_000, 60_000]
+    assert [(w.after, w.ms) for w in timeline.writes] == [(1, 10_000), (3, 50_000), (4, 60_000)]
+    assert timeline.end_ms == 60_000 == solve.seconds * 1000
+
+
 def test_a_move_is_never_placed_before_the_event_that_came_before_its_write(todays_easy):
     solve = make_solve(todays_easy, "ada", 30)
     make_events(

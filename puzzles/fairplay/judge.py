@@ -1,12 +1,21 @@
 """Judging a solve from the attempt's record of play (models/play.py): the time it is ranked by,
-whether the record earns a rank, and whether it is held for review. ranking.py holds the rule
-this applies (the thresholds, the codes, the floors); words.py says it.
+whether the record earns a rank, and whether it is held for review.
+
+A solve has one time: its clock (play/attempts.py has the rule: time counts between signs of
+life, a silence counting only up to HEARTBEAT_GAP_SECONDS, an open counting nothing), which the
+board, the results, the leaderboard, the share card and the replay all show. Solves judged before
+that rule keep the ranked time they were given (Solve.ranked_seconds is never recomputed). The
+record must show the digits placed inside that counted time (on_the_clock, UNCOUNTED_DIGITS).
+ranking.py holds the rule this applies (the thresholds, the codes, the floors); against.py the
+rule that judges a solve against its player; words.py says them.
 
 A solve is judged as it is recorded (attempts.attempt_submit, after the submit's own event is
 written), and the verdict is stored on it: `ranked_seconds`, `unranked` (a code of
-ranking.REASON_CODES, "" when the record earns a rank) and `flagged` (held for an admin's review). It is judged again
-only when its player's email address is verified (account_verified). The account's age is taken
-when the solve is made: judged later, five accounts made at midnight would rank by six.
+ranking.REASON_CODES, "" when the record earns a rank), `flagged` (held for an admin's review) and
+`held` (why, a code of ranking.HOLD_CODES). It is judged again when its player's email address is
+verified (account_verified); while it waits for review, its hold is decided again as each solve
+of its day is judged (held_again). The account's age is taken when the solve is made: judged
+later, five accounts made at midnight would rank by six.
 
 The thresholds (ranking.py) come from how the board writes (static/js/sync.js): a save goes 600 ms
 after the last change and at most 3 s after the first unsaved one, and a fast person places about
@@ -35,15 +44,19 @@ from __future__ import annotations
 
 import datetime
 import statistics
+from dataclasses import dataclass
 from itertools import pairwise
 
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed
 from django.conf import settings
+from django.db.models import Q
+from django.db.models.lookups import LessThan
 from django.dispatch import receiver
 
-from ..models import PlayEvent, Solve
+from ..models import DailyPuzzle, PlayEvent, Solve
 from ..record_of_play.moves import Move, unpack
+from .against import held_against_player
 from .ranking import (
     IN_SUBMIT,
     LARGE_WRITE_DIGITS,
@@ -52,8 +65,12 @@ from .ranking import (
     MIN_MEDIAN_GAP_SECONDS,
     NEW_ACCOUNT,
     NO_RECORD,
+    RANK_TIME,
     TOO_FAST,
+    UNCOUNTED,
+    UNCOUNTED_DIGITS,
     floor_of,
+    hold_bound,
     rank_time,
 )
 
@@ -68,6 +85,20 @@ def record_of(solve: Solve) -> list[PlayEvent]:
     return list(PlayEvent.objects.filter(attempt_id=solve.attempt_id).order_by("id"))
 
 
+@dataclass(frozen=True)
+class Counted:
+    """A move on the clock: when it was made, the clock then (seconds), and whether that time counted."""
+
+    at: datetime.datetime
+    clock: float
+    inside: bool
+    move: Move
+
+
+# Rounding between the database's clock and Python's (a millisecond): not time a move could hide in.
+COUNTED_SLACK = 0.001
+
+
 def move_times(event: PlayEvent, after: datetime.datetime) -> list[tuple[datetime.datetime, Move]]:
     """Each move of a write with its time: the arrival less its age, never before `after` (the
     previous event's arrival, or the attempt's start) nor after the arrival."""
@@ -78,42 +109,36 @@ def move_times(event: PlayEvent, after: datetime.datetime) -> list[tuple[datetim
     return times
 
 
-def open_seconds(events: list[PlayEvent], started_at: datetime.datetime) -> float:
-    """The wall time the page was open: from each open to the next close, or to the submit.
+def on_the_clock(
+    events: list[PlayEvent], started_at: datetime.datetime
+) -> list[tuple[PlayEvent, list[Counted]]] | None:
+    """Each event with its moves on the clock: when each was made (move_times), the clock then and
+    whether that time counted; None for a record from before events kept their clock.
 
-    No gap is dropped inside a span: a page that stops sending heartbeats still counts while it
-    is open, and an open after an open (its close never arrived) keeps the span running. A write,
-    hint or check while the page is not open (a record that starts with a save, or a close that
-    was not the page's last word) means it was open after all: the span starts at the event's
-    earliest move (see move_times), or at its arrival if it has none; but a write whose moves were
-    all made before the page last closed (the closing page's last save, arriving just after its
-    close) opens nothing, or the time away would count. The replay's clock follows the same rule
-    (replays.py). The record ends at its last submit, the one that solved it (a wrong submit
-    before it ends nothing); a record without a submit ends at its last event.
+    The clock (play/attempts.py) counted `clock - clock before` of the stretch that ends at an
+    event (PlayEvent.clock); ticks are not logged, so the counted part is taken to be the
+    stretch's end, just before the sign of life that counted it. A move made earlier than that,
+    which only an age reaching back past the counted time can claim, was made off the clock.
     """
-    submits = [n for n, event in enumerate(events) if event.kind == PlayEvent.Kind.SUBMIT]
-    total, since, previous, stopped = 0.0, None, started_at, None
-    for event in events[: submits[-1] + 1] if submits else events:
-        if event.kind == PlayEvent.Kind.OPEN:
-            since = since or event.arrived_at
-        elif event.kind == PlayEvent.Kind.CLOSE:
-            if since is not None:
-                total += (event.arrived_at - since).total_seconds()
-                stopped = event.arrived_at
-            since = None
-        elif since is None:
-            earliest = min([at for at, _ in move_times(event, previous)], default=event.arrived_at)
-            if stopped is None or earliest > stopped:
-                since = earliest
-        previous = event.arrived_at
-    if since is not None:
-        total += (previous - since).total_seconds()
-    return max(total, 0.0)
+    if any(event.clock is None for event in events):
+        return None
+    timed: list[tuple[PlayEvent, list[Counted]]] = []
+    previous, before = started_at, 0.0
+    for event in events:
+        arrival, clock = max(previous, event.arrived_at), float(event.clock or 0.0)
+        moves = []
+        for at, move in move_times(event, previous):
+            back = (arrival - at).total_seconds()
+            moves.append(Counted(at, max(before, clock - back), back <= clock - before + COUNTED_SLACK, move))
+        timed.append((event, moves))
+        previous, before = arrival, clock
+    return timed
 
 
-def ranked_time(solve: Solve, events: list[PlayEvent]) -> float:
-    """The time the leaderboard ranks a solve by: the page's open time, never less than its clock."""
-    return max(solve.seconds, open_seconds(events, solve.attempt.started_at))
+def ranked_time(solve: Solve) -> float:
+    """The time the leaderboard ranks a solve by: its clock, the one time a solve has. A solve
+    judged before the clock was the only rule keeps the time it was ranked by then."""
+    return solve.ranked_seconds if solve.ranked_seconds is not None else solve.seconds
 
 
 def digit_times(events: list[PlayEvent], started_at: datetime.datetime) -> list[datetime.datetime]:
@@ -164,6 +189,13 @@ def too_fast(events: list[PlayEvent], started_at: datetime.datetime) -> bool:
     return bool(gaps) and statistics.median(gaps) < MIN_MEDIAN_GAP_SECONDS
 
 
+def outside_the_clock(events: list[PlayEvent], started_at: datetime.datetime) -> bool:
+    """Over UNCOUNTED_DIGITS digits were placed while the clock did not count (on_the_clock)."""
+    moves = [counted for _, timed in on_the_clock(events, started_at) or [] for counted in timed]
+    outside = sum(1 for c in moves if not c.inside and c.move.layer == "d" for _, v in c.move.cells if v)
+    return outside > UNCOUNTED_DIGITS
+
+
 def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
     """Why the record does not earn a rank (a code of REASON_CODES, the first that applies), or ""."""
     empty_cells = solve.daily.puzzle.givens.count("0")
@@ -176,28 +208,57 @@ def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
         return IN_SUBMIT
     if mostly_in_large_writes(events, empty_cells):
         return LARGE_WRITES
+    if outside_the_clock(events, started_at):
+        return UNCOUNTED
     if too_fast(events, started_at):
         return TOO_FAST
     return ""
 
 
-def is_held(solve: Solve) -> bool:
-    """A solve that would be ranked, faster than its floor (floor_of): held for an admin's review.
-    Solves not ranked anyway are not held: an approval could not rank them."""
+def held_reason(solve: Solve) -> str:
+    """Why a solve that would be ranked is held for an admin's review (a code of HOLD_CODES), or "":
+    faster than its floor (floor_of), or than its player's history allows (against.py). Solves
+    not ranked anyway are not held: an approval could not rank them."""
     if solve.late or solve.assisted or solve.unranked:
-        return False
-    floor, _ = floor_of(solve)
-    return rank_time(solve) < floor
+        return ""
+    floor, which = floor_of(solve)
+    if rank_time(solve) < floor:
+        return which
+    return held_against_player(solve)
 
 
 def solve_judge(solve: Solve) -> None:
     """Judge a solve just recorded from its record of play, and save the verdict: its ranked time,
-    why it is not ranked (if so) and whether it is held for review."""
+    why it is not ranked (if so) and whether (and why) it is held for review; then the day's other
+    solves still waiting for review, whose floors this one may have moved (held_again)."""
     events = record_of(solve)
-    solve.ranked_seconds = ranked_time(solve, events)
+    solve.ranked_seconds = ranked_time(solve)
     solve.unranked = unranked_reason(solve, events)
-    solve.flagged = is_held(solve)
-    solve.save(update_fields=["ranked_seconds", "unranked", "flagged"])
+    solve.held = held_reason(solve)
+    solve.flagged = bool(solve.held)
+    solve.save(update_fields=["ranked_seconds", "unranked", "held", "flagged"])
+    held_again(solve.daily, but=solve.pk)
+
+
+def held_again(daily: DailyPuzzle, but: int | None = None) -> int:
+    """Decide again the holds of a daily's solves that no admin has reviewed, from the floors, the
+    field and the ratings as they stand now: those held, and those ranked under ranking.hold_bound
+    (a few at the top). One held under a day's floor that later solves lowered is released; a new
+    player's solve made before any established one's is held once the field is faster than it
+    allows. Returns how many changed."""
+    waiting = Solve.objects.filter(daily=daily, review=Solve.Review.NONE, late=False, assisted=False, unranked="")
+    if but is not None:
+        waiting = waiting.exclude(pk=but)
+    quick = Q(flagged=True) | Q(LessThan(RANK_TIME, hold_bound(daily)))
+    changed = 0
+    for solve in waiting.filter(quick).select_related("user"):
+        solve.daily = daily
+        held = held_reason(solve)
+        if held != solve.held or bool(held) != solve.flagged:
+            solve.held, solve.flagged = held, bool(held)
+            solve.save(update_fields=["held", "flagged"])
+            changed += 1
+    return changed
 
 
 def account_verified(user_id: int) -> None:

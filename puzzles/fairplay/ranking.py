@@ -20,7 +20,7 @@ from django.db.models import F
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import LessThan
 
-from ..models import DailyPuzzle, RatingChange, Solve, SolveQuerySet
+from ..models import DailyPuzzle, PlayerRating, RatingChange, Solve, SolveQuerySet
 from ..ratings import expected_seconds_for
 
 # The time a solve is ranked by; older solves, judged before the record of play, have only their
@@ -31,18 +31,27 @@ RANK_TIME = Coalesce(F("ranked_seconds"), F("seconds"))
 LARGE_WRITE_DIGITS = 9
 MAJORITY = 0.5
 MIN_MEDIAN_GAP_SECONDS = 0.75
+# Digits placed while the clock did not count (judge.on_the_clock): a record may have a few, a
+# save made offline and sent late; over a unit of them is play hidden from the clock.
+UNCOUNTED_DIGITS = LARGE_WRITE_DIGITS
 
 # Why a record does not earn a rank, first match wins (Solve.unranked holds the code).
-NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, TOO_FAST = (
+NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST = (
     "no-record",
     "new-account",
     "in-submit",
     "large-writes",
+    "uncounted",
     "too-fast",
 )
-REASON_CODES = (NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, TOO_FAST)
+REASON_CODES = (NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST)
 # Why else a solve is not ranked: the solve's own flags and the review's answer.
 LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
+# Why a solve is held for review (Solve.held; judge.held_reason applies them, first match wins):
+# under the difficulty's floor, under the day's floor, far faster than the player's own rating
+# allows (against.py), a provisional player far faster than the day's established players.
+UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD = "floor", "day", "history", "field"
+HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD)
 
 
 def rank_time(solve: Solve) -> float:
@@ -82,17 +91,20 @@ def rank_among(ranked: SolveQuerySet, seconds: float) -> int:
     return 1 + ranked.filter(LessThan(RANK_TIME, int(seconds))).count()
 
 
-def day_median(daily: DailyPuzzle, excluding: int | None = None) -> tuple[float | None, int]:
-    """The median ranked time of a daily's ranked solves and how many there are; (None, 0) for none."""
-    ranked: SolveQuerySet = Solve.objects.ranked().filter(daily=daily)
-    if excluding is not None:
-        ranked = ranked.exclude(pk=excluding)
+def _median_of(ranked: SolveQuerySet) -> tuple[float | None, int]:
+    """The median ranked time of some ranked solves and how many there are; (None, 0) for none."""
     times = ranked.annotate(rank_time=RANK_TIME).order_by("rank_time")
     count = times.count()
     if not count:
         return None, 0
     middle = list(times.values_list("rank_time", flat=True)[(count - 1) // 2 : count // 2 + 1])
     return sum(middle) / len(middle), count
+
+
+def day_median(daily: DailyPuzzle, excluding: int | None = None) -> tuple[float | None, int]:
+    """The median ranked time of a daily's ranked solves and how many there are; (None, 0) for none."""
+    ranked: SolveQuerySet = Solve.objects.ranked().filter(daily=daily)
+    return _median_of(ranked.exclude(pk=excluding) if excluding is not None else ranked)
 
 
 def day_medians(dailies: Sequence[DailyPuzzle]) -> dict[int, tuple[float, int]]:
@@ -105,17 +117,58 @@ def day_medians(dailies: Sequence[DailyPuzzle]) -> dict[int, tuple[float, int]]:
     return {daily_id: (statistics.median(found), len(found)) for daily_id, found in times.items()}
 
 
+def is_provisional(rating: PlayerRating | None) -> bool:
+    """A player's rating is provisional (the leaderboard says "new") until it rests on
+    ESTABLISHED_SOLVES rated solves with a deviation of at most PROVISIONAL_DEVIATION."""
+    return (
+        rating is None
+        or rating.solves < settings.ESTABLISHED_SOLVES
+        or rating.deviation > settings.PROVISIONAL_DEVIATION
+    )
+
+
+def by_established(solves: SolveQuerySet) -> SolveQuerySet:
+    """The solves of established players: a rating that is not provisional (is_provisional), so
+    ESTABLISHED_SOLVES rated solves, each a clean one (the ranked rule without its day, never held
+    unless approved), and no solve ever disqualified. Fake accounts cost a history each to count."""
+    return solves.filter(
+        user__rating__solves__gte=settings.ESTABLISHED_SOLVES,
+        user__rating__deviation__lte=settings.PROVISIONAL_DEVIATION,
+    ).exclude(user__in=Solve.objects.filter(review=Solve.Review.DISQUALIFIED).values("user"))
+
+
 def floor_of(solve: Solve) -> tuple[float, str]:
-    """The floor a solve must reach not to be held, and which it is ("difficulty" or "day"): the
-    difficulty's (LEADERBOARD_FLOOR_SECONDS) or, once the day has DAY_FLOOR_MIN_SOLVES other
-    ranked solves, DAY_FLOOR_FRACTION of their median, whichever is higher."""
-    floor = float(settings.LEADERBOARD_FLOOR_SECONDS.get(solve.daily.difficulty, 0))
-    median, count = day_median(solve.daily, excluding=solve.pk)
+    """The floor a solve must reach not to be held, and which it is (UNDER_DAY or UNDER_FLOOR): the
+    difficulty's (LEADERBOARD_FLOOR_SECONDS) or, once the day has DAY_FLOOR_MIN_SOLVES other ranked
+    solves by established players (by_established), DAY_FLOOR_FRACTION of their median, whichever
+    is higher. Only established players count, so slow solves from fresh accounts cannot raise it."""
+    others = by_established(Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(pk=solve.pk))
+    return _floor(solve.daily, others)
+
+
+def _floor(daily: DailyPuzzle, established: SolveQuerySet) -> tuple[float, str]:
+    floor = float(settings.LEADERBOARD_FLOOR_SECONDS.get(daily.difficulty, 0))
+    median, count = _median_of(established)
     if median is not None and count >= settings.DAY_FLOOR_MIN_SOLVES:
         day_floor = settings.DAY_FLOOR_FRACTION * median
         if day_floor > floor:
-            return day_floor, "day"
-    return floor, "difficulty"
+            return day_floor, UNDER_DAY
+    return floor, UNDER_FLOOR
+
+
+def fastest_established(solve: Solve) -> float | None:
+    """The fastest ranked time on the solve's daily by an established player other than its own; None if none."""
+    others = by_established(Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(user_id=solve.user_id))
+    return others.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True).first()
+
+
+def hold_bound(daily: DailyPuzzle) -> float:
+    """A time under which a solve of the daily may be held by a floor or by the field (judge.held_again
+    looks again at those): the floor and FIELD_MARGIN of the fastest established time, as they stand."""
+    established = by_established(Solve.objects.ranked().filter(daily=daily))
+    fastest = established.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True)
+    field = settings.FIELD_MARGIN * fastest[0] if fastest else 0.0
+    return max(_floor(daily, established)[0], field)
 
 
 def expected_of(solve: Solve) -> float | None:

@@ -1,20 +1,19 @@
 """Replays: a solve's record of play (models/play.py) as a timeline on the player's clock, and who
 may watch it.
 
-The timeline puts every move on the axis of active time, the time the page was open, so a replay
-skips what the player did away from the puzzle:
+The timeline puts every move on the axis of active time, the solve's one clock (play/attempts.py
+has its rule), so a replay skips what the player did away from the puzzle and ends at the time
+the results and the leaderboard show:
 
 - A move's moment is its write's arrival less its age, never before the previous event's
   arrival (the attempt's start, for the first) nor after its own: the rule of judge.move_times.
-- The clock runs from an "open" event to the next "close", and ends at the submit that solved
-  the puzzle. An open while it runs (a second tab, a reload whose close was lost) and a close
-  while it is stopped change nothing.
-- Any other event while the clock is stopped (a save, the submit, a hint, a check) starts it
-  from its oldest move, or its arrival if it has none, if that came after the clock stopped: the
-  page was open after all (a record that does not begin with an open, such as a guest's, whose
-  first move made the attempt; or an open that never arrived). A save whose moves were all made
-  before the close (the page's last save racing its close as the tab goes away) starts nothing:
-  its moves sit where the clock stopped.
+- Each event keeps the clock after it; a move is placed on it as judge.on_the_clock says (the
+  counted part of a stretch is its end, before the sign of life that counted it), and the
+  timeline ends at the clock of the submit that solved the puzzle.
+- An older record, from before events kept their clock, is replayed on its open spans: the clock
+  runs from an "open" to the next "close" and ends at the solving submit; an open while it runs
+  and a close while it is stopped change nothing; any other event while it is stopped starts it
+  from its oldest move (or its arrival) if that came after the clock stopped.
 - Each save and the submit carry the digits after them: the replay puts those on the board as it
   passes the write, so a move the board failed to send cannot leave the replay out of step.
 - A solve with no record of its own (made before moves were kept) has no moves: the givens, then
@@ -33,7 +32,7 @@ from typing import Any
 
 from ..models import Attempt, PlayEvent, Solve
 from ..record_of_play.moves import Move
-from .judge import move_times
+from .judge import move_times, on_the_clock
 
 Kind = PlayEvent.Kind
 WRITES = (Kind.SAVE, Kind.SUBMIT)  # the events whose digits the server recorded
@@ -127,9 +126,29 @@ def timeline_of(solve: Solve) -> Timeline:
     puzzle = solve.daily.puzzle
     timeline = Timeline(givens=puzzle.givens, seconds=solve.seconds)
     record = _record_of(attempt, puzzle.givens, puzzle.solution)
+    kept = on_the_clock(record, attempt.started_at) if record else None
+    if kept is not None:
+        for event, moves in kept:
+            timeline.moves.extend(TimedMove(int(counted.clock * 1000), counted.move) for counted in moves)
+            if event.kind in WRITES and event.digits:
+                timeline.writes.append(Snapshot(len(timeline.moves), int((event.clock or 0) * 1000), event.digits))
+        timeline.end_ms = int((record[-1].clock or 0) * 1000)
+    elif record:
+        timeline.end_ms = _on_open_spans(timeline, record, attempt.started_at)
+    else:  # made before the record of play: its time is all there is
+        timeline.end_ms = int(solve.seconds * 1000)
+    last = record[-1] if record else None
+    if last is None or not (last.kind == Kind.SUBMIT and _solved_by(last, puzzle.givens, puzzle.solution)):
+        # The record stops short of the solve: end on the solved grid all the same.
+        timeline.writes.append(Snapshot(len(timeline.moves), timeline.end_ms, attempt.digits))
+    return timeline
+
+
+def _on_open_spans(timeline: Timeline, record: list[PlayEvent], started_at: datetime.datetime) -> int:
+    """An older record's moves on the clock of its open spans (_Clock), into the timeline; the
+    clock at its end."""
     clock = _Clock()
-    floor = attempt.started_at
-    solved = False
+    floor = started_at
     for event in record:
         arrival = max(floor, event.arrived_at)  # in the order received, even if two stamps crossed
         moments = move_times(event, floor)
@@ -143,14 +162,7 @@ def timeline_of(solve: Solve) -> Timeline:
             timeline.writes.append(Snapshot(len(timeline.moves), clock.at(floor), event.digits))
         if event.kind == Kind.CLOSE:
             clock.stop(arrival)
-        solved = event.kind == Kind.SUBMIT and _solved_by(event, puzzle.givens, puzzle.solution)
-    if not record:  # made before the record of play: its time is all there is
-        timeline.end_ms = int(solve.seconds * 1000)
-    else:
-        timeline.end_ms = clock.at(floor)
-    if not solved:  # the record stops short of the solve: end on the solved grid all the same
-        timeline.writes.append(Snapshot(len(timeline.moves), timeline.end_ms, attempt.digits))
-    return timeline
+    return clock.at(floor)
 
 
 def replay_visible(solve: Solve, user) -> bool:

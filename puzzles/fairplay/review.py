@@ -13,13 +13,13 @@ from django.http import HttpRequest, HttpResponse
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from ..durations import format_duration
 from ..models import Solve
 from ..record_of_play.moves import unpack
-from . import judge, ranking, words
+from . import history, judge, ranking, words
 
 
 class ReviewFilter(admin.SimpleListFilter):
@@ -62,6 +62,8 @@ class UnrankedFilter(admin.SimpleListFilter):
         return queryset
 
 
+HISTORY_HEADINGS = ("puzzle", "ranked time", "expected", "rating after", "review")
+
 # Held for review and not yet reviewed: what an admin has to look at.
 WAITING = Q(flagged=True, review=Solve.Review.NONE)
 
@@ -88,12 +90,14 @@ class SolveAdmin(admin.ModelAdmin):
     ordering = (Case(When(WAITING, then=1), default=0, output_field=IntegerField()).desc(), "-solved_at")  # type: ignore[assignment]  # the admin orders by expressions too; the stubs allow only names
     fieldsets = (
         (None, {"fields": ("user", "daily", "attempt", "solved_at", ("late", "assisted"))}),
-        ("Fair play", {"fields": (("time", "ranked_time"), "unranked_reason", "flagged", "review")}),
-        ("Record of play", {"fields": ("record_summary", "replay")}),
+        ("Fair play", {"fields": (("time", "ranked_time"), "unranked_reason", "flagged", "held_reason", "review")}),
+        ("Record of play", {"fields": ("record_summary", "move_timing", "replay")}),
+        ("The player's history", {"fields": ("player_rating", "player_history")}),
     )
     readonly_fields = (
         *("user", "daily", "attempt", "time", "ranked_time", "solved_at", "late", "assisted"),
-        *("unranked_reason", "flagged", "record_summary", "replay"),
+        *("unranked_reason", "flagged", "held_reason", "record_summary", "move_timing", "replay"),
+        *("player_rating", "player_history"),
     )
     actions = ("approve", "disqualify")
 
@@ -107,7 +111,7 @@ class SolveAdmin(admin.ModelAdmin):
 
     @admin.display(description="ranked", ordering=ranking.RANK_TIME)
     def ranked_time(self, solve: Solve) -> str:
-        """The time the leaderboard ranks by: the page's open time from the record of play."""
+        """The time the leaderboard ranks by: the solve's clock (older solves: the time they were ranked by)."""
         return format_duration(ranking.rank_time(solve))
 
     # The flags under one-word headings: the fields' own names ("with hints or checks") make
@@ -163,6 +167,50 @@ class SolveAdmin(admin.ModelAdmin):
             pluralize(moves),
             placed,
         )
+
+    @admin.display(description="held because")
+    def held_reason(self, solve: Solve) -> str:
+        """Which hold rule caught it (Solve.held), in words with the numbers in force."""
+        if not solve.flagged:
+            return "not held"
+        return f"{solve.held}: {words.held_for_admin(solve.held)}" if solve.held else "held (before reasons were kept)"
+
+    @admin.display(description="timing")
+    def move_timing(self, solve: Solve) -> str:
+        """The digits' pace in brief: the median gap between them and the longest pauses."""
+        timing = history.timing_of(solve)
+        if timing.median_gap is None:
+            return f"{timing.digits} digit{pluralize(timing.digits)} with a time."
+        longest = ", ".join(f"{gap:.1f} s" for gap in timing.longest)
+        return f"{timing.digits} digits; median gap {timing.median_gap:.2f} s; longest gaps {longest}."
+
+    @admin.display(description="rating")
+    def player_rating(self, solve: Solve) -> str:
+        """The player's rating as it stands, and whether it is still provisional."""
+        return history.rating_line(solve.user_id)
+
+    @admin.display(description="recent solves")
+    def player_history(self, solve: Solve) -> SafeString:
+        """The player's latest solves before this one: time, expected time, rating after, held or not."""
+        rows = history.recent_solves(solve)
+        if not rows:
+            return format_html("{}", "No earlier solve.")
+        head = format_html("<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>", *HISTORY_HEADINGS)
+        body = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    past.daily,
+                    format_duration(past.seconds),
+                    format_duration(past.expected) if past.expected is not None else "not rated",
+                    f"{past.rating[0]:.0f} ± {past.rating[1]:.0f}" if past.rating else "",
+                    "held" if past.held else "",
+                )
+                for past in rows
+            ),
+        )
+        return format_html("<table>{}{}</table>", head, body)
 
     @admin.display(description="replay")
     def replay(self, solve: Solve) -> SafeString:

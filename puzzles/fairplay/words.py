@@ -22,6 +22,8 @@ from .ranking import (
     NEW_ACCOUNT,
     NO_RECORD,
     TOO_FAST,
+    UNCOUNTED,
+    UNCOUNTED_DIGITS,
 )
 
 
@@ -40,6 +42,10 @@ def _you() -> dict[str, str]:
             f"most of the digits arrived in saves of over {LARGE_WRITE_DIGITS} digits at once "
             "(as after playing offline), not as they were placed"
         ),
+        UNCOUNTED: (
+            f"over {UNCOUNTED_DIGITS} digits were placed while the page said it was closed or sent no sign of "
+            "life, so the clock did not count the time they took"
+        ),
         TOO_FAST: (
             f"digits went in faster than a person enters them (under {MIN_MEDIAN_GAP_SECONDS:g} s apart "
             "for most of the solve)"
@@ -56,6 +62,7 @@ THEY = {
     NEW_ACCOUNT: "not ranked: new account",
     IN_SUBMIT: "not ranked: digits sent at the end",
     LARGE_WRITES: "not ranked: digits sent in bulk",
+    UNCOUNTED: "not ranked: played off the clock",
     TOO_FAST: "not ranked: faster than a person",
     DISQUALIFIED: "disqualified",
     HELD: "held for review",
@@ -78,12 +85,34 @@ def reasons_for_them(solve: Solve) -> list[str]:
 
 
 def held_because(solve: Solve) -> str:
-    """Why a held solve waits for review, for its player."""
-    floor, which = ranking.floor_of(solve)
-    if which == "day":
+    """Why a held solve waits for review, for its player (Solve.held's code; a solve held before
+    the codes were kept is said by its floor)."""
+    code = solve.held or ranking.floor_of(solve)[1]
+    if code == ranking.UNDER_DAY:
         share = f"{settings.DAY_FLOOR_FRACTION:.0%}"
         return f"it was under {share} of the day's median time, so it is held until an admin checks it"
+    if code == ranking.PAST_HISTORY:
+        return "it was far faster than your own recent solves, so it is held until an admin checks it"
+    if code == ranking.PAST_FIELD:
+        return (
+            "your rating is still new and it was well ahead of the day's fastest established players, "
+            "so it is held until an admin checks it"
+        )
+    floor, _ = ranking.floor_of(solve)
     return f"it was under {format_duration(floor)}, so it is held until an admin checks it"
+
+
+def held_for_admin(code: str) -> str:
+    """Why a solve is held, for an admin (the review queue), by Solve.held's code, with the numbers in force."""
+    return {
+        ranking.UNDER_FLOOR: "under the difficulty's floor",
+        ranking.UNDER_DAY: "under the day's floor (a share of the established players' median)",
+        ranking.PAST_HISTORY: (
+            f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} deviations (the player's and "
+            f"the puzzle's ratings') and {settings.HOLD_MIN_POINTS:g} points above the player's rating"
+        ),
+        ranking.PAST_FIELD: f"a provisional player under {settings.FIELD_MARGIN:.0%} of the day's fastest established time",
+    }.get(code, code)
 
 
 def rules(difficulty: str) -> list[str]:
@@ -91,14 +120,20 @@ def rules(difficulty: str) -> list[str]:
     floor = settings.LEADERBOARD_FLOOR_SECONDS.get(difficulty, 0)
     return [
         "Only solves made on the puzzle's day, without hints or checks, by players with an account are ranked.",
-        "The ranked time is the whole time the puzzle's page was open, as the server recorded it: a pause "
-        "or a closed page stops it, a missing heartbeat does not. It is never less than the clock's time.",
+        "A solve has one time, the clock's, as the board, the results, the leaderboard and the replay show it: "
+        "time counts between the page's signs of life (its heartbeats and its saves), a silence counting only "
+        f"up to {settings.HEARTBEAT_GAP_SECONDS} s; reopening a closed or paused page counts nothing, but a save "
+        "from a page that said it was closed counts the time since.",
         "The record of play must show the grid filled over time: a solve is not ranked when most of its "
         f"digits arrive in the final submit, or in saves of over {LARGE_WRITE_DIGITS} digits at once, or when "
-        f"its digits go in under {MIN_MEDIAN_GAP_SECONDS:g} s apart for most of the solve.",
+        f"its digits go in under {MIN_MEDIAN_GAP_SECONDS:g} s apart for most of the solve, or when over "
+        f"{UNCOUNTED_DIGITS} of them were placed while the clock did not count.",
         f"A solve by an account under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old is ranked once the "
         "account's email address is verified.",
         f"A solve under {format_duration(floor)} on this puzzle, or, once the day has {settings.DAY_FLOOR_MIN_SOLVES} "
-        f"ranked solves, under {settings.DAY_FLOOR_FRACTION:.0%} of their median time, is held until an admin has "
-        "checked it; an admin may also disqualify a solve.",
+        f"ranked solves by established players, under {settings.DAY_FLOOR_FRACTION:.0%} of their median time, is "
+        "held until an admin has checked it; an admin may also disqualify a solve.",
+        "A solve far faster than its player's own rating allows is held too; a player is established, and "
+        f"their rating no longer new, after {settings.ESTABLISHED_SOLVES} ranked solves, and until then a solve "
+        f"under {settings.FIELD_MARGIN:.0%} of the day's fastest established time is held.",
     ]

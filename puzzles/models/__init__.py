@@ -299,9 +299,10 @@ class Solve(models.Model):
     `late`: solved after the puzzle's own day (from the archive), so it extends no streak and
     is not ranked. `assisted`: the player had help, a hint or a check (Attempt.is_assisted); its
     column keeps its first name, `hinted`, from before checks. `flagged`: held for an admin's
-    review, being faster than the difficulty's floor or the day's own (fairplay/ranking.py), and kept off the leaderboard until approved;
-    `review` is the admin's answer. `unranked`: why the record of play does not earn a rank
-    ("" when it does); `ranked_seconds`: the time the leaderboard ranks by, from that record.
+    review, and kept off the leaderboard until approved; `held` says why (faster than a floor, or
+    than the player's history allows: fairplay/ranking.py's HOLD_CODES); `review` is the admin's
+    answer. `unranked`: why the record of play does not earn a rank ("" when it does);
+    `ranked_seconds`: the time the leaderboard ranks by, the clock's (older solves keep theirs).
     """
 
     class Review(models.TextChoices):
@@ -320,6 +321,8 @@ class Solve(models.Model):
     review = models.CharField(max_length=16, choices=Review.choices, blank=True, default="")
     unranked = models.CharField("not ranked because", max_length=40, blank=True, default="")
     ranked_seconds = models.FloatField(null=True, blank=True)
+    # Why it is held for review, one of fairplay/ranking.py's HOLD_CODES ("" when it is not).
+    held = models.CharField("held because", max_length=16, blank=True, default="")
 
     objects = SolveQuerySet.as_manager()
 

@@ -32,6 +32,9 @@ class PlayEvent(models.Model):
     # position before and after it: what the ranking rules trust), and the digits after it.
     placed = models.PositiveSmallIntegerField(default=0)
     digits = models.CharField(max_length=81, blank=True, default="")
+    # The attempt's clock after this event, in seconds (play/attempts.py has its rule): how much of
+    # the stretch since the event before was counted. None on events from before it was kept.
+    clock = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["attempt", "id"]

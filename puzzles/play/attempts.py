@@ -4,23 +4,26 @@ A position is what the player has put on the board (digits, corner and centre no
 it is checked against the givens on every write (positions.py). Every write names the version it
 was made on, and a stale one is refused rather than overwriting newer progress.
 
-The clock is the server's, never a figure from the client. Time counts while a page of the
-puzzle is open, visible and unpaused, and only then. The page says so with heartbeats, each
-with a phase:
+The clock is the server's, never a figure from the client. Time counts between signs of life:
+the page's heartbeats, each with a phase, and its writes. One rule, used for the board's clock,
+the ranked time (fairplay/judge.py) and the replay (fairplay/replays.py):
 
-- "open" (the page opened, was shown again or unpaused): counts nothing; time counts from now.
-- "tick" (every few seconds while it stays so; a beat without a phase is one): counts the gap
-  since the last sign of life, if 0 < gap <= HEARTBEAT_GAP_SECONDS (a longer one means the page
-  was asleep, and counts nothing); time counts on from now.
-- "close" (the page closed, was hidden or paused): counts like a tick, then stops the clock
-  (last_beat_at is emptied): nothing counts until the next open.
+- Every sign of life but an open (a "tick", sent every few seconds while the page is open,
+  visible and unpaused, a beat without a phase being one; a "close", sent as it closes, is hidden
+  or paused; a save; a submit) counts the time since the sign of life before it, a gap longer than
+  HEARTBEAT_GAP_SECONDS counting only up to it (the page was asleep, or sent nothing).
+- An "open" (the page opened, was shown again or unpaused) counts nothing: before it the page was
+  closed, hidden or paused. Time counts on from it.
 
-A save or a submit counts like a tick and leaves the clock counting from now. While the clock is
-stopped a tick or a write counts nothing. A solved attempt's clock never moves again.
+So a close stops nothing by itself: a page that says it closed and then writes was open after
+all, and its write counts the time since the close, as an open would not; a tab that crashed
+and sent no close counts at most HEARTBEAT_GAP_SECONDS until it opens again. A solved attempt's
+clock never moves again. Each event of the record keeps the clock as it stood after it
+(PlayEvent.clock), so the ranked time and the replay read this clock, never another.
 
 Every save, submit, open and close adds one event to the attempt's record of play, with the
 moves the write carried, in the same transaction (record_of_play/events.py has the rules). Ticks are not
-logged: the open and close events already bound the stretches they count.
+logged: the clock each event keeps says how much of the stretch before it was counted.
 """
 
 from __future__ import annotations
@@ -98,12 +101,12 @@ def _advance_clock(attempt: Attempt, now: datetime.datetime, phase: str = TICK) 
     """Count the time since the last sign of life as the phase says (see the module's docstring)."""
     if attempt.is_solved:
         return
-    last = attempt.last_beat_at
+    last = attempt.last_beat_at  # None only on attempts from before this rule, stopped by a close
     if last is not None and phase != OPEN:
         gap = (now - last).total_seconds()
-        if 0 < gap <= settings.HEARTBEAT_GAP_SECONDS:
-            attempt.active_seconds += gap
-    attempt.last_beat_at = None if phase == CLOSE else now
+        if gap > 0:
+            attempt.active_seconds += min(gap, settings.HEARTBEAT_GAP_SECONDS)
+    attempt.last_beat_at = now
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,6 @@ def _write_in_one_statement(
         version,
         clean,
         counts=phase != OPEN,
-        stops=phase == CLOSE,
         kind=(PlayEvent.Kind.SAVE if clean is not None else phase) if logged else None,
         moves=moves,
     )

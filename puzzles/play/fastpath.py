@@ -53,7 +53,6 @@ def write_in_one_statement(
     clean: Position | None,
     *,
     counts: bool,
-    stops: bool,
     kind: str | None,
     moves: Sequence[Move] = (),
 ) -> tuple[int, float] | None:
@@ -62,7 +61,7 @@ def write_in_one_statement(
 
     The row changes only if it exists, is unsolved and (for a save) is still at `version` with
     room for its moves; the clock advances exactly as attempts._advance_clock does (`counts`: the
-    gap since the last beat counts; `stops`: the clock stops), and the event is the one
+    gap since the last beat counts, up to the limit), and the event is the one
     record_of_play.events.play_log writes. One statement is its own transaction, so a save costs
     one round trip instead of four; the event is written with the update or not at all. None when
     nothing matched, or on another database: the caller then takes the locking path, which
@@ -72,7 +71,8 @@ def write_in_one_statement(
     if connection.vendor != "postgresql":
         return None
     c = _write_columns()
-    event = {name: column(PlayEvent, name) for name in ("attempt", "kind", "arrived_at", "moves", "placed", "digits")}
+    names = ("attempt", "kind", "arrived_at", "moves", "placed", "digits", "clock")
+    event = {name: column(PlayEvent, name) for name in names}
     attempt_table, solve_table, event_table = Attempt._meta.db_table, Solve._meta.db_table, PlayEvent._meta.db_table
     now = timezone.now()
     params: dict[str, Any] = {
@@ -81,7 +81,6 @@ def write_in_one_statement(
         "now": now,
         "gap": float(settings.HEARTBEAT_GAP_SECONDS),
         "counts": counts,
-        "beat": None if stops else now,
         "kind": kind,
         "moves": pack(moves),
     }
@@ -116,9 +115,8 @@ def write_in_one_statement(
         UPDATE {attempt_table} AS a SET {position}
             {active} = a.{active} + CASE
                 WHEN %(counts)s AND a.{beat} < %(now)s
-                    AND %(now)s - a.{beat} <= make_interval(secs => %(gap)s)
-                THEN EXTRACT(EPOCH FROM %(now)s - a.{beat}) ELSE 0 END,
-            {beat} = %(beat)s, {c["updated_at"]} = %(now)s
+                THEN LEAST(EXTRACT(EPOCH FROM %(now)s - a.{beat}), %(gap)s) ELSE 0 END,
+            {beat} = %(now)s, {c["updated_at"]} = %(now)s
         {source}
         WHERE {target}
             AND NOT EXISTS (SELECT 1 FROM {solve_table} AS s WHERE s.{column(Solve, "attempt")} = a.{c["id"]})
@@ -129,8 +127,8 @@ def write_in_one_statement(
         sql = f"""
             WITH w AS ({sql}), logged AS (
                 INSERT INTO {event_table}
-                    ({event["attempt"]}, {event["kind"]}, {event["arrived_at"]}, {event["moves"]}, {event["placed"]}, {event["digits"]})
-                SELECT w.id, %(kind)s, %(now)s, %(moves)s, {placed}, w.digits FROM w
+                    ({", ".join(event.values())})
+                SELECT w.id, %(kind)s, %(now)s, %(moves)s, {placed}, w.digits, w.active_seconds FROM w
             )
             SELECT w.id, w.version, w.active_seconds FROM w
         """

@@ -45,9 +45,15 @@ def ensure_room_for_moves(attempt: Attempt, moves: Sequence[Move]) -> None:
 def play_log(
     attempt: Attempt, kind: str, now: datetime.datetime, moves: Sequence[Move] = (), before: str | None = None
 ) -> None:
-    """Append an event to the attempt's record of play, with its digits as they now stand; `before`
-    (the digits before a save or submit) gives the count of cells it filled."""
+    """Append an event to the attempt's record of play, with its digits and its clock as they now
+    stand; `before` (the digits before a save or submit) gives the count of cells it filled."""
     placed = 0 if before is None else placed_count(before, attempt.digits)
     PlayEvent.objects.create(
-        attempt_id=attempt.pk, kind=kind, arrived_at=now, moves=pack(moves), placed=placed, digits=attempt.digits
+        attempt_id=attempt.pk,
+        kind=kind,
+        arrived_at=now,
+        moves=pack(moves),
+        placed=placed,
+        digits=attempt.digits,
+        clock=attempt.active_seconds,
     )

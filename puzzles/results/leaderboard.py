@@ -13,7 +13,7 @@ from django.db.models.lookups import GreaterThanOrEqual
 
 from ..durations import format_duration
 from ..fairplay import ranking, words
-from ..models import DailyPuzzle, Guest, Solve, SolveQuerySet, site_today
+from ..models import DailyPuzzle, Guest, PlayerRating, Solve, SolveQuerySet, site_today
 
 TOP = 20
 
@@ -25,6 +25,7 @@ class Row:
     seconds: float
     is_player: bool = False
     solve_id: int | None = None  # for the link to its replay
+    provisional: bool = False  # the player's rating is still new (ranking.is_provisional): marked "new"
 
     @property
     def time(self) -> str:
@@ -93,16 +94,28 @@ def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = T
     ranked = _ranked(daily)
     solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
     ranks = ranking.shared_ranks([int(ranking.rank_time(solve)) for solve in solves])
+    own = None
+    if user_id is not None and not any(solve.user_id == user_id for solve in solves):
+        own = ranked.select_related("user").filter(user_id=user_id).first()
+    ratings = {r.user_id: r for r in PlayerRating.objects.filter(user_id__in=[s.user_id for s in [*solves, own] if s])}
     rows = [
-        Row(rank, solve.user.get_username(), ranking.rank_time(solve), solve.user_id == user_id, solve.pk)
+        Row(
+            rank,
+            solve.user.get_username(),
+            ranking.rank_time(solve),
+            solve.user_id == user_id,
+            solve.pk,
+            ranking.is_provisional(ratings.get(solve.user_id)),
+        )
         for rank, solve in zip(ranks, solves)
     ]
     player_row = None
-    if user_id is not None and not any(r.is_player for r in rows):
-        own = ranked.select_related("user").filter(user_id=user_id).first()
-        if own is not None:
-            own_time = ranking.rank_time(own)
-            player_row = Row(ranking.rank_among(ranked, own_time), own.user.get_username(), own_time, True, own.pk)
+    if own is not None:
+        own_time = ranking.rank_time(own)
+        provisional = ranking.is_provisional(ratings.get(own.user_id))
+        player_row = Row(
+            ranking.rank_among(ranked, own_time), own.user.get_username(), own_time, True, own.pk, provisional
+        )
     return Leaderboard(daily, rows, player_row, ranked.count(), words.rules(daily.difficulty))
 
 

@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from puzzles.models import Attempt
+from puzzles.models import Attempt, PlayEvent
 from tests.browser.pages import (
     COUNT_FETCHES,
     PASSWORD,
@@ -130,10 +130,16 @@ def test_where_both_devices_changed_one_cell_the_newer_entry_wins_and_the_cell_i
 PLAYED = 25  # seconds on the puzzle before and after the reload or the reopening
 
 
-def counted_once_closed(username: str) -> float:
-    """The server's count once the last page's "close" beat (sent as it closes) has stopped its clock."""
-    stopped = IN_FLIGHT.wait_until(lambda: Attempt.objects.get(user__username=username).last_beat_at is None)
-    assert stopped, "the closing page's beat never stopped the server's clock"
+def closes_of(username: str) -> int:
+    """How many "close" beats the player's record holds."""
+    return PlayEvent.objects.filter(attempt__user__username=username, kind=PlayEvent.Kind.CLOSE).count()
+
+
+def counted_once_closed(username: str, closes: int) -> float:
+    """The server's count once the last page's "close" beat (sent as it closes) has arrived, the
+    record holding `closes` of them before it."""
+    arrived = IN_FLIGHT.wait_until(lambda: closes_of(username) > closes)
+    assert arrived, "the closing page's beat never reached the server"
     return Attempt.objects.get(user__username=username).active_seconds
 
 
@@ -165,8 +171,9 @@ def test_the_clock_counts_only_while_the_page_is_open_and_never_goes_back_nor_ju
         if closed is None:
             page.reload()
         else:
+            closes = closes_of("clockwatcher")
             page.close()
-            counted_once_closed("clockwatcher")  # then the clocks move on: the page closed back then
+            counted_once_closed("clockwatcher", closes)  # then the clocks move on: the page closed back then
             clocks.wait(closed)
             page = context.new_page()
             page.goto(f"{live_server.url}{path}")
@@ -176,8 +183,9 @@ def test_the_clock_counts_only_while_the_page_is_open_and_never_goes_back_nor_ju
         assert_smooth([before[-1], *after], "across the reload" if closed is None else f"across {closed} s closed")
         assert digit_in(page, 0) == "4"
 
+        closes = closes_of("clockwatcher")
         page.close()
-        counted = counted_once_closed("clockwatcher")
+        counted = counted_once_closed("clockwatcher", closes)
         assert abs(counted - 2 * PLAYED) <= 1.5, f"the server counted {counted} s of {2 * PLAYED} s open"
         assert abs(counted - after[-1]) <= 1.5, f"the server counted {counted} s, the screen showed {after[-1]} s"
         context.close()

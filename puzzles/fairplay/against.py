@@ -1,0 +1,79 @@
+"""A solve judged against its player: held for review when it is far faster than the player's own
+history allows, as lichess holds a result against its player's history. judge.held_reason asks
+here after the floors (ranking.floor_of); ranking.py holds the codes, words.py says them.
+
+- An established player (ranking.is_provisional is False, their rating as it stood before the
+  solve): in the ratings' model (ratings/contest.py) a time t where the two ratings expected E is
+  a performance of 400 k log10(E / t) points above the player's rating. The solve is held
+  (PAST_HISTORY) when that is over HOLD_DEVIATIONS times the doubt about E (the player's and the
+  puzzle's deviations before it, together: a fresh puzzle's rating is its tier's guess, and
+  holds nothing until the day's solves settle it) and at least HOLD_MIN_POINTS: the deviations
+  are doubts about the ratings, not how a player's days vary, so the points bound keeps a good
+  day ranked (350 points at k = 2 is 2.7 times faster than expected).
+- A provisional player (a new account, or a rating that has not settled): their history says too
+  little, so the field judges. The solve is held (PAST_FIELD) when faster than FIELD_MARGIN of the
+  fastest time the day's established players ranked (ranking.fastest_established); on a day
+  without one, the floors alone judge it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.conf import settings
+
+from ..models import PlayerRating, PuzzleRating, RatingChange, Solve
+from .ranking import PAST_FIELD, PAST_HISTORY, expected_of, fastest_established, is_provisional, rank_time
+
+
+def rating_before(solve: Solve) -> PlayerRating | None:
+    """The player's rating as it stood before the solve: the stored one, with the rating and
+    deviation its rating change kept once the solve is rated; None for a player never rated."""
+    rating = PlayerRating.objects.filter(user_id=solve.user_id).first()
+    change = RatingChange.objects.filter(solve=solve).values_list("player_before", flat=True).first()
+    if rating is not None and change is not None:
+        rating.rating, rating.deviation = change[0], change[1]
+        rating.solves = max(0, rating.solves - 1)
+    return rating
+
+
+def puzzle_deviation_before(solve: Solve) -> float:
+    """The deviation of the puzzle's rating before the solve: its rating change's, else the stored
+    one once played, else its tier prior's (RATING_PRIOR_DEVIATION)."""
+    change = RatingChange.objects.filter(solve=solve).values_list("puzzle_before", flat=True).first()
+    if change is not None:
+        return float(change[1])
+    played = PuzzleRating.objects.filter(puzzle_id=solve.daily.puzzle_id, solves__gt=0)
+    return played.values_list("deviation", flat=True).first() or settings.RATING_PRIOR_DEVIATION
+
+
+def points_above(solve: Solve) -> float | None:
+    """How far the performance the solve's time implies stands above the player's rating, in
+    rating points; None for a player without a rated solve."""
+    expected = expected_of(solve)
+    if expected is None:
+        return None
+    return 400 * settings.RATING_SPREAD * math.log10(expected / max(1.0, rank_time(solve)))
+
+
+def past_history(solve: Solve, rating: PlayerRating) -> bool:
+    """Faster than the established player's rating allows (the module's docstring has the bound)."""
+    above = points_above(solve)
+    doubt = math.hypot(rating.deviation, puzzle_deviation_before(solve))
+    bound = max(settings.HOLD_DEVIATIONS * doubt, settings.HOLD_MIN_POINTS)
+    return above is not None and above > bound
+
+
+def past_field(solve: Solve) -> bool:
+    """A provisional player's time under FIELD_MARGIN of the day's fastest established one."""
+    fastest = fastest_established(solve)
+    return fastest is not None and rank_time(solve) < settings.FIELD_MARGIN * fastest
+
+
+def held_against_player(solve: Solve) -> str:
+    """PAST_HISTORY or PAST_FIELD when the solve is far faster than its player's history allows, else ""."""
+    rating = rating_before(solve)
+    if is_provisional(rating):
+        return PAST_FIELD if past_field(solve) else ""
+    assert rating is not None  # an established rating exists
+    return PAST_HISTORY if past_history(solve, rating) else ""
