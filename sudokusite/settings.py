@@ -458,6 +458,10 @@ HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
 # The record of play (puzzles/models/play.py): the moves one attempt may log; a write that would
 # pass it is refused (413) and the board can send it again without its moves.
 PLAY_MOVES_PER_ATTEMPT = int(env("PLAY_MOVES_PER_ATTEMPT", "5000"))
+# Its events (record_of_play/events.py): in any minute (a player's debounced saves come at most
+# every 0.6 s), and in all, the submit aside; a write past either is refused and changes nothing.
+PLAY_EVENTS_PER_MINUTE = int(env("PLAY_EVENTS_PER_MINUTE", "120"))
+PLAY_EVENTS_PER_ATTEMPT = int(env("PLAY_EVENTS_PER_ATTEMPT", "10000"))
 
 # Leaderboards: a solve faster than its difficulty's floor (seconds) is recorded but flagged
 # for an admin and kept off the leaderboard. Hints: how many one player may ask for in a minute.
