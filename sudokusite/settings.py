@@ -82,6 +82,18 @@ SECRET_KEY = env("SECRET_KEY") or ("dev-only-not-secret-change-me-in-production"
 if not SECRET_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY (a long random string) when DJANGO_DEBUG=0.")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
+# The site's own address, for the links that leave it (link previews, shared results): never the
+# request's Host, which a page kept in a cache would otherwise hand to everyone after the first
+# requester. By default `make run`'s address in development, and HTTPS on the first allowed host
+# in production; set it when that is not the address players use.
+SITE_URL = (
+    env("SITE_URL")
+    or (
+        f"http://{env('HOST', '127.0.0.1')}:{env('PORT', '8000')}"
+        if DEBUG
+        else f"https://{(ALLOWED_HOSTS or ['localhost'])[0].lstrip('.')}"
+    )
+).rstrip("/")
 
 # Production (DJANGO_DEBUG=0) behind a TLS-terminating proxy: HTTPS only, cookies sent only over
 # HTTPS, HSTS. Each can be turned off by its variable (a plain-HTTP load test on loopback, say).
@@ -280,6 +292,10 @@ ACCOUNT_RATE_LIMITS = {
 # entry of X-Forwarded-For from the right, the one the outermost of our proxies appended. What a
 # client writes into the header itself stays to the left of it and is never read.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", "1")) if BEHIND_PROXY else 0
+# The addresses (or networks) our proxies connect from: X-Forwarded-For is read only on a connection
+# from one of them; a client that reached the web process some other way is its own address.
+# gunicorn reads the same variable for its forwarded_allow_ips (sudokusite/gunicorn.py).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "127.0.0.1,::1")
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "puzzles:home"
 LOGOUT_REDIRECT_URL = "puzzles:home"
