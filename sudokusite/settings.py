@@ -7,6 +7,7 @@ the README.
 from __future__ import annotations
 
 import os
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -331,6 +332,9 @@ REDIS_URL = env("REDIS_URL")
 # EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL and EMAIL_TIMEOUT.
 globals().update(email_settings(env("EMAIL_URL", "console://")))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Daily Sudoku <sudoku@localhost>")
+# Where the leaderboard's rules ask players to report a result (a mailto link): this address, or
+# by default the address the site's own mail comes from, which its admins read.
+REPORT_EMAIL = env("REPORT_EMAIL") or parseaddr(DEFAULT_FROM_EMAIL)[1]
 
 # Logging: everything to the console (the process manager keeps it), the web server, the worker
 # and beat alike. Django's own default sends a 500's traceback nowhere when DEBUG is off; here it
