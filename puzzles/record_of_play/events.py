@@ -76,7 +76,8 @@ def ensure_room_for_event(user_id: int, daily_id: int, kind: str, now: datetime.
         total=Count("id"), recent=Count("id", filter=recent), oldest=Min("arrived_at", filter=recent)
     )
     if counts["recent"] >= settings.PLAY_EVENTS_PER_MINUTE:
-        wait = (counts["oldest"] - since).total_seconds()
+        oldest = counts["oldest"] or now  # none at all: a bound of 0 turns the writes off
+        wait = (oldest - since).total_seconds()
         raise EventsTooFast(max(1, math.ceil(wait)))
     if kind != PlayEvent.Kind.SUBMIT and counts["total"] >= settings.PLAY_EVENTS_PER_ATTEMPT:
         raise EventsFull()
