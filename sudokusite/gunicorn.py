@@ -3,13 +3,19 @@
 Sync workers, as many as gunicorn's documentation suggests to start from, (2 x cores) + 1, so a
 worker waiting on PostgreSQL or Redis leaves the cores to the others ("How Many Workers?" in
 gunicorn's design notes). WEB_CONCURRENCY, which platforms such as Heroku set, overrides it.
+
+It listens on loopback unless told otherwise (BIND, e.g. 10.0.0.7:8000 where the proxy is another
+machine): a web process the world can reach directly lets a client skip the proxy and write its
+own X-Forwarded-For. Only the proxies' addresses (TRUSTED_PROXIES, the variable settings.py reads
+for the same purpose) are trusted for the forwarded headers.
 """
 
 import gc
 import os
 
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1) + 1)
-bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+bind = os.environ.get("BIND") or f"127.0.0.1:{os.environ.get('PORT', '8000')}"
+forwarded_allow_ips = os.environ.get("TRUSTED_PROXIES") or "127.0.0.1,::1"
 
 
 def post_worker_init(worker) -> None:

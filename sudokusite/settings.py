@@ -7,6 +7,7 @@ the README.
 from __future__ import annotations
 
 import os
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -82,6 +83,18 @@ SECRET_KEY = env("SECRET_KEY") or ("dev-only-not-secret-change-me-in-production"
 if not SECRET_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY (a long random string) when DJANGO_DEBUG=0.")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
+# The site's own address, for the links that leave it (link previews, shared results): never the
+# request's Host, which a page kept in a cache would otherwise hand to everyone after the first
+# requester. By default `make run`'s address in development, and HTTPS on the first allowed host
+# in production; set it when that is not the address players use.
+SITE_URL = (
+    env("SITE_URL")
+    or (
+        f"http://{env('HOST', '127.0.0.1')}:{env('PORT', '8000')}"
+        if DEBUG
+        else f"https://{(ALLOWED_HOSTS or ['localhost'])[0].lstrip('.')}"
+    )
+).rstrip("/")
 
 # Production (DJANGO_DEBUG=0) behind a TLS-terminating proxy: HTTPS only, cookies sent only over
 # HTTPS, HSTS. Each can be turned off by its variable (a plain-HTTP load test on loopback, say).
@@ -285,6 +298,10 @@ ACCOUNT_RATE_LIMITS = {
 # entry of X-Forwarded-For from the right, the one the outermost of our proxies appended. What a
 # client writes into the header itself stays to the left of it and is never read.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", "1")) if BEHIND_PROXY else 0
+# The addresses (or networks) our proxies connect from: X-Forwarded-For is read only on a connection
+# from one of them; a client that reached the web process some other way is its own address.
+# gunicorn reads the same variable for its forwarded_allow_ips (sudokusite/gunicorn.py).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "127.0.0.1,::1")
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "puzzles:home"
 LOGOUT_REDIRECT_URL = "puzzles:home"
@@ -320,6 +337,9 @@ REDIS_URL = env("REDIS_URL")
 # EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL and EMAIL_TIMEOUT.
 globals().update(email_settings(env("EMAIL_URL", "console://")))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Daily Sudoku <sudoku@localhost>")
+# Where the leaderboard's rules ask players to report a result (a mailto link): this address, or
+# by default the address the site's own mail comes from, which its admins read.
+REPORT_EMAIL = env("REPORT_EMAIL") or parseaddr(DEFAULT_FROM_EMAIL)[1]
 
 # Logging: everything to the console (the process manager keeps it), the web server, the worker
 # and beat alike. Django's own default sends a 500's traceback nowhere when DEBUG is off; here it
@@ -464,6 +484,10 @@ HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
 # The record of play (puzzles/models/play.py): the moves one attempt may log; a write that would
 # pass it is refused (413) and the board can send it again without its moves.
 PLAY_MOVES_PER_ATTEMPT = int(env("PLAY_MOVES_PER_ATTEMPT", "5000"))
+# Its events (record_of_play/events.py): in any minute (a player's debounced saves come at most
+# every 0.6 s), and in all, the submit aside; a write past either is refused and changes nothing.
+PLAY_EVENTS_PER_MINUTE = int(env("PLAY_EVENTS_PER_MINUTE", "120"))
+PLAY_EVENTS_PER_ATTEMPT = int(env("PLAY_EVENTS_PER_ATTEMPT", "10000"))
 
 # Leaderboards: a solve faster than its difficulty's floor (seconds) is recorded but flagged
 # for an admin and kept off the leaderboard. Hints: how many one player may ask for in a minute.

@@ -433,6 +433,7 @@ def test_password_resets_are_limited_per_address(settings):
 def signups_refused_after_two(settings, **headers: str) -> list[int]:
     """Three sign-ups, each with the given headers and a name of its own: their statuses."""
     settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "signup": "2/m/ip"}
+    settings.TRUSTED_PROXIES = ["10.0.0.0/24"]  # the proxies of these tests
     return [
         sign_up(Client(), f"player{n}", **{k: v.format(n=n) for k, v in headers.items()}).status_code for n in range(3)
     ]
@@ -474,8 +475,19 @@ def test_behind_two_proxies_the_address_is_the_one_the_outer_proxy_appended(sett
     ) == [302, 302, 429]
 
 
+def test_behind_the_proxy_a_client_that_reached_the_site_directly_is_its_own_address(settings):
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    # Not from the proxy's address: the header the client wrote, new each time, is not read.
+    assert signups_refused_after_two(settings, REMOTE_ADDR="203.0.113.9", HTTP_X_FORWARDED_FOR="198.51.100.{n}") == [
+        302,
+        302,
+        429,
+    ]
+
+
 def test_a_request_that_skipped_a_trusted_proxy_is_refused_not_a_server_error(settings, caplog):
     settings.ALLAUTH_TRUSTED_PROXY_COUNT = 2
+    settings.TRUSTED_PROXIES = ["10.0.0.0/24"]
     client = Client(raise_request_exception=False)
     # One entry where two proxies would have written two: who is asking cannot be told.
     response = sign_up(client, "player0", REMOTE_ADDR="10.0.0.3", HTTP_X_FORWARDED_FOR="203.0.113.9")

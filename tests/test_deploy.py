@@ -143,8 +143,16 @@ def test_gunicorn_loads_the_sites_settings_with_the_platforms_worker_count(tmp_p
         env["WEB_CONCURRENCY"] = concurrency
     checked = run(["-m", "gunicorn", "--check-config", "-c", "python:sudokusite.gunicorn", "sudokusite.wsgi"], env)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    read = run(["-c", "from sudokusite import gunicorn as g; print(g.workers, g.bind)"], env)
-    assert read.stdout.split() == [str(workers), "0.0.0.0:8123"]
+    read = run(["-c", "from sudokusite import gunicorn as g; print(g.workers, g.bind, g.forwarded_allow_ips)"], env)
+    assert read.stdout.split() == [str(workers), "127.0.0.1:8123", "127.0.0.1,::1"]
+
+
+def test_gunicorn_binds_where_the_proxy_reaches_it_and_trusts_only_the_proxies_forwarded_headers(tmp_path):
+    env = production_env(tmp_path, BIND="10.0.0.7:8000", TRUSTED_PROXIES="10.0.0.2,10.0.1.0/24")
+    checked = run(["-m", "gunicorn", "--check-config", "-c", "python:sudokusite.gunicorn", "sudokusite.wsgi"], env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    read = run(["-c", "from sudokusite import gunicorn as g; print(g.bind, g.forwarded_allow_ips)"], env)
+    assert read.stdout.split() == ["10.0.0.7:8000", "10.0.0.2,10.0.1.0/24"]
 
 
 def test_a_gunicorn_worker_keeps_the_loaded_site_out_of_the_garbage_collectors_scans(tmp_path):

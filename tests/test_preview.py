@@ -121,13 +121,16 @@ def meta_tags(html: str) -> dict[str, str]:
     return dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)">', html))
 
 
+SITE = "https://sudoku.example"
+
+
 @pytest.mark.django_db
-def test_the_daily_pages_tags_describe_it_with_absolute_links_to_the_page_and_picture(client, daily):
-    request = RequestFactory().get(f"/daily/{daily.date.isoformat()}/easy/")
-    html = render_to_string("puzzles/_meta.html", share_views.preview_context(request, daily))
+def test_the_daily_pages_tags_describe_it_with_absolute_links_to_the_page_and_picture(client, daily, settings):
+    settings.SITE_URL = SITE
+    html = render_to_string("puzzles/_meta.html", share_views.preview_context(daily))
     tags = meta_tags(html)
-    page = f"http://testserver/daily/{daily.date.isoformat()}/easy/"
-    picture = f"http://testserver{preview_url(daily)}?v={daily.puzzle_id}"
+    page = f"{SITE}/daily/{daily.date.isoformat()}/easy/"
+    picture = f"{SITE}{preview_url(daily)}?v={daily.puzzle_id}"
     when = f"{daily.date.day} {daily.date:%B %Y}"
     assert tags["og:title"] == tags["twitter:title"] == f"Daily Sudoku · Easy · {when}"
     assert tags["og:description"] == tags["twitter:description"] == tags["description"]
@@ -138,19 +141,34 @@ def test_the_daily_pages_tags_describe_it_with_absolute_links_to_the_page_and_pi
     assert tags["twitter:card"] == "summary_large_image"
     assert tags["og:image:alt"] == f"The easy Sudoku of {when}: a grid with its 32 givens."
     # The picture's address answers with the picture.
-    response = client.get(picture.removeprefix("http://testserver"))
+    response = client.get(picture.removeprefix(SITE))
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
 
 
 @pytest.mark.django_db
-def test_the_tags_land_in_the_head_through_base_htmls_meta_block(daily):
+def test_the_tags_land_in_the_head_through_base_htmls_meta_block(daily, settings):
+    settings.SITE_URL = SITE
     # What daily.html does once it fills the block: {% block meta %}{% include "puzzles/_meta.html" %}{% endblock %}
     page = engines["django"].from_string(
         '{% extends "base.html" %}{% block meta %}{% include "puzzles/_meta.html" %}{% endblock %}'
     )
     request = RequestFactory().get(f"/daily/{daily.date.isoformat()}/easy/")
     request.user = AnonymousUser()
-    html = page.render(share_views.preview_context(request, daily), request)
+    html = page.render(share_views.preview_context(daily), request)
     head = html[html.index("<head>") : html.index("</head>")]
-    assert '<meta property="og:image" content="http://testserver/daily/' in head
+    assert f'<meta property="og:image" content="{SITE}/daily/' in head
     assert '<meta name="twitter:card" content="summary_large_image">' in head
+
+
+@pytest.mark.django_db
+def test_the_cached_page_links_to_the_configured_address_whatever_host_the_first_requester_named(
+    client, daily, settings
+):
+    settings.SITE_URL = SITE
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "sudoku.example", "other.example"]
+    first = client.get(f"/daily/{daily.date.isoformat()}/easy/", HTTP_HOST="other.example").content.decode()
+    later = client.get(f"/daily/{daily.date.isoformat()}/easy/", HTTP_HOST="sudoku.example").content.decode()
+    for html in (first, later):
+        tags = meta_tags(html)
+        assert tags["og:url"] == f"{SITE}/daily/{daily.date.isoformat()}/easy/"
+        assert tags["og:image"].startswith(f"{SITE}/daily/") and "other.example" not in html

@@ -126,13 +126,14 @@ def test_a_late_solve_keeps_the_streak_it_did_not_extend():
 
 
 @pytest.mark.django_db
-def test_the_results_carry_the_share_box_with_the_text_and_an_absolute_link(client, daily):
+def test_the_results_carry_the_share_box_with_the_text_and_an_absolute_link(client, daily, settings):
+    settings.SITE_URL = "https://sudoku.example"
     log_in(client, "ada")
     assert solve_through_api(client, daily, 125)["solved"] is True
     response = client.get(results_url(daily))
     assert response.status_code == 200
     body = response.content.decode()
-    link = f"http://testserver/daily/{daily.date.isoformat()}/easy/"
+    link = f"https://sudoku.example/daily/{daily.date.isoformat()}/easy/"  # settings.SITE_URL, not the Host
     expected = (
         f"Daily Sudoku · Easy · {daily.date.day} {daily.date:%B %Y}\n"
         "⏱️ 2:05, clean: no hints, no checks\n"

@@ -4,10 +4,13 @@ log-in, and what signing up or logging in does to a guest (guests.py)."""
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import logging
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
 from django.core.validators import RegexValidator
@@ -40,6 +43,20 @@ USERNAME_VALIDATORS = [
 ]
 
 
+@functools.cache
+def _networks(addresses: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(address, strict=False) for address in addresses)
+
+
+def from_trusted_proxy(address: str) -> bool:
+    """Whether a connection's address is one of settings.TRUSTED_PROXIES (addresses or networks)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
+
+
 class ChangePasswordForm(AllauthChangePasswordForm):
     """allauth's, where the current password is checked as a log-in would be: a wrong one counts
     toward the log-in failure limits of the address and the account, and once they are reached
@@ -68,6 +85,11 @@ class AccountAdapter(DefaultAccountAdapter):
         super().add_message(request, level, message_template, *args, **kwargs)
 
     def get_client_ip(self, request: HttpRequest) -> str:
+        # X-Forwarded-For is the proxy's word only on a connection from the proxy: a client that
+        # reached the web process directly could write any address into it.
+        remote = request.META.get("REMOTE_ADDR", "")
+        if settings.ALLAUTH_TRUSTED_PROXY_COUNT and not from_trusted_proxy(remote):
+            return remote
         # allauth raises ImproperlyConfigured when X-Forwarded-For holds fewer entries than
         # TRUSTED_PROXY_COUNT: a request that did not come through every trusted proxy, or a
         # count set too high. Either way the rate limits cannot know who is asking.

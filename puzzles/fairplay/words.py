@@ -69,6 +69,18 @@ THEY = {
 }
 
 
+# The step that ranks a new account's solve, as the link beside its reason (the email page).
+VERIFY_STEP = "Add and verify your email address"
+
+
+def ranking_asks() -> str:
+    """What ranking asks of an account, said on the sign-up form before anyone is told no."""
+    return (
+        "To be ranked on the leaderboards, an account needs a verified email address, or to be "
+        f"{settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old when it solves the puzzle."
+    )
+
+
 def reason(code: str) -> str:
     """The sentence the results page shows a player for one code (after "Not on the leaderboard:")."""
     return _you().get(code, code)
@@ -136,4 +148,23 @@ def rules(difficulty: str) -> list[str]:
         "A solve far faster than its player's own rating allows is held too; a player is established, and "
         f"their rating no longer new, after {settings.ESTABLISHED_SOLVES} ranked solves, and until then a solve "
         f"under {settings.FIELD_MARGIN:.0%} of the day's fastest established time is held.",
+        *PROMISES,
     ]
+
+
+# What the rules above can and cannot promise, said after them.
+PROMISES = [
+    "What the site checks is how a solve was played here: the time, the digits arriving one by one at a "
+    "person's pace while the page was open, the account, and a time far below the day's. It cannot see "
+    "where a player found the digits.",
+    "The givens are public, so a player can solve a puzzle elsewhere first, or with a program, and type it "
+    "in at a person's pace: no leaderboard of a puzzle anyone can read can promise that every time was "
+    "earned, and a result that looks like that is held or disqualified only once someone checks it.",
+]
+# After the rules, with a mailto link to settings.REPORT_EMAIL.
+REPORT = "To report a result you think was not fair play, name the puzzle and the player in an email to"
+
+
+def report_address() -> str:
+    """Where a player reports a result: settings.REPORT_EMAIL (by default the site's own sender)."""
+    return settings.REPORT_EMAIL

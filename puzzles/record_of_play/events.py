@@ -8,14 +8,27 @@ An attempt holds at most settings.PLAY_MOVES_PER_ATTEMPT moves: a write whose mo
 is refused whole (RecordFull, a 413), while a write without moves always goes through, so a board
 with a full record can still save and submit. Events are never changed or deleted by the app; they
 go with their attempt (a guest's attempts moved to an account at log-in keep theirs).
+
+Writes without moves (an open, a close, a save that carries none) would otherwise add a row each
+without end, so the events are bounded too (ensure_room_for_event, called by the API's
+record_bounded decorator before the write): at most settings.PLAY_EVENTS_PER_MINUTE in any minute,
+and settings.PLAY_EVENTS_PER_ATTEMPT in all, the submit aside, so that a full record can still be
+solved. A write past a bound is refused whole, before anything is read or written: the clock and
+the record both stay as they were, so the time the record shows and the time the clock counted
+never part (a beat that moved the clock but logged nothing would part them). Past the minute's
+bound the answer is a 429 with the wait (EventsTooFast), past the attempt's a 413 (EventsFull).
+The count is read without a lock, so requests sent at the same moment may pass it together: the
+bound can be overshot by the requests in flight at once, never by more.
 """
 
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.db.models import Count, Min, Q
 
 from ..models import Attempt, PlayEvent
 from .moves import Move, pack
@@ -27,6 +40,47 @@ class RecordFull(Exception):
     def __init__(self) -> None:
         limit = settings.PLAY_MOVES_PER_ATTEMPT
         super().__init__(f"The record of play for this puzzle is full ({limit} moves): send the write without moves.")
+
+
+class EventsTooFast(Exception):
+    """The write would log more than settings.PLAY_EVENTS_PER_MINUTE events on the attempt in a
+    minute; retry_after is the wait, in whole seconds, until the oldest of them leaves the minute."""
+
+    def __init__(self, retry_after: int) -> None:
+        limit = settings.PLAY_EVENTS_PER_MINUTE
+        super().__init__(
+            f"Too many writes to this puzzle in a minute (at most {limit}): nothing was saved. "
+            f"Try again in {retry_after} s."
+        )
+        self.retry_after = retry_after
+
+
+class EventsFull(Exception):
+    """The attempt's record of play holds settings.PLAY_EVENTS_PER_ATTEMPT events: only the submit
+    is taken now."""
+
+    def __init__(self) -> None:
+        limit = settings.PLAY_EVENTS_PER_ATTEMPT
+        super().__init__(f"The record of play for this puzzle is full ({limit} writes): only the submit is taken now.")
+
+
+MINUTE = datetime.timedelta(minutes=1)
+
+
+def ensure_room_for_event(user_id: int, daily_id: int, kind: str, now: datetime.datetime) -> None:
+    """Pass if the player's attempt at the daily can log one more event of `kind` at `now`; raise
+    EventsTooFast past the minute's bound, EventsFull past the attempt's (never for a submit)."""
+    since = now - MINUTE
+    recent = Q(arrived_at__gt=since)
+    counts = PlayEvent.objects.filter(attempt__user_id=user_id, attempt__daily_id=daily_id).aggregate(
+        total=Count("id"), recent=Count("id", filter=recent), oldest=Min("arrived_at", filter=recent)
+    )
+    if counts["recent"] >= settings.PLAY_EVENTS_PER_MINUTE:
+        oldest = counts["oldest"] or now  # none at all: a bound of 0 turns the writes off
+        wait = (oldest - since).total_seconds()
+        raise EventsTooFast(max(1, math.ceil(wait)))
+    if kind != PlayEvent.Kind.SUBMIT and counts["total"] >= settings.PLAY_EVENTS_PER_ATTEMPT:
+        raise EventsFull()
 
 
 def placed_count(before: str, after: str) -> int:

@@ -46,6 +46,7 @@ class Standing:
     guest: bool = False  # a guest's solve, ranked otherwise: rank and solvers say where it would be
     ranked_seconds: float | None = None  # the time it is ranked by, when that reads otherwise than the clock
     new_account: bool = False  # a guest's solve, held back only as a new account's: a verified email ranks it
+    verify_step: str = ""  # an account's solve held back as a new account's: the words of the link to the email page
 
     @property
     def time(self) -> str:
@@ -82,6 +83,8 @@ class Leaderboard:
     player_row: Row | None  # the player's own row when it is below the top
     solvers: int  # every ranked solve of the daily
     rules: list[str] = field(default_factory=list)  # how ranking works, as the page writes it
+    report_to: str = ""  # the address the rules ask players to report a result to
+    report_words: str = ""  # the sentence before it
 
 
 def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
@@ -116,7 +119,15 @@ def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = T
         player_row = Row(
             ranking.rank_among(ranked, own_time), own.user.get_username(), own_time, True, own.pk, provisional
         )
-    return Leaderboard(daily, rows, player_row, ranked.count(), words.rules(daily.difficulty))
+    return Leaderboard(
+        daily,
+        rows,
+        player_row,
+        ranked.count(),
+        words.rules(daily.difficulty),
+        report_to=words.report_address(),
+        report_words=words.REPORT,
+    )
 
 
 def standing_of(solve: Solve) -> Standing:
@@ -147,7 +158,9 @@ def standing_of(solve: Solve) -> Standing:
             new_account=new_account,
         )
     if reasons:
-        return Standing(solve.seconds, ranked=False, reasons=reasons, today=today)
+        # Only when the email is all that holds it back: then verifying it ranks the solve.
+        step = words.VERIFY_STEP if ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT] else ""
+        return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, verify_step=step)
     solvers = ranked.count()
     slower = ranked.filter(GreaterThanOrEqual(ranking.RANK_TIME, int(mine) + 1)).count()
     # Rounded down, so a player is never told they did better than they did.

@@ -12,7 +12,7 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.http import HttpRequest
+from django.conf import settings
 from django.urls import reverse
 
 from ..durations import format_duration
@@ -83,9 +83,14 @@ def current_streak(solve: Solve) -> int:
     return streaks(streak_days(solve_rows(solve.user)), site_today()).current
 
 
-def daily_url(request: HttpRequest, daily: DailyPuzzle) -> str:
+def site_url(path: str) -> str:
+    """An absolute address on the site, from settings.SITE_URL and never the request's Host."""
+    return settings.SITE_URL + path
+
+
+def daily_url(daily: DailyPuzzle) -> str:
     """The daily's page as an absolute address, for a link that leaves the site."""
-    return request.build_absolute_uri(reverse("puzzles:daily", args=(daily.date, daily.difficulty)))
+    return site_url(reverse("puzzles:daily", args=(daily.date, daily.difficulty)))
 
 
 def share_for(solve: Solve, url: str) -> Share:

@@ -11,9 +11,9 @@ from ..results.share import Share, daily_url, share_for
 register = template.Library()
 
 
-@register.simple_tag(takes_context=True)
-def share_of(context: template.Context, solve: Solve | None) -> Share | None:
+@register.simple_tag
+def share_of(solve: Solve | None) -> Share | None:
     """{% share_of solve as share %}: the text, title and link a player shares; None without a solve."""
     if not solve:
         return None
-    return share_for(solve, daily_url(context["request"], solve.daily))
+    return share_for(solve, daily_url(solve.daily))

@@ -3,6 +3,7 @@
 from django import template
 
 from ..durations import duration_or_dash
+from ..fairplay import words
 from ..pipeline.scores import score_text
 
 register = template.Library()
@@ -19,3 +20,9 @@ def duration(seconds: float | None) -> str:
 def score(value: int | None) -> str:
     """A puzzle's score in hundredths as people read it: {{ puzzle.score|score }} -> 4.27."""
     return score_text(value)
+
+
+@register.simple_tag
+def ranking_asks() -> str:
+    """{% ranking_asks %}: what ranking asks of an account (fairplay/words.py), for the sign-up form."""
+    return words.ranking_asks()

@@ -36,6 +36,7 @@ from .decorators import (
     json_refusals,
     methods,
     new_guest_on_first_write,
+    record_bounded,
     served_daily,
 )
 
@@ -86,6 +87,7 @@ def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
 @json_body(WRITE_BODY_BYTES)
 @guest_session_kept
 @new_guest_on_first_write
+@record_bounded("save")
 @attempt_refusals
 def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
     """POST {"version", "digits", "corner", "centre", "colours", "moves"}: store the position made on
@@ -108,6 +110,7 @@ def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
 @served_daily
 @json_body()
 @guest_session_kept
+@record_bounded("beat")
 @attempt_refusals
 def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
     """POST {"phase": "open" | "tick" | "close"} (a tick without one): the server's clock follows
@@ -129,6 +132,7 @@ def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
 @json_body(WRITE_BODY_BYTES)
 @guest_session_kept
 @new_guest_on_first_write
+@record_bounded("submit")
 @attempt_refusals
 def submit(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
     """POST {"version", "digits", "moves"}: check the full grid (logged with its moves, as a save's);

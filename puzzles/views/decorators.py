@@ -7,6 +7,7 @@ first, and each can be read and tested alone (tests/test_api_decorators.py):
     @json_body(max_bytes=...)         a write's body: 415 not JSON, 413 too large, 400 malformed
     @guest_session_kept               a guest's write keeps their session cookie alive
     @new_guest_on_first_write         a visitor's first write makes them a guest, in one transaction
+    @record_bounded("save")           429 past the record's events in a minute, 413 past its events in all
     @attempt_refusals                 409 for a stale save or a solved puzzle, 413 for a full record
     def save(request, daily, payload): ...
 
@@ -27,6 +28,7 @@ from django.contrib.auth import login
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 
 from ..accounts.guests import (
     GUEST_PREFIX,
@@ -41,7 +43,7 @@ from ..play.attempts import AlreadySolved, StaleSave, attempt_open, attempt_stat
 from ..play.hints import HintsTooFast
 from ..play.positions import BadPosition
 from ..play.preferences import BadPreferences
-from ..record_of_play.events import RecordFull
+from ..record_of_play.events import EventsFull, EventsTooFast, RecordFull, ensure_room_for_event
 from ..record_of_play.moves import BadMoves
 from .errors import PRIVATE, json_error
 
@@ -53,14 +55,14 @@ JSON_TYPE = "application/json"  # what every write must say it is (parameters su
 
 def json_refusals(view: View) -> View:
     """No answer may be kept by a cache, refusals included; the domain's refusals become JSON:
-    429 (with Retry-After) for too many hints and checks or new guests, 400 for a malformed
+    429 (with Retry-After) for too many hints and checks, new guests or writes, 400 for a malformed
     position, moves or settings."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, **arguments: Any) -> JsonResponse:
         try:
             response = view(request, **arguments)
-        except (GuestsTooFast, HintsTooFast) as exc:
+        except (GuestsTooFast, HintsTooFast, EventsTooFast) as exc:
             response = json_error(str(exc), 429, retry_after=exc.retry_after)
             response["Retry-After"] = str(exc.retry_after)
         except (BadPosition, BadMoves, BadPreferences) as exc:
@@ -183,6 +185,27 @@ def new_guest_on_first_write(view: View) -> View:
         return response
 
     return wrapper
+
+
+def record_bounded(kind: str) -> Callable[[View], View]:
+    """A player's write that logs an event of `kind` ("beat": the phase the payload names; a tick
+    logs none) only while the record of play has room for it (record_of_play/events.py): 429 with
+    Retry-After past the minute's bound, 413 past the attempt's, and nothing changed."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, **arguments: Any) -> JsonResponse:
+            logged = arguments["payload"].get("phase", "tick") if kind == "beat" else kind
+            if request.user.is_authenticated and logged != "tick":
+                try:
+                    ensure_room_for_event(request.user.pk, arguments["daily"].pk, str(logged), timezone.now())
+                except EventsFull as exc:
+                    return json_error(str(exc), 413, events_full=True)
+            return view(request, **arguments)
+
+        return wrapper
+
+    return decorate
 
 
 def attempt_refusals(view: View) -> View:

@@ -238,7 +238,7 @@ def _daily_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
         "api": _api_urls(daily),
         "site_urls": site_urls(request)["site_urls"],
         "messages": (),  # a waiting message is left for the next page that is about its reader
-        **preview_context(request, daily),  # the link preview's tags (_meta.html)
+        **preview_context(daily),  # the link preview's tags (_meta.html)
     }
 
 

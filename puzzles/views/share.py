@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 from ..models import DailyPuzzle
 from ..pipeline.dailies import daily_served
 from ..results.preview import HEIGHT, WIDTH, draw_preview
-from ..results.share import SITE_NAME, daily_url, share_title
+from ..results.share import SITE_NAME, daily_url, share_title, site_url
 
 # Raise when the drawing changes: the cached pictures and the browsers' copies are dropped.
 DRAWING_VERSION = 1
@@ -71,8 +71,9 @@ class LinkPreview:
     site_name: str = SITE_NAME
 
 
-def link_preview(request: HttpRequest, daily: DailyPuzzle) -> LinkPreview:
-    """What templates/puzzles/_meta.html says about a daily's page to link previews."""
+def link_preview(daily: DailyPuzzle) -> LinkPreview:
+    """What templates/puzzles/_meta.html says about a daily's page to link previews, its links
+    on settings.SITE_URL (the page is cached for everyone, so nothing in it comes from a request)."""
     label = daily.get_difficulty_display()
     clues = sum(1 for digit in daily.puzzle.givens if digit in "123456789")
     when = f"{daily.date.day} {daily.date:%B %Y}"
@@ -80,12 +81,12 @@ def link_preview(request: HttpRequest, daily: DailyPuzzle) -> LinkPreview:
     return LinkPreview(
         title=share_title(daily.date, daily.difficulty),
         description=f"The {label.lower()} puzzle of {when}, {clues} givens. Play it free in your browser.",
-        url=daily_url(request, daily),
-        image=request.build_absolute_uri(image),
+        url=daily_url(daily),
+        image=site_url(image),
         image_alt=f"The {label.lower()} Sudoku of {when}: a grid with its {clues} givens.",
     )
 
 
-def preview_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
-    """The context _meta.html needs, for the daily page's own context: {**preview_context(...)}."""
-    return {"link_preview": link_preview(request, daily)}
+def preview_context(daily: DailyPuzzle) -> dict[str, Any]:
+    """The context _meta.html needs, for the daily page's own context: {**preview_context(daily)}."""
+    return {"link_preview": link_preview(daily)}

@@ -60,6 +60,7 @@ export function elements(doc) {
     accountPlayer: doc.getElementById("account-player"),
     accountStats: doc.getElementById("account-stats"),
     accountLeagues: doc.getElementById("account-leagues"), // for an account only, never a guest
+    accountPages: doc.getElementById("account-pages"), // the phone menu's Password and Email, likewise
     accountName: doc.getElementById("account-name"),
     accountCsrf: doc.getElementById("account-csrf"),
     csrfInput: doc.querySelector("input[name=csrfmiddlewaretoken]"),
@@ -283,7 +284,7 @@ export function showPlayer(game, player, csrf) {
   const { els } = game;
   setText(els.accountName, player.name);
   els.accountCsrf.value = csrf;
-  for (const el of [els.accountPlayer, els.accountStats, els.accountLeagues]) el.hidden = false;
+  for (const el of [els.accountPlayer, els.accountStats, els.accountLeagues, els.accountPages]) el.hidden = false;
   setText(els.help, els.help.dataset.playerHelp);
   els.grid.removeAttribute("aria-readonly");
 }

@@ -219,6 +219,8 @@ def test_the_logged_in_header_fits_with_every_link_and_every_target_is_44px(chro
             assert not page.locator("#site-nav").is_visible()
             menu.click()
             assert menu.get_attribute("aria-expanded") == "true"
+            # The account's pages, gone from the header's row below a wide screen, are in the menu.
+            assert page.locator("#site-nav a.nav-account-page[href='/accounts/email/']").is_visible()
         # Every link the header has, Learn (the one it kept room for) among them.
         assert page.locator("#site-nav .nav-learn").count() == 1
         found = page.evaluate(HEADER)

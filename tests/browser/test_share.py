@@ -7,6 +7,7 @@ docs/screenshots/solved-share[-dark-phone].png."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.db.models import F
 
 from puzzles.durations import format_duration
@@ -120,7 +121,7 @@ def test_a_player_solves_copies_the_exact_share_text_and_the_box_passes_axe(chro
     page.locator("#sudoku-results-slot #sudoku-results[data-solved=true]").wait_for(timeout=10_000)
     box = page.locator("#sudoku-results #sudoku-share")
     solve = Solve.objects.get(user__username="sharer")
-    text = expected_text(todays_easy, live_server.url, solve.seconds)
+    text = expected_text(todays_easy, settings.SITE_URL, solve.seconds)
     # The text is on the page as it will be shared: the player sees what goes out.
     assert box.locator(".share-text").inner_text() == text
     assert box.get_by_role("button", name="Share…").is_visible()
@@ -144,7 +145,7 @@ def test_a_player_solves_copies_the_exact_share_text_and_the_box_passes_axe(chro
 
 def test_share_hands_the_text_to_the_share_sheet_and_copies_when_the_sheet_refuses(chromium, live_server, todays_easy):
     context, page = solved_results_page(chromium, live_server, todays_easy, "sheeter", SHARE_SHEET)
-    text = expected_text(todays_easy, live_server.url, 187)
+    text = expected_text(todays_easy, settings.SITE_URL, 187)
     share = page.get_by_role("button", name="Share…")
     assert share.is_visible()
 
@@ -176,7 +177,7 @@ def test_copy_on_the_results_page_opened_on_its_own(chromium, live_server, today
     context, page = solved_results_page(chromium, live_server, todays_easy, "direct")
     page.get_by_role("button", name="Copy").click()
     status_says(page, COPIED)
-    assert clipboard_text(context, live_server.url) == expected_text(todays_easy, live_server.url, 187)
+    assert clipboard_text(context, live_server.url) == expected_text(todays_easy, settings.SITE_URL, 187)
     context.close()
 
 
@@ -187,5 +188,5 @@ def test_a_refused_clipboard_leaves_the_text_selected_for_the_player_to_copy(chr
     page.get_by_role("button", name="Copy").click()
     outcome_is(page, "refused")
     status_says(page, REFUSED)
-    assert page.evaluate("() => getSelection().toString()") == expected_text(todays_easy, live_server.url, 187)
+    assert page.evaluate("() => getSelection().toString()") == expected_text(todays_easy, settings.SITE_URL, 187)
     context.close()
