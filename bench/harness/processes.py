@@ -147,3 +147,22 @@ def stop(*processes: subprocess.Popen | None, grace: float = 30) -> None:
 def children_of(pid: int) -> list[int]:
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     return sorted(int(p) for p in out.split())
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user and system) some processes have used so far, from /proc/<pid>/stat;
+    a process that has exited counts nothing. Linux only, as the benches' servers are."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime and stime: the 14th and 15th fields
+    return total / tick
+
+
+def server_pids(process: subprocess.Popen) -> list[int]:
+    """A server's processes: the one started and its children (gunicorn's master and workers)."""
+    return [process.pid, *children_of(process.pid)]
