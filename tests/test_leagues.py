@@ -77,6 +77,17 @@ def test_a_player_makes_a_league_from_the_form_and_lands_on_its_board_with_the_i
     assert "Office lunch is ready" in text(page)
 
 
+def test_the_invite_link_is_built_on_the_site_address_never_the_request_host(client, settings):
+    settings.SITE_URL = "https://sudoku.example"
+    settings.ALLOWED_HOSTS = ["evil.example", "testserver"]
+    log_in(client, "ada")
+    client.post("/leagues/", {"name": "Lunch"})
+    league = League.objects.get()
+    page = client.get(f"/leagues/{league.pk}/", HTTP_HOST="evil.example").content.decode()
+    assert f"https://sudoku.example/leagues/join/{league.invite_code}/" in page
+    assert "evil.example" not in page
+
+
 @pytest.mark.parametrize(
     ("name", "error"),
     [("", "Give the league a name."), ("   ", "Give the league a name."), ("x" * 61, "60 characters")],

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 from ..leagues import boards, membership
 from ..leagues.forms import LeagueForm
 from ..models import League, site_today
+from ..results.share import site_url
 
 
 def _member_league(request: HttpRequest, league_id: int) -> League:
@@ -107,7 +108,7 @@ def league_board(request: HttpRequest, league_id: int, day: datetime.date | None
         "standing": boards.league_standing(league, monday, min(sunday, today), request.user.pk),
         "members": members,
         "is_owner": league.owner_id == request.user.pk,
-        "invite_url": request.build_absolute_uri(reverse("puzzles:league-join", args=[league.invite_code])),
+        "invite_url": site_url(reverse("puzzles:league-join", args=[league.invite_code])),
         "max_members": membership.MAX_MEMBERS,
     }
     return render(request, "puzzles/league.html", context)
