@@ -64,6 +64,17 @@ def test_anyone_else_gets_the_status_alone_and_probes_nothing(client, settings, 
     assert broker_probes == []
 
 
+def test_anyone_elses_check_asks_redis_nothing(client, settings, monkeypatch, broker_probes):
+    asked = []
+    monkeypatch.setattr(health, "_cache_answers", lambda: asked.append(1) or True)
+    settings.HEALTH_TOKEN = TOKEN
+    for _ in range(3):
+        client.get("/health/")
+    assert asked == []
+    client.get("/health/", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert asked == [1]
+
+
 def test_without_a_configured_token_no_token_opens_the_details(client, settings, broker_probes):
     settings.HEALTH_TOKEN = ""
     for header in ("Bearer ", "Bearer", "Bearer x"):
