@@ -56,7 +56,7 @@ test-js:
 # ESLint is pinned in package.json and package-lock.json; npm ci installs exactly that when
 # node_modules is missing or older than the lock file. Nothing of it is served: no build step.
 lint-js: node_modules/.package-lock.json
-	node_modules/.bin/eslint static/js tests/js eslint.config.mjs
+	node_modules/.bin/eslint static/js tests/js bench/requests.mjs eslint.config.mjs
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund

@@ -17,8 +17,8 @@ export default [
     languageOptions: { sourceType: "script" },
   },
   {
-    // Node's test runner.
-    files: ["tests/js/**/*.mjs"],
+    // Node's test runner, and the benches that drive the board's modules in Node.
+    files: ["tests/js/**/*.mjs", "bench/**/*.mjs"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
   },
   {

@@ -16,6 +16,7 @@ from .factories import EASY_GIVENS, EASY_SOLUTION, make_known_puzzle
 pytestmark = pytest.mark.django_db
 
 TOKEN = "a-monitor-token-" + "t" * 32
+DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1: every call is refused
 
 
 @pytest.fixture
@@ -61,6 +62,17 @@ def test_anyone_else_gets_the_status_alone_and_probes_nothing(client, settings, 
         assert response.status_code == 200 and response.json() == {"status": "ok"}
     assert client.get(f"/health/?token={TOKEN}").json() == {"status": "ok"}  # never from the query string
     assert broker_probes == []
+
+
+def test_anyone_elses_check_asks_redis_nothing(client, settings, monkeypatch, broker_probes):
+    asked = []
+    monkeypatch.setattr(health, "_cache_answers", lambda: asked.append(1) or True)
+    settings.HEALTH_TOKEN = TOKEN
+    for _ in range(3):
+        client.get("/health/")
+    assert asked == []
+    client.get("/health/", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert asked == [1]
 
 
 def test_without_a_configured_token_no_token_opens_the_details(client, settings, broker_probes):
@@ -111,3 +123,35 @@ def test_a_database_that_is_away_fails_the_check_with_503(client, monitor, broke
     response = client.get("/health/", **monitor)
     assert response.status_code == 503
     assert response.json()["database"] == "unreachable" and response.json()["status"] == "failing"
+
+
+def _cache_at(settings, url: str) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "sudokusite.cache.ForgivingRedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        },
+        "local": settings.CACHES["local"],
+    }
+
+
+@pytest.mark.integration
+def test_each_check_asks_redis_again_so_an_outage_and_a_recovery_show_at_once(
+    client, settings, monitor, broker_probes, redis_url
+):
+    live = redis_url.rsplit("/", 1)[0] + "/5"
+    _cache_at(settings, live)
+    with time_machine.travel(timezone.now(), tick=False):  # no answer may expire meanwhile
+        assert client.get("/health/", **monitor).json()["cache"] == "ok"
+        _cache_at(settings, DEAD_REDIS)  # Redis goes away
+        for _ in range(2):
+            assert client.get("/health/", **monitor).json()["cache"] == "unreachable"
+        _cache_at(settings, live)  # and comes back
+        assert client.get("/health/", **monitor).json()["cache"] == "ok"
+
+
+def test_a_cache_that_is_away_is_reported_without_failing_the_check(client, settings, monitor, broker_probes):
+    _cache_at(settings, DEAD_REDIS)
+    response = client.get("/health/", **monitor)
+    assert response.status_code == 200 and response.json()["cache"] == "unreachable"

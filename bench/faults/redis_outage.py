@@ -78,13 +78,17 @@ def fault_redis(
         f"{len(solved_ok)}/{len(solves)} submits solved and recorded ({during_ok}/{during_total} during the outage)",
     )
     cache_states = [((r.json() or {}).get("cache"), r.started) for r in health]
+    # Asked after Redis stopped and answered before it started again: the outage is all they can see.
+    inside = [state for state, t in cache_states if down + 0.1 <= t <= up - 0.6]
     down_seen = any(state == "unreachable" and down <= t <= up for state, t in cache_states)
     back = [state for state, t in cache_states if t > up + 1]
     check(
         "a",
         "the outage was real and the site saw Redis come back (/health/)",
         down_seen and bool(back) and back[-1] == "ok",
-        f"/health/ cache: {'unreachable' if down_seen else 'never unreachable'} during the outage, "
-        f"{back[-1] if back else 'no answer'} at the end; health answered {summary(health)}",
+        f"/health/ cache: {'unreachable' if down_seen else 'never unreachable'} during the outage "
+        f"({inside.count('unreachable')} of {len(inside)} answers asked well inside it), "
+        f"{back[-1] if back else 'no answer'} at the end ({back.count('ok')} of {len(back)} ok from 1 s after); "
+        f"health answered {summary(health)}",
     )
     check_nothing_lost("a", "Redis down", site, players)

@@ -4,8 +4,10 @@ need to know, with no secrets.
 Anyone may ask `/health/`, so anyone gets the status alone (200 or 503), which costs one
 `SELECT 1`. The details (database, broker, cache, each pool's level) are for staff and for a
 monitor that sends settings.HEALTH_TOKEN as `Authorization: Bearer <token>` (a header, never the
-query string, which ends up in logs). The broker and cache probes behind the details are kept
-for a few seconds, so a flood of checks cannot turn into a flood of broker connections.
+query string, which ends up in logs). The cache is asked each time (one PING on this process's
+own connection to Redis, within the cache's socket timeout), so an outage shows in the next
+answer; the broker's probe opens a connection of its own, so its answer is kept for a few
+seconds and a flood of checks cannot turn into a flood of broker connections.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 import hmac
 
 from django.conf import settings
-from django.core.cache import cache, caches
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import DatabaseError, connection
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -22,8 +25,8 @@ from django.views.decorators.cache import never_cache
 from ..models import TIER_ORDER, Pool, Puzzle
 from ..pipeline import broker
 
-PROBE_SECONDS = 10  # how long this process reuses the broker and cache probes' answers
-PROBE_KEY = "health:probes"
+PROBE_SECONDS = 10  # how long this process reuses the broker probe's answer
+PROBE_KEY = "health:broker"
 
 
 def ping(request: HttpRequest) -> HttpResponse:
@@ -45,20 +48,37 @@ def _pools() -> dict[str, dict[str, int]]:
 
 
 def _cache_answers() -> bool:
-    probe = "health:probe"
-    cache.set(probe, 1, 10)
-    return cache.get(probe) == 1
+    """Whether Redis answers a PING now.
+
+    Asked of Redis itself, not through the site's cache: that one never raises and, after a
+    failure, stops asking Redis for a few seconds (sudokusite/cache.py), so it can tell neither
+    an outage (its fallbacks look like answers) nor a recovery (it is still resting).
+    """
+    shared = caches["default"]
+    if not isinstance(shared, RedisCache):
+        return True  # this process's memory, which is always there
+    # A second try, since a connection that Redis dropped when it restarted fails once before
+    # redis-py opens a new one; a Redis that is still away refuses both.
+    for _ in range(2):
+        try:
+            # Django's client for the cache (private, so the stubs leave it out) hands out this
+            # process's redis-py client, which connects as it is made: either step can fail.
+            client = shared._cache.get_client(write=True)  # type: ignore[attr-defined]
+            return bool(client.ping())
+        except Exception:  # redis-py's errors and the OS's: whatever it is, Redis did not answer
+            continue
+    return False
 
 
 def _probes() -> dict[str, str]:
-    """The broker's and the shared cache's reachability, probed at most every PROBE_SECONDS."""
+    """The broker's reachability, probed at most every PROBE_SECONDS, and the cache's, now."""
     local = caches["local"]  # this process's memory: it answers even when Redis does not
-    probes = local.get(PROBE_KEY)
-    if probes is None:
+    broker_state = local.get(PROBE_KEY)
+    if broker_state is None:
         reachable, _ = broker.broker_status(timeout=1.0)
-        probes = {"broker": "ok" if reachable else "unreachable", "cache": "ok" if _cache_answers() else "unreachable"}
-        local.set(PROBE_KEY, probes, PROBE_SECONDS)
-    return probes
+        broker_state = "ok" if reachable else "unreachable"
+        local.set(PROBE_KEY, broker_state, PROBE_SECONDS)
+    return {"broker": broker_state, "cache": "ok" if _cache_answers() else "unreachable"}
 
 
 def _may_see_details(request: HttpRequest) -> bool:

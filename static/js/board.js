@@ -27,7 +27,7 @@
 import { parseState, positionKey } from "./sudoku.js";
 import { newGame } from "./state.js";
 import { keyAction, moveTarget, nextMode } from "./keys.js";
-import { BEAT_MS, SyncQueue } from "./sync.js";
+import { SyncQueue } from "./sync.js";
 import { browserStorage } from "./device.js";
 import { UndoCopy } from "./undo.js";
 import { askHint, closeHint, hintOpen, hintPanel } from "./hints.js";
@@ -245,7 +245,7 @@ function wirePlay(game) {
   window.addEventListener("online", () => sync.retryNow());
   window.addEventListener("focus", () => sync.requestRefresh(true));
   setInterval(() => tickClock(game), 250);
-  setInterval(() => sync.requestBeat("tick"), BEAT_MS);
+  sync.startTicking(); // a tick after 10 s without a save or a beat, while time counts
   if (sync.dirty) sync.pump(); // A restored local copy goes to the server straight away.
 }
 

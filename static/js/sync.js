@@ -13,7 +13,9 @@
 //
 // The clock: time counts while a page of the puzzle is open, visible and unpaused, and only then.
 // The page tells the server when that starts ("open") and stops ("close"), and beats ("tick")
-// in between; the server counts the time between them (puzzles/play/attempts.py).
+// in between; the server counts the time between them (puzzles/play/attempts.py). Every write (a
+// save, a submit, a beat) is such a sign of life, so a tick goes only after BEAT_MS without one:
+// while the player moves, their saves keep the clock going and no tick is sent.
 //
 // The queue decides; what its answers do to the page goes through its host (see SyncQueue), and
 // fetch, timers, the two kinds of time and storage are passed in, so Node's test runner drives it without a
@@ -53,6 +55,14 @@ export function combinePhases(waiting, next) {
   if (waiting === "tick") return next;
   if (next === "tick") return waiting;
   return "tick"; // open then close, or close then open
+}
+
+/**
+ * How long until a tick is due, `lastWriteAt` being when the last write left (all in ms): BEAT_MS
+ * after it, so the server never goes longer than BEAT_MS without a sign of life while time counts.
+ */
+export function tickDueIn(now, lastWriteAt) {
+  return Math.max(0, lastWriteAt + BEAT_MS - now);
 }
 
 /** A failure worth retrying: no network, or the server briefly unwell (5xx). */
@@ -121,6 +131,8 @@ export class SyncQueue {
     this.stopped = false; // the server refused (logged out, bad input): no more requests
     this.dirtySince = 0;
     this.lastRefresh = 0;
+    this.lastWriteAt = -Infinity; // when the last write (a sign of life to the server's clock) left
+    this.ticker = null; // the timer of the next tick, once startTicking() has run
     this.shown = "idle"; // the save line's state as last shown (the page starts with "idle")
   }
 
@@ -205,9 +217,29 @@ export class SyncQueue {
   requestBeat(phase = "tick") {
     if (!shouldBeat(this, this.host.running(), phase)) return;
     if (phase === "open" && this.counting && !this.beat) phase = "tick";
+    if (phase === "tick" && tickDueIn(this.now(), this.lastWriteAt) > 0) return; // a write said it already
     this.beat = combinePhases(this.beat, phase);
     this.counting = phase !== "close";
     this.pump();
+  }
+
+  /**
+   * Keep the server's clock going while time counts: a tick once BEAT_MS have passed without a
+   * write. Checked again BEAT_MS after each write (or each check that found time not counting).
+   */
+  startTicking() {
+    this.timers.clearTimeout(this.ticker);
+    this.ticker = this.timers.setTimeout(() => {
+      this.ticker = null;
+      this.requestBeat("tick"); // goes at once unless a request is in flight, which is a write itself or ends soon
+      this.startTicking();
+    }, tickDueIn(this.now(), this.lastWriteAt) || BEAT_MS);
+  }
+
+  /** A write left: the next tick is due BEAT_MS from now. */
+  wrote() {
+    this.lastWriteAt = this.now();
+    if (this.ticker !== null) this.startTicking();
   }
 
   /**
@@ -219,6 +251,7 @@ export class SyncQueue {
     if (!this.counting || this.awaitingFirstMove || this.stopped) return;
     this.counting = false;
     this.beat = null;
+    this.wrote();
     this.send(this.urls.beat, { version: this.version, phase: "close" }, true).catch(() => {});
   }
 
@@ -458,6 +491,7 @@ const JOBS = {
     sync.dirty = false;
     sync.due = false;
     if (!sync.offline) sync.show("saving");
+    sync.wrote();
     let reply;
     try {
       reply = await sync.send(sync.urls.save, { version: sync.version, ...wire(sent), ...body }, keepalive);
@@ -492,6 +526,7 @@ const JOBS = {
   async submit(sync) {
     sync.submit = false;
     const { batch, body } = sync.record.outgoing(sync.dateNow());
+    sync.wrote();
     const { status, data } = await sync.send(sync.urls.submit, { version: sync.version, digits: digitsString(sync.host.board()), ...body });
     if (status === 200) sync.record.delivered(batch);
     if (status === 200 && data.solved) {
@@ -514,6 +549,9 @@ const JOBS = {
     sync.beat = null;
     // Paused or hidden while a tick or an open waited in the queue: a close follows it anyway.
     if (phase !== "close" && !sync.host.running()) return;
+    // A tick that waited behind a save or a submit: that write was the sign of life.
+    if (phase === "tick" && tickDueIn(sync.now(), sync.lastWriteAt) > 0) return;
+    sync.wrote();
     const { status, data } = await sync.send(sync.urls.beat, { version: sync.version, phase });
     if (status === 200) sync.host.elapsed(data.elapsed);
     else if (status === 409 && data?.state) sync.adopt(data?.state, UPDATED_ELSEWHERE);

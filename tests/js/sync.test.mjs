@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { applyDigit, applyMoves, digitsString, isFull, movesBetween, parseState, toggleMarks } from "../../static/js/sudoku.js";
 import { MOVES_PER_WRITE } from "../../static/js/record-of-play.js";
 import {
-  SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat,
+  BEAT_MS, SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat, tickDueIn,
 } from "../../static/js/sync.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -440,9 +440,10 @@ describe("beats", () => {
   });
 
   test("the server hears when time starts and stops counting: open, ticks, close", async () => {
-    const { sync, game, requests } = setUp({ answer: () => [200, { elapsed: 3 }] });
+    const { sync, game, requests, time } = setUp({ answer: () => [200, { elapsed: 3 }] });
     sync.requestBeat("open");
     await settle();
+    await time.advance(BEAT_MS);
     sync.requestBeat("tick");
     await settle();
     game.running = false; // hidden or paused
@@ -475,7 +476,7 @@ describe("beats", () => {
     await settle();
     assert.equal(requests.length, 0);
     play();
-    await time.advance(1_000);
+    await time.advance(600 + BEAT_MS);
     sync.requestBeat();
     await settle();
     assert.deepEqual(requests.map((r) => r.url), [URLS.save, URLS.beat]);
@@ -491,6 +492,116 @@ describe("beats", () => {
     await settle();
     assert.deepEqual(requests.map((r) => [r.url, r.body]), [[URLS.beat, { version: 1, phase: "tick" }]]);
     assert.deepEqual(said, [["elapsed", 33]]);
+  });
+});
+
+describe("ticks folded into writes", () => {
+  /** A page that has opened and keeps time: its open beat has gone, its ticker runs. */
+  const playing = async (options) => {
+    const setup = setUp(options);
+    setup.sync.startTicking();
+    setup.sync.requestBeat("open");
+    await settle();
+    return setup;
+  };
+  const writes = (requests) => requests.filter((r) => r.method === "POST");
+  const ticks = (requests) => requests.filter((r) => r.url === URLS.beat && r.body.phase === "tick");
+
+  test("a tick is due ten seconds after the last write, and at once when none has gone", () => {
+    assert.equal(tickDueIn(0, -Infinity), 0);
+    assert.equal(tickDueIn(1_000, 0), BEAT_MS - 1_000);
+    assert.equal(tickDueIn(BEAT_MS, 0), 0);
+    assert.equal(tickDueIn(BEAT_MS + 5, 0), 0);
+  });
+
+  test("while the player keeps moving their saves keep the clock going, and no tick is sent", async () => {
+    const { requests, time, play } = await playing();
+    for (let k = 0; k < 15; k += 1) {
+      play();
+      await time.advance(4_000);
+    }
+    assert.deepEqual(ticks(requests), [], "fifteen saves, four seconds apart, and not one tick");
+    assert.equal(writes(requests).length, 16, "the open and a save for each move");
+  });
+
+  test("once the player stops, a tick goes ten seconds after the last write, and every ten seconds on", async () => {
+    const { requests, time, play } = await playing();
+    await time.advance(3_000);
+    play(); // saved 600 ms later, at 3.6 s
+    await time.advance(31_000);
+    assert.deepEqual(ticks(requests).map((r) => r.at), [3_600 + BEAT_MS, 3_600 + 2 * BEAT_MS, 3_600 + 3 * BEAT_MS]);
+  });
+
+  test("a tick that waited behind a save does not follow it: the save told the server", async () => {
+    // A refresh (a read, not a sign of life) is in flight when the tick falls due, so the tick waits.
+    const { sync, requests, time, play } = setUp({ answer: (r) => (r.url === URLS.state ? undefined : [200, { version: 2, elapsed: 9 }]) });
+    sync.startTicking();
+    sync.requestRefresh();
+    await time.advance(BEAT_MS);
+    assert.equal(sync.beat, "tick");
+    play();
+    await time.advance(600); // the save is due too, and goes first
+    requests[0].reply(200, serverState(1));
+    await time.advance(1_000);
+    assert.deepEqual(requests.map((r) => r.url), [URLS.state, URLS.save]);
+  });
+
+  test("hidden or paused, no tick goes; the close and the open say when time stopped and started again", async () => {
+    const { sync, game, requests, time } = await playing();
+    game.running = false;
+    sync.requestBeat("close");
+    await time.advance(60_000);
+    game.running = true;
+    sync.requestBeat("open");
+    await time.advance(BEAT_MS);
+    assert.deepEqual(writes(requests).map((r) => [r.at, r.body.phase]), [[0, "open"], [0, "close"], [60_000, "open"], [60_000 + BEAT_MS, "tick"]]);
+  });
+
+  test("a tab hidden and then closed sends one close, not one for each event", async () => {
+    const { sync, game, requests, time } = await playing();
+    game.running = false;
+    sync.requestBeat("close"); // visibilitychange, hidden
+    sync.leave(); // pagehide
+    await time.advance(BEAT_MS);
+    assert.deepEqual(writes(requests).map((r) => r.body.phase), ["open", "close"]);
+  });
+
+  test("over a five-minute solve the server never waits more than ten seconds for a sign of life while time counts", async () => {
+    const { sync, game, requests, time, play } = await playing({
+      answer: (r) => [200, r.url === URLS.submit ? { solved: true, seconds: 300 } : { version: 2, elapsed: 0 }],
+    });
+    let seed = 7;
+    const think = () => { // 1 to 12 s, from a fixed seed (a linear congruential generator)
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return 1_000 + (seed % 11_000);
+    };
+    const counting = []; // [from, to]: the stretches in which time counts
+    let from = 0;
+    for (let k = 0; EMPTY.some((i) => !game.board.digits[i]); k += 1) {
+      await time.advance(think());
+      if (k === 20) { // the tab is hidden for half a minute
+        counting.push([from, time.now]);
+        game.running = false;
+        sync.requestBeat("close");
+        await time.advance(30_000);
+        game.running = true;
+        from = time.now;
+        sync.requestBeat("open");
+      }
+      play();
+    }
+    await time.advance(1_000);
+    counting.push([from, requests.at(-1).at]);
+    assert.equal(requests.at(-1).url, URLS.submit);
+    const moments = writes(requests).map((r) => r.at);
+    for (const [start, end] of counting) {
+      const inside = [start, ...moments.filter((t) => t > start && t <= end)];
+      const longest = Math.max(...inside.slice(1).map((t, k) => t - inside[k]));
+      assert.ok(longest <= BEAT_MS, `a silence of ${longest} ms between ${start} and ${end}`);
+    }
+    const counted = counting.reduce((sum, [start, end]) => sum + end - start, 0);
+    const everyTenSeconds = Math.floor(counted / BEAT_MS);
+    assert.ok(ticks(requests).length < everyTenSeconds / 2, `${ticks(requests).length} ticks, against ${everyTenSeconds} a tick every 10 s would send`);
   });
 });
 

@@ -1,0 +1,124 @@
+"""The board's heartbeat, before and after ticks were folded into writes (static/js/sync.js), replayed
+through the API on a held clock: a typical solve counts the same time either way, the time the
+page was visible.
+
+Before, the board sent a tick every BEAT seconds while time counted, whatever else it sent; now a
+tick goes only after BEAT seconds without a write (a save, a submit or a beat), since every write
+is a sign of life to the server's clock (play/attempts.py). tests/js/sync.test.mjs holds the
+board to that rule; here the two patterns it makes meet the server.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+import pytest
+import time_machine
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from puzzles.models import Solve
+
+from .factories import EASY_GIVENS, EASY_SOLUTION, post, url
+
+pytestmark = pytest.mark.django_db
+
+BEAT = 10.0  # sync.js's BEAT_MS, in seconds
+SAVE_DELAY = 0.6  # a save goes this long after the move (sync.js's debounce)
+HIDDEN_AT, HIDDEN_FOR = 20, 30.0  # the tab is hidden 30 s before the 21st digit
+
+Request = tuple[float, str]  # (seconds since the page opened, "open" | "tick" | "close" | "save" | "submit")
+
+
+def typical_solve(seed: int = 5) -> tuple[list[Request], tuple[float, float]]:
+    """The writes of a solve without its ticks: an open, a save after each digit (the last one a
+    save and the submit at once), and a stretch hidden (a close, then an open); and that stretch."""
+    rng = random.Random(seed)
+    writes: list[Request] = [(0.0, "open")]
+    now, hidden = 0.0, (0.0, 0.0)
+    empty = [cell for cell, given in enumerate(EASY_GIVENS) if given == "0"]
+    for k in range(len(empty)):
+        now += 2 + 8 * rng.random() ** 2 + (10 if rng.random() < 0.1 else 0)  # thinking
+        if k == HIDDEN_AT:
+            hidden = (now, now + HIDDEN_FOR)
+            writes += [(now, "close"), (now + HIDDEN_FOR, "open")]
+            now += HIDDEN_FOR + 1
+        if k == len(empty) - 1:
+            writes += [(now, "save"), (now + 0.05, "submit")]
+        else:
+            writes.append((now + SAVE_DELAY, "save"))
+    return writes, hidden
+
+
+def with_ticks(writes: list[Request], hidden: tuple[float, float], *, folded: bool) -> list[Request]:
+    """The writes with the ticks the board sends while visible: every BEAT s from the open
+    (before), or BEAT s after the last write (now)."""
+    end = writes[-1][0]
+    visible = lambda t: not hidden[0] <= t <= hidden[1]  # noqa: E731
+    if not folded:
+        ticks = [BEAT * n for n in range(1, int(end / BEAT) + 1)]
+        return sorted(writes + [(t, "tick") for t in ticks if visible(t) and t < end])
+    out: list[Request] = []
+    for (t, kind), (after, _) in zip(writes, writes[1:] + [(end, "")]):
+        out.append((t, kind))
+        tick = t + BEAT
+        while kind != "close" and tick < after:
+            out.append((tick, "tick"))
+            tick += BEAT
+    return out
+
+
+def replay(client: Client, daily, requests: list[Request]) -> float:
+    """Send `requests` at their moments on a held clock; the solve's time, as the server counted it."""
+    cells = [cell for cell, given in enumerate(EASY_GIVENS) if given == "0"]
+    digits, version, placed = ["0"] * 81, 0, 0
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        for at, kind in requests:
+            clock.move_to(start + datetime.timedelta(seconds=at))
+            if kind in ("open", "tick", "close"):
+                answer = post(client, url(daily, "beat"), {"phase": kind})
+            else:
+                if kind == "save":
+                    digits[cells[placed]] = EASY_SOLUTION[cells[placed]]
+                    placed += 1
+                body = {"version": version, "digits": "".join(digits)}
+                if kind == "save":
+                    body |= {"corner": [""] * 81, "centre": [""] * 81}
+                answer = post(client, url(daily, kind), body)
+                version += 1
+            assert answer.status_code == 200, (at, kind, answer.content)
+    user = User.objects.get(pk=client.session["_auth_user_id"])
+    return Solve.objects.get(user=user, daily=daily).seconds
+
+
+def test_a_typical_solve_counts_the_same_time_with_ticks_folded_into_writes(daily):
+    writes, hidden = typical_solve()
+    before = with_ticks(writes, hidden, folded=False)
+    after = with_ticks(writes, hidden, folded=True)
+    times = []
+    for name, requests in (("before", before), ("after", after)):
+        client = Client()
+        client.force_login(User.objects.create_user(name))
+        times.append(replay(client, daily, requests))
+    visible = writes[-1][0] - HIDDEN_FOR
+    assert abs(times[0] - times[1]) <= 1 and abs(times[1] - visible) <= 1, (times, visible)
+    ticks = [sum(kind == "tick" for _, kind in requests) for requests in (before, after)]
+    assert ticks[1] < ticks[0] / 2, ticks  # and far fewer requests
+
+
+def test_without_the_ticks_the_same_writes_would_lose_time(daily):
+    """The control: the replay can tell. A solve's writes alone leave silences past the server's
+    limit (HEARTBEAT_GAP_SECONDS), which the folded ticks fill."""
+    writes, hidden = typical_solve(seed=6)
+    slow = [(at * 4, kind) for at, kind in writes]  # a slow player: thinking four times as long
+    client = Client()
+    client.force_login(User.objects.create_user("slow"))
+    hidden_slow = (hidden[0] * 4, hidden[1] * 4)
+    visible = slow[-1][0] - (hidden_slow[1] - hidden_slow[0])
+    assert replay(client, daily, slow) < visible - 10
+    client = Client()
+    client.force_login(User.objects.create_user("slow-ticking"))
+    assert abs(replay(client, daily, with_ticks(slow, hidden_slow, folded=True)) - visible) <= 1
