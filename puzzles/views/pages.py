@@ -12,7 +12,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache, caches
-from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
@@ -30,7 +29,7 @@ from ..engine import TECHNIQUES, technique_phrase
 from ..fairplay.ranking import day_medians
 from ..leagues import boards, membership
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
-from ..pipeline.dailies import dailies_of_today, daily_served
+from ..pipeline.dailies import dailies_of, daily_served
 from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
@@ -87,6 +86,9 @@ def card_techniques(tier: str) -> str:
     return f"{'Asks for' if tier == TIER_ORDER[0] else 'Adds'} {listed}."
 
 
+CARD_ASKS = {tier: card_techniques(tier) for tier in TIER_ORDER}
+
+
 def _card_medians(today: datetime.date, dailies: dict[str, DailyPuzzle]) -> dict[str, float]:
     """Today's median ranked time by difficulty, for those with enough ranked solves to have one;
     cached a few minutes, so the home page costs one query for them now and then, not one a card."""
@@ -126,13 +128,20 @@ def _card_drawing(tier: str, daily: DailyPuzzle, attempt: Attempt | None, solved
 
 def _home_context(request: HttpRequest) -> dict[str, Any]:
     """Today's cards, one per difficulty, with the player's status on each; for a player, their
-    streak and yesterday's results too."""
-    today, dailies = dailies_of_today()
-    prefetch_related_objects(list(dailies.values()), "puzzle")  # the drawings' givens, in one query
+    streak and yesterday's results too.
+
+    The dailies come through the caches (dailies.py) and the drawings are made once per grid
+    (drawing.py), so a player's part is what costs: their attempts at today's and yesterday's
+    dailies in one query, and their streak in another."""
+    today = site_today()
+    yesterday = today - datetime.timedelta(days=1)
+    dailies = dailies_of(today)
     attempts: dict[int, Attempt] = {}
     user = request.user
     if user.is_authenticated:
-        mine = Attempt.objects.filter(user=user, daily__in=dailies.values()).select_related("solve")
+        before = dailies_of(yesterday)
+        played = [d.pk for d in (*dailies.values(), *before.values())]
+        mine = Attempt.objects.filter(user=user, daily_id__in=played).select_related("solve")
         attempts = {a.daily_id: a for a in mine}
     # A slot still empty because its pool is being filled for the first time (a site's first
     # minutes) says so, rather than "not published".
@@ -152,15 +161,14 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
                 "solve": solve,
                 "drawing": drawing,
                 "preparing": tier in preparing,
-                "asks": card_techniques(tier),
+                "asks": CARD_ASKS[tier],
                 "median": medians.get(tier),
             }
         )
     context: dict[str, Any] = {"today": today, "cards": cards, "waiting": len(dailies) < len(TIER_ORDER)}
     if user.is_authenticated:
-        yesterday = today - datetime.timedelta(days=1)
         context["streaks"] = history.player_streaks(user, today)
-        context["yesterday"] = history.day_results(user, yesterday)
+        context["yesterday"] = history.results_of(before.values(), attempts)
         if membership.can_play_in_leagues(user):
             context["leagues"] = boards.home_cards(user, today)
     return context
