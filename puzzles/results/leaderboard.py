@@ -7,8 +7,10 @@ place them, to invite a sign-up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from django.core.cache import cache
+from django.db.models import Count, Sum
 from django.db.models.lookups import GreaterThanOrEqual
 
 from ..durations import format_duration
@@ -85,48 +87,83 @@ class Leaderboard:
     rules: list[str] = field(default_factory=list)  # how ranking works, as the page writes it
     report_to: str = ""  # the address the rules ask players to report a result to
     report_words: str = ""  # the sentence before it
+    median: float | None = None  # the median ranked time (receipt.py shows it)
 
 
 def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
     return Solve.objects.ranked().filter(daily=daily).annotate(rank_time=ranking.RANK_TIME)
 
 
+# The day's board (its top and its median) is the same for everyone, and every results page
+# worked it out from four queries. It is kept in the shared cache under a fingerprint of the day's
+# ranked solves (how many, and the sums of their ids and their players' ids), read in one query:
+# a new solve, a verdict or a hold decided again, a review, a guest's solves moved to their
+# account all change it, so the board is never older than the request. Only the "new" marks
+# (players' ratings, moved by a task) may lag, by BOARD_SECONDS at most.
+BOARD_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class _DayBoard:
+    top: list[tuple[Row, int]]  # the top rows, each with its player's id
+    solvers: int  # every ranked solve of the daily
+    median: float | None  # the median ranked time, None without ranked solves
+
+
+def _day_board(daily: DailyPuzzle, top: int) -> _DayBoard:
+    """The daily's board as everyone sees it, from the cache while its ranked solves are the same."""
+    ranked = _ranked(daily)
+    fingerprint = ranked.order_by().aggregate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"))
+    solvers = fingerprint["n"]
+    key = f"board:{daily.pk}:{daily.puzzle_id}:{top}:{solvers}:{fingerprint['ids']}:{fingerprint['users']}"
+    board = cache.get(key)
+    if board is None:
+        solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
+        ranks = ranking.shared_ranks([int(ranking.rank_time(solve)) for solve in solves])
+        ratings = {r.user_id: r for r in PlayerRating.objects.filter(user_id__in=[s.user_id for s in solves])}
+        rows = [
+            (
+                Row(
+                    rank,
+                    solve.user.get_username(),
+                    ranking.rank_time(solve),
+                    solve_id=solve.pk,
+                    provisional=ranking.is_provisional(ratings.get(solve.user_id)),
+                ),
+                solve.user_id,
+            )
+            for rank, solve in zip(ranks, solves)
+        ]
+        median = ranking.day_median(daily)[0] if solvers else None
+        board = _DayBoard(rows, solvers, median)
+        cache.set(key, board, BOARD_SECONDS)
+    return board
+
+
 def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = TOP) -> Leaderboard:
     """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
     when it falls below them."""
-    ranked = _ranked(daily)
-    solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
-    ranks = ranking.shared_ranks([int(ranking.rank_time(solve)) for solve in solves])
-    own = None
-    if user_id is not None and not any(solve.user_id == user_id for solve in solves):
-        own = ranked.select_related("user").filter(user_id=user_id).first()
-    ratings = {r.user_id: r for r in PlayerRating.objects.filter(user_id__in=[s.user_id for s in [*solves, own] if s])}
-    rows = [
-        Row(
-            rank,
-            solve.user.get_username(),
-            ranking.rank_time(solve),
-            solve.user_id == user_id,
-            solve.pk,
-            ranking.is_provisional(ratings.get(solve.user_id)),
-        )
-        for rank, solve in zip(ranks, solves)
-    ]
+    board = _day_board(daily, top)
+    rows = [replace(row, is_player=True) if uid == user_id else row for row, uid in board.top]
     player_row = None
-    if own is not None:
-        own_time = ranking.rank_time(own)
-        provisional = ranking.is_provisional(ratings.get(own.user_id))
-        player_row = Row(
-            ranking.rank_among(ranked, own_time), own.user.get_username(), own_time, True, own.pk, provisional
-        )
+    if user_id is not None and not any(uid == user_id for _, uid in board.top):
+        ranked = _ranked(daily)
+        own = ranked.select_related("user").filter(user_id=user_id).first()
+        if own is not None:
+            own_time = ranking.rank_time(own)
+            provisional = ranking.is_provisional(PlayerRating.objects.filter(user_id=user_id).first())
+            player_row = Row(
+                ranking.rank_among(ranked, own_time), own.user.get_username(), own_time, True, own.pk, provisional
+            )
     return Leaderboard(
         daily,
         rows,
         player_row,
-        ranked.count(),
+        board.solvers,
         words.rules(daily.difficulty),
         report_to=words.report_address(),
         report_words=words.REPORT,
+        median=board.median,
     )
 
 
@@ -177,5 +214,7 @@ def standing_of(solve: Solve) -> Standing:
 
 
 def median_time(daily: DailyPuzzle) -> tuple[float | None, int]:
-    """The median of the daily's ranked times, and how many ranked solves there are; (None, 0) for none."""
-    return ranking.day_median(daily)
+    """The median of the daily's ranked times, and how many ranked solves there are; (None, 0) for
+    none. Read with the day's board (see BOARD_SECONDS)."""
+    board = _day_board(daily, TOP)
+    return board.median, board.solvers

@@ -277,17 +277,18 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     template = "puzzles/results.html" if page else "puzzles/_results.html"
     solve = None
     if request.user.is_authenticated:
-        solve = Solve.objects.filter(user=request.user, daily=daily).first()
+        solve = Solve.objects.select_related("attempt").filter(user=request.user, daily=daily).first()
         if solve is not None:
             solve.daily = daily  # already loaded, with its puzzle
     if solve is None:
         return render(request, template, {"daily": daily, "solve": None}, status=404)
+    board = leaderboard_for(daily, user_id=request.user.pk)
     context = {
         "daily": daily,
         "solve": solve,
         "standing": standing_of(solve),
-        "receipt": receipt_for(daily),
-        "board": leaderboard_for(daily, user_id=request.user.pk),
+        "receipt": receipt_for(daily, board),
+        "board": board,
         "day_word": "today's" if daily.date == site_today() else "that day's",
         "review": review_shown(solve),
         "review_expected": review_expected(solve),

@@ -1,0 +1,86 @@
+"""What the pages players open most cost the database: a ceiling on the queries of the home page,
+the results and a submit, so that a change which makes them read more fails here (bench/costs.py
+measures their CPU; docs/performance.md has the figures)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+import time_machine
+from django.test import Client
+from django.utils import timezone
+
+from puzzles.models import TIER_ORDER, Attempt, Solve
+
+from .factories import log_in, make_daily, make_established, make_solve, player_digits, post, solve_through_api, url
+
+pytestmark = pytest.mark.django_db
+
+NAVIGATION = {"HTTP_SEC_FETCH_MODE": "navigate", "HTTP_SEC_FETCH_DEST": "document"}
+
+
+@pytest.fixture
+def day(daily):
+    """Today's five dailies and yesterday's, with a field of ranked solves on today's easy one."""
+    yesterday = daily.date - datetime.timedelta(days=1)
+    for tier in TIER_ORDER[1:]:
+        make_daily(daily.date, tier)
+    for tier in TIER_ORDER:
+        make_daily(yesterday, tier)
+    for n in range(25):
+        solve = make_solve(daily, f"solver{n}", 200 + 7 * n, solved_at=timezone.now() - datetime.timedelta(hours=1))
+        if n % 2:
+            make_established(solve.user)
+    return daily
+
+
+def played(client: Client, daily) -> None:
+    """The logged-in player's solve of today's easy daily and of yesterday's, and a start on two more."""
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        solve_through_api(client, daily, 300, clock=clock)
+    for attempt_daily in daily.__class__.objects.exclude(pk=daily.pk)[:3]:
+        post(client, url(attempt_daily, "beat"), {"phase": "open"})
+
+
+def test_a_players_home_page_asks_the_database_a_few_questions(client, day, django_assert_max_num_queries):
+    user = log_in(client, "ada")
+    played(client, day)
+    assert Attempt.objects.filter(user=user).count() >= 3
+    client.get("/")  # the caches warm, as they are on a running site
+    # The player's attempts at today's and yesterday's dailies, their streak, their leagues.
+    with django_assert_max_num_queries(3):
+        page = client.get("/").content.decode()
+    assert "Solved in 5:00" in page
+
+
+def test_a_visitors_home_page_asks_the_database_nothing_once_cached(day, django_assert_max_num_queries):
+    visitor = Client()
+    visitor.get("/")
+    with django_assert_max_num_queries(0):
+        assert visitor.get("/").status_code == 200
+
+
+def test_the_results_ask_the_database_a_few_questions_however_many_solved(client, day, django_assert_max_num_queries):
+    log_in(client, "ada")
+    played(client, day)
+    address = f"/daily/{day.date.isoformat()}/easy/results/"
+    client.get(address, **NAVIGATION)
+    # The solve, the day's board's fingerprint (the board itself is cached while it holds), the
+    # player's own row, standing and review, their history.
+    with django_assert_max_num_queries(7):
+        page = client.get(address, **NAVIGATION).content.decode()
+    assert "solver0" in page and "Solved in" in page
+
+
+def test_a_submit_asks_the_database_a_bounded_number_of_questions(client, day, django_assert_max_num_queries):
+    log_in(client, "ada")
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        post(client, url(day, "beat"), {"phase": "open"})
+        clock.shift(200)
+        post(client, url(day, "beat"), {})
+        version = client.get(url(day, "state")).json()["version"]
+        with django_assert_max_num_queries(15):
+            answer = post(client, url(day, "submit"), {"version": version, "digits": player_digits()})
+    assert answer.json()["solved"] is True
+    assert Solve.objects.filter(user__username="ada").exists()
