@@ -84,3 +84,16 @@ def test_a_submit_asks_the_database_a_bounded_number_of_questions(client, day, d
             answer = post(client, url(day, "submit"), {"version": version, "digits": player_digits()})
     assert answer.json()["solved"] is True
     assert Solve.objects.filter(user__username="ada").exists()
+
+
+def test_the_kept_board_marks_the_row_of_whoever_asks_and_no_one_elses(day):
+    address = f"/daily/{day.date.isoformat()}/easy/results/"
+    pages = {}
+    for name in ("solver0", "solver1", "solver2"):
+        player = Client()
+        log_in(player, name)
+        pages[name] = player.get(address, **NAVIGATION).content.decode()
+    for name, page in pages.items():
+        assert page.count("(you)") == 1
+        marked = page.split('<tr class="is-player" aria-current="true">', 1)[1].split("</tr>", 1)[0]
+        assert f'<th scope="row">{name}' in marked

@@ -88,6 +88,7 @@ class Leaderboard:
     report_to: str = ""  # the address the rules ask players to report a result to
     report_words: str = ""  # the sentence before it
     median: float | None = None  # the median ranked time (receipt.py shows it)
+    key: str = ""  # names this board's ranked solves: a page may keep what it drew from the board under it
 
 
 def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
@@ -105,6 +106,7 @@ BOARD_SECONDS = 60
 
 @dataclass(frozen=True)
 class _DayBoard:
+    key: str  # the cache's key: the daily, its puzzle and the fingerprint of its ranked solves
     top: list[tuple[Row, int]]  # the top rows, each with its player's id
     solvers: int  # every ranked solve of the daily
     median: float | None  # the median ranked time, None without ranked solves
@@ -135,7 +137,7 @@ def _day_board(daily: DailyPuzzle, top: int) -> _DayBoard:
             for rank, solve in zip(ranks, solves)
         ]
         median = ranking.day_median(daily)[0] if solvers else None
-        board = _DayBoard(rows, solvers, median)
+        board = _DayBoard(key, rows, solvers, median)
         cache.set(key, board, BOARD_SECONDS)
     return board
 
@@ -164,6 +166,7 @@ def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = T
         report_to=words.report_address(),
         report_words=words.REPORT,
         median=board.median,
+        key=board.key,
     )
 
 

@@ -18,6 +18,7 @@ from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
@@ -34,7 +35,7 @@ from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.drawing import entries_of, grid_svg
-from ..results.leaderboard import leaderboard_for, standing_of
+from ..results.leaderboard import BOARD_SECONDS, Leaderboard, leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
@@ -284,6 +285,7 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         return render(request, template, {"daily": daily, "solve": None}, status=404)
     board = leaderboard_for(daily, user_id=request.user.pk)
     context = {
+        "board_rows": _board_rows(board),
         "daily": daily,
         "solve": solve,
         "standing": standing_of(solve),
@@ -298,6 +300,19 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         title = f"Your solved {daily.difficulty} puzzle"
         context["drawing"] = grid_svg(daily.puzzle.givens, title, solve.attempt.digits)
     return render(request, template, context)
+
+
+def _board_rows(board: Leaderboard) -> SafeString:
+    """The board's top rows as HTML, drawn once per board and highlighted player (most players are
+    below the top, and share one drawing) and kept in this process's memory: the key names the
+    day's ranked solves, so a drawing is never of an older board."""
+    highlighted = next((row.solve_id for row in board.rows if row.is_player), None)
+    key = f"board-rows:{board.key}:{highlighted}"
+    rows = local_cache.get(key)
+    if rows is None:
+        rows = mark_safe(render_to_string("puzzles/_board_rows.html", {"board": board, "daily": board.daily}))
+        local_cache.set(key, rows, BOARD_SECONDS)
+    return rows
 
 
 @require_GET
