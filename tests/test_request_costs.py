@@ -97,3 +97,36 @@ def test_the_kept_board_marks_the_row_of_whoever_asks_and_no_one_elses(day):
         assert page.count("(you)") == 1
         marked = page.split('<tr class="is-player" aria-current="true">', 1)[1].split("</tr>", 1)[0]
         assert f'<th scope="row">{name}' in marked
+
+
+def test_a_submit_sends_its_follow_up_as_one_message_once_committed(
+    client, day, monkeypatch, django_capture_on_commit_callbacks
+):
+    from puzzles.pipeline import broker, tasks
+
+    sent: list[tuple] = []
+    monkeypatch.setattr(broker, "_away_since", None)
+    monkeypatch.setattr(tasks.follow_up_solve, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(tasks.review_solve, "delay", lambda *args: sent.append(("review", *args)))
+    monkeypatch.setattr(tasks.rate_solves, "delay", lambda *args: sent.append(("rate", *args)))
+    log_in(client, "ada")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert solve_through_api(client, day, 120)["solved"]
+    assert sent == [(Solve.objects.get(user__username="ada").pk,)]
+
+
+def test_the_follow_up_reviews_the_solve_and_brings_the_ratings_up_to_it(client, day):
+    from puzzles.models import RatingChange, SolveReview
+    from puzzles.pipeline.tasks import follow_up_solve
+
+    log_in(client, "ada")
+    with time_machine.travel(timezone.now() + datetime.timedelta(hours=1), tick=False) as clock:
+        solve_through_api(client, day, 300, clock=clock)
+    solve = Solve.objects.get(user__username="ada")
+    assert not SolveReview.objects.exists() and not RatingChange.objects.exists()  # nothing ran on the request
+    assert follow_up_solve(solve.pk) is True
+    assert SolveReview.objects.filter(solve=solve).exists()
+    assert RatingChange.objects.filter(solve__daily=day).exists()  # the day's clean solves are rated
+    assert follow_up_solve(solve.pk) is True  # again, as a second delivery would: harmless
+    assert SolveReview.objects.filter(solve=solve).count() == 1
+    assert follow_up_solve(10**9) is False  # a solve gone: nothing to review, the ratings still caught up
