@@ -130,3 +130,16 @@ def test_the_follow_up_reviews_the_solve_and_brings_the_ratings_up_to_it(client,
     assert follow_up_solve(solve.pk) is True  # again, as a second delivery would: harmless
     assert SolveReview.objects.filter(solve=solve).count() == 1
     assert follow_up_solve(10**9) is False  # a solve gone: nothing to review, the ratings still caught up
+
+
+def test_a_ranked_players_results_below_the_top_ask_a_few_questions(day, django_assert_max_num_queries):
+    make_solve(day, "slow", 900, solved_at=timezone.now() - datetime.timedelta(minutes=30))
+    player = Client()
+    log_in(player, "slow")
+    address = f"/daily/{day.date.isoformat()}/easy/results/"
+    player.get(address, **NAVIGATION)
+    # The solve, the board's fingerprint, the guest check, where the solve places and how many are
+    # slower, the player's rating (the "new" mark), the review and the player's history.
+    with django_assert_max_num_queries(8):
+        page = player.get(address, **NAVIGATION).content.decode()
+    assert "Rank 26 of 26." in page and page.count("(you)") == 1

@@ -105,14 +105,14 @@ BOARD_SECONDS = 60
 
 
 @dataclass(frozen=True)
-class _DayBoard:
+class DayBoard:
     key: str  # the cache's key: the daily, its puzzle and the fingerprint of its ranked solves
     top: list[tuple[Row, int]]  # the top rows, each with its player's id
     solvers: int  # every ranked solve of the daily
     median: float | None  # the median ranked time, None without ranked solves
 
 
-def _day_board(daily: DailyPuzzle, top: int) -> _DayBoard:
+def day_board(daily: DailyPuzzle, top: int = TOP) -> DayBoard:
     """The daily's board as everyone sees it, from the cache while its ranked solves are the same."""
     ranked = _ranked(daily)
     fingerprint = ranked.order_by().aggregate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"))
@@ -137,26 +137,40 @@ def _day_board(daily: DailyPuzzle, top: int) -> _DayBoard:
             for rank, solve in zip(ranks, solves)
         ]
         median = ranking.day_median(daily)[0] if solvers else None
-        board = _DayBoard(key, rows, solvers, median)
+        board = DayBoard(key, rows, solvers, median)
         cache.set(key, board, BOARD_SECONDS)
     return board
 
 
-def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = TOP) -> Leaderboard:
+def leaderboard_for(
+    daily: DailyPuzzle,
+    user_id: int | None = None,
+    top: int = TOP,
+    *,
+    board: DayBoard | None = None,
+    standing: Standing | None = None,
+    solve: Solve | None = None,
+) -> Leaderboard:
     """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
-    when it falls below them."""
-    board = _day_board(daily, top)
+    when it falls below them. A page that has the day's `board` and the player's `solve` with its
+    `standing` already passes them, and the player's row is not looked for again."""
+    board = board or day_board(daily, top)
     rows = [replace(row, is_player=True) if uid == user_id else row for row, uid in board.top]
     player_row = None
     if user_id is not None and not any(uid == user_id for _, uid in board.top):
         ranked = _ranked(daily)
-        own = ranked.select_related("user").filter(user_id=user_id).first()
+        if standing is not None and solve is not None:
+            own = solve if standing.ranked else None  # the same rule as ranked() (fairplay/ranking.py)
+        else:
+            own = ranked.select_related("user").filter(user_id=user_id).first()
         if own is not None:
             own_time = ranking.rank_time(own)
             provisional = ranking.is_provisional(PlayerRating.objects.filter(user_id=user_id).first())
-            player_row = Row(
-                ranking.rank_among(ranked, own_time), own.user.get_username(), own_time, True, own.pk, provisional
-            )
+            # The standing placed the same solve by the same rule (rank_among) a moment ago.
+            rank = standing.rank if standing is not None and standing.rank is not None else None
+            if rank is None:
+                rank = ranking.rank_among(ranked, own_time)
+            player_row = Row(rank, own.user.get_username(), own_time, True, own.pk, provisional)
     return Leaderboard(
         daily,
         rows,
@@ -170,8 +184,9 @@ def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = T
     )
 
 
-def standing_of(solve: Solve) -> Standing:
-    """Where a solve stands among the day's ranked solves of its daily."""
+def standing_of(solve: Solve, board: DayBoard | None = None) -> Standing:
+    """Where a solve stands among the day's ranked solves of its daily; counted from its `board`
+    when the page has read it already."""
     reasons = words.reasons_for_you(solve)
     today = solve.daily.date == site_today()
     ranked = _ranked(solve.daily)
@@ -186,7 +201,7 @@ def standing_of(solve: Solve) -> Standing:
             reasons.append("you play as a guest")
             return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
         # Where the time would place them among the day's ranked solves, counting itself.
-        rank, solvers = ranking.rank_among(ranked, mine), ranked.count() + 1
+        rank, solvers = ranking.rank_among(ranked, mine), (board.solvers if board else ranked.count()) + 1
         return Standing(
             solve.seconds,
             ranked=False,
@@ -201,7 +216,7 @@ def standing_of(solve: Solve) -> Standing:
         # Only when the email is all that holds it back: then verifying it ranks the solve.
         step = words.VERIFY_STEP if ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT] else ""
         return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, verify_step=step)
-    solvers = ranked.count()
+    solvers = board.solvers if board else ranked.count()
     slower = ranked.filter(GreaterThanOrEqual(ranking.RANK_TIME, int(mine) + 1)).count()
     # Rounded down, so a player is never told they did better than they did.
     percentile = slower * 100 // solvers if solvers else 0
@@ -219,5 +234,5 @@ def standing_of(solve: Solve) -> Standing:
 def median_time(daily: DailyPuzzle) -> tuple[float | None, int]:
     """The median of the daily's ranked times, and how many ranked solves there are; (None, 0) for
     none. Read with the day's board (see BOARD_SECONDS)."""
-    board = _day_board(daily, TOP)
+    board = day_board(daily, TOP)
     return board.median, board.solvers

@@ -35,7 +35,7 @@ from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.drawing import entries_of, grid_svg
-from ..results.leaderboard import BOARD_SECONDS, Leaderboard, leaderboard_for, standing_of
+from ..results.leaderboard import BOARD_SECONDS, Leaderboard, day_board, leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
@@ -278,17 +278,19 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     template = "puzzles/results.html" if page else "puzzles/_results.html"
     solve = None
     if request.user.is_authenticated:
-        solve = Solve.objects.select_related("attempt").filter(user=request.user, daily=daily).first()
+        solve = Solve.objects.select_related("attempt", "user").filter(user=request.user, daily=daily).first()
         if solve is not None:
             solve.daily = daily  # already loaded, with its puzzle
     if solve is None:
         return render(request, template, {"daily": daily, "solve": None}, status=404)
-    board = leaderboard_for(daily, user_id=request.user.pk)
+    everyones = day_board(daily)  # the same for every player: cached (leaderboard.py)
+    standing = standing_of(solve, everyones)
+    board = leaderboard_for(daily, user_id=request.user.pk, board=everyones, standing=standing, solve=solve)
     context = {
         "board_rows": _board_rows(board),
         "daily": daily,
         "solve": solve,
-        "standing": standing_of(solve),
+        "standing": standing,
         "receipt": receipt_for(daily, board),
         "board": board,
         "day_word": "today's" if daily.date == site_today() else "that day's",
