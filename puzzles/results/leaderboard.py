@@ -99,8 +99,9 @@ def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
 # worked it out from four queries. It is kept in the shared cache under a fingerprint of the day's
 # ranked solves (how many, and the sums of their ids and their players' ids), read in one query:
 # a new solve, a verdict or a hold decided again, a review, a guest's solves moved to their
-# account all change it, so the board is never older than the request. Only the "new" marks
-# (players' ratings, moved by a task) may lag, by BOARD_SECONDS at most.
+# account all change it, so the board is as fresh as the request (a change keeping the count and
+# both sums, two solves swapped at once with matching ids, would last BOARD_SECONDS at most). The
+# "new" marks (players' ratings, moved by a task) may lag by BOARD_SECONDS too.
 BOARD_SECONDS = 60
 
 
