@@ -179,7 +179,7 @@ def test_error_answers_carry_the_headers_too(db, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(pages, "dailies_of_today", broken)
+    monkeypatch.setattr(pages, "dailies_of", broken)
     failed = client.get("/")
     assert failed.status_code == 500
     assert_strict(failed, "a server error")

@@ -53,18 +53,19 @@ def test_a_waiting_message_waits_for_a_page_about_its_reader(player, daily):
     assert "Welcome back" not in player.get("/").content.decode()  # shown once
 
 
-def test_a_new_day_nobody_published_is_published_by_its_first_visitor(client):
+def test_a_day_nobody_published_is_shown_as_it_is_and_left_to_the_publisher(client):
     from puzzles.models import Puzzle
 
-    make_pools_filled()  # a running site, whose workers and beat were down at midnight
+    make_pools_filled()  # a running site, whose beat was down at midnight
     for seed, tier in enumerate(("easy", "medium")):
         make_puzzle(tier, seed)
-    page = client.get("/").content.decode()
-    assert DailyPuzzle.objects.for_date().count() == 2
-    assert page.count("Not published yet") == 3
-    easy = DailyPuzzle.objects.get(difficulty="easy")
-    assert client.get(url(easy)).status_code == 200
-    assert Puzzle.objects.filter(used=True).count() == 2
+    today = timezone.localdate().isoformat()
+    assert client.get("/").content.decode().count("Not published yet") == 5
+    assert client.get(f"/daily/{today}/easy/").status_code == 404
+    assert not DailyPuzzle.objects.exists() and not Puzzle.objects.filter(used=True).exists()  # a GET wrote nothing
+    publishing.dailies_publish_ahead(days=0)
+    assert client.get("/").content.decode().count("Not published yet") == 3
+    assert client.get(f"/daily/{today}/easy/").status_code == 200
 
 
 # --- the board's page -----------------------------------------------------------------------
@@ -165,10 +166,13 @@ def test_the_page_kept_in_memory_follows_a_change_of_the_dailys_puzzle(client, d
     assert fewer.encode() in page and EASY_GIVENS.encode() not in page
 
 
-def test_todays_missing_puzzle_page_is_published_on_the_way(client):
+def test_todays_missing_puzzle_page_is_not_found_until_it_is_published(client):
     make_pools_filled()
     make_puzzle("hard", 3)
     today = timezone.localdate().isoformat()
+    assert client.get(f"/daily/{today}/hard/").status_code == 404  # a GET publishes nothing
+    assert not DailyPuzzle.objects.exists()
+    publishing.dailies_publish_ahead(days=0)
     assert client.get(f"/daily/{today}/hard/").status_code == 200
     assert client.get(f"/daily/{today}/expert/").status_code == 404  # its pool is empty: nothing to publish
 
@@ -178,6 +182,7 @@ def test_while_the_pools_first_fill_the_pages_say_the_puzzles_are_being_prepared
     for seed in range(2):
         make_puzzle("easy", seed)
     make_pools_filled("easy")
+    publishing.dailies_publish_ahead(0, substitutes=False)  # as the easy pool's fill task does (today)
     today = timezone.localdate().isoformat()
     page = client.get("/").content.decode()
     assert page.count("Being prepared") == 4 and "Not published yet" not in page

@@ -169,32 +169,6 @@ def test_a_duplicate_puzzle_does_not_use_up_a_unit_of_its_batch():
     assert batch.made == 1 and Puzzle.objects.count() == 1
 
 
-def test_visitors_arriving_while_the_day_is_being_published_wait_for_it(db, monkeypatch):
-    import sys
-    import types
-
-    from django.core.cache import cache
-
-    today = timezone.localdate()
-    running = f"publish-running:{today.isoformat()}"
-    cache.add(running, 1, 10)  # another request is publishing the day right now
-    # The waiting visitor's clock, a fake one: the other request finishes 0.3 s after it begins.
-    now = [0.0]
-
-    def sleep(seconds: float) -> None:
-        now[0] += seconds
-        if now[0] >= 0.3:
-            cache.delete(running)
-
-    clock = types.SimpleNamespace(monotonic=lambda: now[0], sleep=sleep)
-    monkeypatch.setattr(sys.modules[publishing.daily_publish_if_missing.__module__], "time", clock)
-    assert publishing.daily_publish_if_missing(today) is True  # it waited, then says: read the day again
-    assert 0.25 < now[0] < 2
-    # Once tried, a day whose pools are empty is not tried again on every request.
-    assert publishing.daily_publish_if_missing(today) is True
-    assert publishing.daily_publish_if_missing(today) is False
-
-
 @pytest.mark.postgres
 def test_the_one_statement_batch_store_keeps_the_rules_and_the_row_of_the_orm_path(postgres):
     # _store_for_batch_in_one_statement writes out, for PostgreSQL, what _store_with_orm does.

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import datetime
 import logging
-import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Greatest
@@ -134,32 +132,6 @@ def _note_outside_band(report: PublishReport, difficulty: str, puzzle: Puzzle, *
             report.day,
             score_text(puzzle.score),
         )
-
-
-def daily_publish_if_missing(day: datetime.date) -> bool:
-    """Publish a date's empty slots now, unless that was tried in the last half minute.
-
-    Beat publishes days ahead, so this normally finds nothing to do. It is the safety net for a
-    midnight when workers or beat were down: the first visitor of the new day publishes it from
-    the pools, and the visitors arriving meanwhile wait (a fraction of a second) instead of
-    seeing a half-published day. The cache only spares the database a stampede of publishers;
-    publishing itself is safe to run several times at once. True when the day should be read
-    again.
-    """
-    tried, running = f"publish-tried:{day.isoformat()}", f"publish-running:{day.isoformat()}"
-    if cache.get(tried):
-        return False  # tried lately: a pool is empty, and asking again every request won't fill it
-    if cache.add(running, 1, 10):
-        try:
-            daily_publish(day)
-        finally:
-            cache.set(tried, 1, 30)
-            cache.delete(running)
-        return True
-    deadline = time.monotonic() + 2
-    while cache.get(running) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return True
 
 
 def dailies_publish_ahead(days: int | None = None, *, substitutes: bool = True) -> list[PublishReport]:

@@ -123,12 +123,18 @@ def rate_solves() -> int:
     return ledger.ratings_catch_up()
 
 
+@shared_task(name="puzzles.tasks.follow_up_solve")
+def follow_up_solve(solve_id: int) -> bool:
+    """What a solve sets going, in one message: its review, then the ratings brought up to it (even
+    if the review failed); False when the solve is gone. Both are harmless to run again."""
+    try:
+        return coaching.review_store(solve_id) is not None
+    finally:
+        ledger.ratings_catch_up()
+
+
 def solve_follow_up(solve_id: int) -> None:
-    """After a solve is recorded: its review, and the ratings brought up to it. A broker that is
-    away loses neither: the beat's sweeps (review_missing, rate_solves) pick them up later."""
-
-    def send() -> None:
-        if broker.enqueue_unless_away(lambda: review_solve.delay(solve_id)):
-            broker.enqueue_unless_away(rate_solves.delay)
-
-    transaction.on_commit(send)
+    """After a solve is recorded: its follow-up, sent once the solve is committed. One message, not
+    one a task: each send is a round trip to the broker on the player's submit. A broker that is
+    away loses nothing: the beat's sweeps (review_missing, rate_solves) pick the work up later."""
+    transaction.on_commit(lambda: broker.enqueue_unless_away(lambda: follow_up_solve.delay(solve_id)))

@@ -8,8 +8,10 @@ are a picture, not text a screen reader reads out cell by cell.
 
 from __future__ import annotations
 
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from functools import lru_cache
+
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 CELL = 10  # one cell in the drawing's own units; the page sets the drawing's size
 SIZE = 9 * CELL
@@ -20,14 +22,18 @@ THIN_LINES = " ".join(f"M{n * CELL} 0V{SIZE}M0 {n * CELL}H{SIZE}" for n in range
 THICK_LINES = " ".join(f"M{n * CELL} 0V{SIZE}M0 {n * CELL}H{SIZE}" for n in (3, 6))
 
 
+@lru_cache(maxsize=512)
 def _digits(cells: str, css_class: str, weight: int) -> SafeString:
-    """One <text> per filled cell of an 81-character grid (anything but 1-9 is an empty cell)."""
-    placed = (
-        (index % 9 * CELL + CELL // 2, index // 9 * CELL + CELL // 2, digit)
+    """One <text> per filled cell of an 81-character grid (anything but 1-9 is an empty cell).
+
+    Written out rather than escaped piece by piece: only the digits 1-9 and numbers reach the
+    markup, so there is nothing to escape, and the home page draws five grids a request. The same
+    givens are drawn for every player, so a grid's digits are kept once made."""
+    texts = "".join(
+        f'<text x="{index % 9 * CELL + CELL // 2}" y="{index // 9 * CELL + CELL // 2}">{digit}</text>'
         for index, digit in enumerate(cells[:81])
         if digit in DIGITS
     )
-    texts = format_html_join("", '<text x="{}" y="{}">{}</text>', placed)
     if not texts:
         return SafeString("")
     return format_html(
@@ -35,7 +41,7 @@ def _digits(cells: str, css_class: str, weight: int) -> SafeString:
         ' dominant-baseline="central">{}</g>',
         css_class,
         weight,
-        texts,
+        mark_safe(texts),  # digits and numbers only (above)
     )
 
 
@@ -44,6 +50,7 @@ def entries_of(givens: str, digits: str) -> str:
     return "".join(d if g not in DIGITS and d in DIGITS else "0" for g, d in zip(givens, digits))
 
 
+@lru_cache(maxsize=1024)  # a day's cards are the same drawings for most players: a few KB each
 def grid_svg(givens: str, title: str, digits: str = "") -> SafeString:
     """An inline SVG of a 9x9 grid: the givens, and the player's `digits` (their position), named by
     `title`. Both are 81 characters, '0' (or '.') for an empty cell.

@@ -270,8 +270,14 @@ class DayResult:
 def day_results(user: User, day: datetime.date) -> list[DayResult]:
     """A player's status and time on each of one day's dailies, easiest first."""
     attempts = {a.daily_id: a for a in attempts_between(user, day, day)}
+    return results_of(dailies_between(day, day), attempts)
+
+
+def results_of(dailies: Iterable[DailyPuzzle], attempts: dict[int, Attempt]) -> list[DayResult]:
+    """A player's status and time on each of some dailies, easiest first, from their attempts
+    (with their solves) by daily id: for a page that has read both already."""
     results = []
-    for daily in sorted(dailies_between(day, day), key=lambda d: TIER_ORDER.index(d.difficulty)):
+    for daily in sorted(dailies, key=lambda d: TIER_ORDER.index(d.difficulty)):
         attempt = attempts.get(daily.pk)
         seconds = None
         if attempt is not None:

@@ -7,8 +7,10 @@ place them, to invite a sign-up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from django.core.cache import cache
+from django.db.models import Count, Sum
 from django.db.models.lookups import GreaterThanOrEqual
 
 from ..durations import format_duration
@@ -85,53 +87,107 @@ class Leaderboard:
     rules: list[str] = field(default_factory=list)  # how ranking works, as the page writes it
     report_to: str = ""  # the address the rules ask players to report a result to
     report_words: str = ""  # the sentence before it
+    median: float | None = None  # the median ranked time (receipt.py shows it)
+    key: str = ""  # names this board's ranked solves: a page may keep what it drew from the board under it
 
 
 def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
     return Solve.objects.ranked().filter(daily=daily).annotate(rank_time=ranking.RANK_TIME)
 
 
-def leaderboard_for(daily: DailyPuzzle, user_id: int | None = None, top: int = TOP) -> Leaderboard:
-    """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
-    when it falls below them."""
+# The day's board (its top and its median) is the same for everyone, and every results page
+# worked it out from four queries. It is kept in the shared cache under a fingerprint of the day's
+# ranked solves (how many, and the sums of their ids and their players' ids), read in one query:
+# a new solve, a verdict or a hold decided again, a review, a guest's solves moved to their
+# account all change it, so the board is as fresh as the request (a change keeping the count and
+# both sums, two solves swapped at once with matching ids, would last BOARD_SECONDS at most). The
+# "new" marks (players' ratings, moved by a task) may lag by BOARD_SECONDS too.
+BOARD_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class DayBoard:
+    key: str  # the cache's key: the daily, its puzzle and the fingerprint of its ranked solves
+    top: list[tuple[Row, int]]  # the top rows, each with its player's id
+    solvers: int  # every ranked solve of the daily
+    median: float | None  # the median ranked time, None without ranked solves
+
+
+def day_board(daily: DailyPuzzle, top: int = TOP) -> DayBoard:
+    """The daily's board as everyone sees it, from the cache while its ranked solves are the same."""
     ranked = _ranked(daily)
-    solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
-    ranks = ranking.shared_ranks([int(ranking.rank_time(solve)) for solve in solves])
-    own = None
-    if user_id is not None and not any(solve.user_id == user_id for solve in solves):
-        own = ranked.select_related("user").filter(user_id=user_id).first()
-    ratings = {r.user_id: r for r in PlayerRating.objects.filter(user_id__in=[s.user_id for s in [*solves, own] if s])}
-    rows = [
-        Row(
-            rank,
-            solve.user.get_username(),
-            ranking.rank_time(solve),
-            solve.user_id == user_id,
-            solve.pk,
-            ranking.is_provisional(ratings.get(solve.user_id)),
-        )
-        for rank, solve in zip(ranks, solves)
-    ]
+    fingerprint = ranked.order_by().aggregate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"))
+    solvers = fingerprint["n"]
+    key = f"board:{daily.pk}:{daily.puzzle_id}:{top}:{solvers}:{fingerprint['ids']}:{fingerprint['users']}"
+    board = cache.get(key)
+    if board is None:
+        solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
+        ranks = ranking.shared_ranks([int(ranking.rank_time(solve)) for solve in solves])
+        ratings = {r.user_id: r for r in PlayerRating.objects.filter(user_id__in=[s.user_id for s in solves])}
+        rows = [
+            (
+                Row(
+                    rank,
+                    solve.user.get_username(),
+                    ranking.rank_time(solve),
+                    solve_id=solve.pk,
+                    provisional=ranking.is_provisional(ratings.get(solve.user_id)),
+                ),
+                solve.user_id,
+            )
+            for rank, solve in zip(ranks, solves)
+        ]
+        median = ranking.day_median(daily)[0] if solvers else None
+        board = DayBoard(key, rows, solvers, median)
+        cache.set(key, board, BOARD_SECONDS)
+    return board
+
+
+def leaderboard_for(
+    daily: DailyPuzzle,
+    user_id: int | None = None,
+    top: int = TOP,
+    *,
+    board: DayBoard | None = None,
+    standing: Standing | None = None,
+    solve: Solve | None = None,
+) -> Leaderboard:
+    """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
+    when it falls below them. A page that has the day's `board` and the player's `solve` with its
+    `standing` already passes them, and the player's row is not looked for again."""
+    board = board or day_board(daily, top)
+    rows = [replace(row, is_player=True) if uid == user_id else row for row, uid in board.top]
     player_row = None
-    if own is not None:
-        own_time = ranking.rank_time(own)
-        provisional = ranking.is_provisional(ratings.get(own.user_id))
-        player_row = Row(
-            ranking.rank_among(ranked, own_time), own.user.get_username(), own_time, True, own.pk, provisional
-        )
+    if user_id is not None and not any(uid == user_id for _, uid in board.top):
+        ranked = _ranked(daily)
+        if standing is not None and solve is not None:
+            own = solve if standing.ranked else None  # the same rule as ranked() (fairplay/ranking.py)
+        else:
+            own = ranked.select_related("user").filter(user_id=user_id).first()
+        if own is not None:
+            own_time = ranking.rank_time(own)
+            provisional = ranking.is_provisional(PlayerRating.objects.filter(user_id=user_id).first())
+            # The standing placed the same solve by the same rule (rank_among) a moment ago.
+            rank = standing.rank if standing is not None and standing.rank is not None else None
+            if rank is None:
+                rank = ranking.rank_among(ranked, own_time)
+            player_row = Row(rank, own.user.get_username(), own_time, True, own.pk, provisional)
     return Leaderboard(
         daily,
         rows,
         player_row,
-        ranked.count(),
+        board.solvers,
         words.rules(daily.difficulty),
         report_to=words.report_address(),
         report_words=words.REPORT,
+        median=board.median,
+        key=board.key,
     )
 
 
-def standing_of(solve: Solve) -> Standing:
-    """Where a solve stands among the day's ranked solves of its daily."""
+def standing_of(solve: Solve, board: DayBoard | None = None) -> Standing:
+    """Where a solve stands among the day's ranked solves of its daily; counted from its `board`
+    when the page has read it already."""
     reasons = words.reasons_for_you(solve)
     today = solve.daily.date == site_today()
     ranked = _ranked(solve.daily)
@@ -146,7 +202,7 @@ def standing_of(solve: Solve) -> Standing:
             reasons.append("you play as a guest")
             return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
         # Where the time would place them among the day's ranked solves, counting itself.
-        rank, solvers = ranking.rank_among(ranked, mine), ranked.count() + 1
+        rank, solvers = ranking.rank_among(ranked, mine), (board.solvers if board else ranked.count()) + 1
         return Standing(
             solve.seconds,
             ranked=False,
@@ -161,7 +217,7 @@ def standing_of(solve: Solve) -> Standing:
         # Only when the email is all that holds it back: then verifying it ranks the solve.
         step = words.VERIFY_STEP if ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT] else ""
         return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, verify_step=step)
-    solvers = ranked.count()
+    solvers = board.solvers if board else ranked.count()
     slower = ranked.filter(GreaterThanOrEqual(ranking.RANK_TIME, int(mine) + 1)).count()
     # Rounded down, so a player is never told they did better than they did.
     percentile = slower * 100 // solvers if solvers else 0
@@ -177,5 +233,7 @@ def standing_of(solve: Solve) -> Standing:
 
 
 def median_time(daily: DailyPuzzle) -> tuple[float | None, int]:
-    """The median of the daily's ranked times, and how many ranked solves there are; (None, 0) for none."""
-    return ranking.day_median(daily)
+    """The median of the daily's ranked times, and how many ranked solves there are; (None, 0) for
+    none. Read with the day's board (see BOARD_SECONDS)."""
+    board = day_board(daily, TOP)
+    return board.median, board.solvers

@@ -16,7 +16,7 @@ from .. import engine
 from ..durations import format_duration
 from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES, article_for, technique_about, technique_phrase, technique_title
 from ..models import DailyPuzzle, Puzzle, Tier
-from .leaderboard import median_time
+from .leaderboard import Leaderboard, median_time
 
 log = logging.getLogger(__name__)
 
@@ -138,11 +138,12 @@ def hardest_step(puzzle: Puzzle) -> HardestStep | None:
     return HardestStep(name, technique_title(name), technique_about(name), found["explanation"])
 
 
-def receipt_for(daily: DailyPuzzle) -> Receipt:
-    """What the daily's puzzle required and the day's median time; show it only after a solve."""
+def receipt_for(daily: DailyPuzzle, board: Leaderboard | None = None) -> Receipt:
+    """What the daily's puzzle required and the day's median time; show it only after a solve.
+    The median is the day's `board`'s when the page has read it already."""
     puzzle = daily.puzzle
     counts = _ordered_counts(puzzle.techniques or {})
-    median, solvers = median_time(daily)
+    median, solvers = (board.median, board.solvers) if board is not None else median_time(daily)
     return Receipt(
         tier=puzzle.tier,
         difficulty=daily.difficulty,

@@ -12,13 +12,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache, caches
-from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
@@ -30,12 +30,12 @@ from ..engine import TECHNIQUES, technique_phrase
 from ..fairplay.ranking import day_medians
 from ..leagues import boards, membership
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
-from ..pipeline.dailies import dailies_of_today, daily_served
+from ..pipeline.dailies import dailies_of, daily_served
 from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.drawing import entries_of, grid_svg
-from ..results.leaderboard import leaderboard_for, standing_of
+from ..results.leaderboard import BOARD_SECONDS, Leaderboard, day_board, leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
@@ -87,6 +87,9 @@ def card_techniques(tier: str) -> str:
     return f"{'Asks for' if tier == TIER_ORDER[0] else 'Adds'} {listed}."
 
 
+CARD_ASKS = {tier: card_techniques(tier) for tier in TIER_ORDER}
+
+
 def _card_medians(today: datetime.date, dailies: dict[str, DailyPuzzle]) -> dict[str, float]:
     """Today's median ranked time by difficulty, for those with enough ranked solves to have one;
     cached a few minutes, so the home page costs one query for them now and then, not one a card."""
@@ -126,13 +129,20 @@ def _card_drawing(tier: str, daily: DailyPuzzle, attempt: Attempt | None, solved
 
 def _home_context(request: HttpRequest) -> dict[str, Any]:
     """Today's cards, one per difficulty, with the player's status on each; for a player, their
-    streak and yesterday's results too."""
-    today, dailies = dailies_of_today()
-    prefetch_related_objects(list(dailies.values()), "puzzle")  # the drawings' givens, in one query
+    streak and yesterday's results too.
+
+    The dailies come through the caches (dailies.py) and the drawings are made once per grid
+    (drawing.py), so a player's part is what costs: their attempts at today's and yesterday's
+    dailies in one query, and their streak in another."""
+    today = site_today()
+    yesterday = today - datetime.timedelta(days=1)
+    dailies = dailies_of(today)
     attempts: dict[int, Attempt] = {}
     user = request.user
     if user.is_authenticated:
-        mine = Attempt.objects.filter(user=user, daily__in=dailies.values()).select_related("solve")
+        before = dailies_of(yesterday)
+        played = [d.pk for d in (*dailies.values(), *before.values())]
+        mine = Attempt.objects.filter(user=user, daily_id__in=played).select_related("solve")
         attempts = {a.daily_id: a for a in mine}
     # A slot still empty because its pool is being filled for the first time (a site's first
     # minutes) says so, rather than "not published".
@@ -152,15 +162,14 @@ def _home_context(request: HttpRequest) -> dict[str, Any]:
                 "solve": solve,
                 "drawing": drawing,
                 "preparing": tier in preparing,
-                "asks": card_techniques(tier),
+                "asks": CARD_ASKS[tier],
                 "median": medians.get(tier),
             }
         )
     context: dict[str, Any] = {"today": today, "cards": cards, "waiting": len(dailies) < len(TIER_ORDER)}
     if user.is_authenticated:
-        yesterday = today - datetime.timedelta(days=1)
         context["streaks"] = history.player_streaks(user, today)
-        context["yesterday"] = history.day_results(user, yesterday)
+        context["yesterday"] = history.results_of(before.values(), attempts)
         if membership.can_play_in_leagues(user):
             context["leagues"] = boards.home_cards(user, today)
     return context
@@ -269,17 +278,21 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     template = "puzzles/results.html" if page else "puzzles/_results.html"
     solve = None
     if request.user.is_authenticated:
-        solve = Solve.objects.filter(user=request.user, daily=daily).first()
+        solve = Solve.objects.select_related("attempt", "user").filter(user=request.user, daily=daily).first()
         if solve is not None:
             solve.daily = daily  # already loaded, with its puzzle
     if solve is None:
         return render(request, template, {"daily": daily, "solve": None}, status=404)
+    everyones = day_board(daily)  # the same for every player: cached (leaderboard.py)
+    standing = standing_of(solve, everyones)
+    board = leaderboard_for(daily, user_id=request.user.pk, board=everyones, standing=standing, solve=solve)
     context = {
+        "board_rows": _board_rows(board),
         "daily": daily,
         "solve": solve,
-        "standing": standing_of(solve),
-        "receipt": receipt_for(daily),
-        "board": leaderboard_for(daily, user_id=request.user.pk),
+        "standing": standing,
+        "receipt": receipt_for(daily, board),
+        "board": board,
         "day_word": "today's" if daily.date == site_today() else "that day's",
         "review": review_shown(solve),
         "review_expected": review_expected(solve),
@@ -289,6 +302,19 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         title = f"Your solved {daily.difficulty} puzzle"
         context["drawing"] = grid_svg(daily.puzzle.givens, title, solve.attempt.digits)
     return render(request, template, context)
+
+
+def _board_rows(board: Leaderboard) -> SafeString:
+    """The board's top rows as HTML, drawn once per board and highlighted player (most players are
+    below the top, and share one drawing) and kept in this process's memory: the key names the
+    day's ranked solves, so a drawing is never of an older board."""
+    highlighted = next((row.solve_id for row in board.rows if row.is_player), None)
+    key = f"board-rows:{board.key}:{highlighted}"
+    rows = local_cache.get(key)
+    if rows is None:
+        rows = mark_safe(render_to_string("puzzles/_board_rows.html", {"board": board, "daily": board.daily}))
+        local_cache.set(key, rows, BOARD_SECONDS)
+    return rows
 
 
 @require_GET

@@ -1,0 +1,145 @@
+"""What the pages players open most cost the database: a ceiling on the queries of the home page,
+the results and a submit, so that a change which makes them read more fails here (bench/costs.py
+measures their CPU; docs/performance.md has the figures)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+import time_machine
+from django.test import Client
+from django.utils import timezone
+
+from puzzles.models import TIER_ORDER, Attempt, Solve
+
+from .factories import log_in, make_daily, make_established, make_solve, player_digits, post, solve_through_api, url
+
+pytestmark = pytest.mark.django_db
+
+NAVIGATION = {"HTTP_SEC_FETCH_MODE": "navigate", "HTTP_SEC_FETCH_DEST": "document"}
+
+
+@pytest.fixture
+def day(daily):
+    """Today's five dailies and yesterday's, with a field of ranked solves on today's easy one."""
+    yesterday = daily.date - datetime.timedelta(days=1)
+    for tier in TIER_ORDER[1:]:
+        make_daily(daily.date, tier)
+    for tier in TIER_ORDER:
+        make_daily(yesterday, tier)
+    for n in range(25):
+        solve = make_solve(daily, f"solver{n}", 200 + 7 * n, solved_at=timezone.now() - datetime.timedelta(hours=1))
+        if n % 2:
+            make_established(solve.user)
+    return daily
+
+
+def played(client: Client, daily) -> None:
+    """The logged-in player's solve of today's easy daily and of yesterday's, and a start on two more."""
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        solve_through_api(client, daily, 300, clock=clock)
+    for attempt_daily in daily.__class__.objects.exclude(pk=daily.pk)[:3]:
+        post(client, url(attempt_daily, "beat"), {"phase": "open"})
+
+
+def test_a_players_home_page_asks_the_database_a_few_questions(client, day, django_assert_max_num_queries):
+    user = log_in(client, "ada")
+    played(client, day)
+    assert Attempt.objects.filter(user=user).count() >= 3
+    client.get("/")  # the caches warm, as they are on a running site
+    # The player's attempts at today's and yesterday's dailies, their streak, their leagues.
+    with django_assert_max_num_queries(3):
+        page = client.get("/").content.decode()
+    assert "Solved in 5:00" in page
+
+
+def test_a_visitors_home_page_asks_the_database_nothing_once_cached(day, django_assert_max_num_queries):
+    visitor = Client()
+    visitor.get("/")
+    with django_assert_max_num_queries(0):
+        assert visitor.get("/").status_code == 200
+
+
+def test_the_results_ask_the_database_a_few_questions_however_many_solved(client, day, django_assert_max_num_queries):
+    log_in(client, "ada")
+    played(client, day)
+    address = f"/daily/{day.date.isoformat()}/easy/results/"
+    client.get(address, **NAVIGATION)
+    # The solve, the day's board's fingerprint (the board itself is cached while it holds), the
+    # player's own row, standing and review, their history.
+    with django_assert_max_num_queries(7):
+        page = client.get(address, **NAVIGATION).content.decode()
+    assert "solver0" in page and "Solved in" in page
+
+
+def test_a_submit_asks_the_database_a_bounded_number_of_questions(client, day, django_assert_max_num_queries):
+    log_in(client, "ada")
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        post(client, url(day, "beat"), {"phase": "open"})
+        clock.shift(200)
+        post(client, url(day, "beat"), {})
+        version = client.get(url(day, "state")).json()["version"]
+        with django_assert_max_num_queries(15):
+            answer = post(client, url(day, "submit"), {"version": version, "digits": player_digits()})
+    assert answer.json()["solved"] is True
+    assert Solve.objects.filter(user__username="ada").exists()
+
+
+def test_the_kept_board_marks_the_row_of_whoever_asks_and_no_one_elses(day):
+    address = f"/daily/{day.date.isoformat()}/easy/results/"
+    pages = {}
+    for name in ("solver0", "solver1", "solver2"):
+        player = Client()
+        log_in(player, name)
+        pages[name] = player.get(address, **NAVIGATION).content.decode()
+    for name, page in pages.items():
+        assert page.count("(you)") == 1
+        marked = page.split('<tr class="is-player" aria-current="true">', 1)[1].split("</tr>", 1)[0]
+        assert f'<th scope="row">{name}' in marked
+
+
+def test_a_submit_sends_its_follow_up_as_one_message_once_committed(
+    client, day, monkeypatch, django_capture_on_commit_callbacks
+):
+    from puzzles.pipeline import broker, tasks
+
+    sent: list[tuple] = []
+    monkeypatch.setattr(broker, "_away_since", None)
+    monkeypatch.setattr(tasks.follow_up_solve, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(tasks.review_solve, "delay", lambda *args: sent.append(("review", *args)))
+    monkeypatch.setattr(tasks.rate_solves, "delay", lambda *args: sent.append(("rate", *args)))
+    log_in(client, "ada")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert solve_through_api(client, day, 120)["solved"]
+    assert sent == [(Solve.objects.get(user__username="ada").pk,)]
+
+
+def test_the_follow_up_reviews_the_solve_and_brings_the_ratings_up_to_it(client, day):
+    from puzzles.models import RatingChange, SolveReview
+    from puzzles.pipeline.tasks import follow_up_solve
+
+    log_in(client, "ada")
+    with time_machine.travel(timezone.now() + datetime.timedelta(hours=1), tick=False) as clock:
+        solve_through_api(client, day, 300, clock=clock)
+    solve = Solve.objects.get(user__username="ada")
+    assert not SolveReview.objects.exists() and not RatingChange.objects.exists()  # nothing ran on the request
+    assert follow_up_solve(solve.pk) is True
+    assert SolveReview.objects.filter(solve=solve).exists()
+    assert RatingChange.objects.filter(solve__daily=day).exists()  # the day's clean solves are rated
+    assert follow_up_solve(solve.pk) is True  # again, as a second delivery would: harmless
+    assert SolveReview.objects.filter(solve=solve).count() == 1
+    assert follow_up_solve(10**9) is False  # a solve gone: nothing to review, the ratings still caught up
+
+
+def test_a_ranked_players_results_below_the_top_ask_a_few_questions(day, django_assert_max_num_queries):
+    make_solve(day, "slow", 900, solved_at=timezone.now() - datetime.timedelta(minutes=30))
+    player = Client()
+    log_in(player, "slow")
+    address = f"/daily/{day.date.isoformat()}/easy/results/"
+    player.get(address, **NAVIGATION)
+    # The solve, the board's fingerprint, the guest check, where the solve places and how many are
+    # slower, the player's rating (the "new" mark), the review and the player's history.
+    with django_assert_max_num_queries(8):
+        page = player.get(address, **NAVIGATION).content.decode()
+    assert "Rank 26 of 26." in page and page.count("(you)") == 1
