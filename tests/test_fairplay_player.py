@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from puzzles.fairplay import judge, ranking, words
 from puzzles.models import Attempt, PuzzleRating, RatingChange, Solve
+from puzzles.pipeline import tasks
 from puzzles.results.leaderboard import leaderboard_for
 
 from .factories import log_in, make_daily, make_established, make_paced_record, make_solve
@@ -41,6 +42,7 @@ def person(daily, name: str, gap: float, established: bool = False) -> Solve:
         attempt=attempt, user=user, daily=daily, seconds=(end - T0).total_seconds(), solved_at=timezone.now()
     )
     judge.solve_judge(solve)
+    judge.held_again_after(solve.pk)  # what the solve's follow-up task does after the answer
     return solve
 
 
@@ -64,6 +66,34 @@ def test_a_new_players_solve_far_ahead_of_the_days_established_players_is_held(d
     bot.refresh_from_db()  # decided again: under 80% of it
     assert bot.held == ranking.PAST_FIELD and "rating is still new" in words.held_because(bot)
     assert not person(daily, "quick", gap=1.8).flagged  # 88 s: ahead, but within the margin
+
+
+def test_the_day_is_decided_again_by_the_solves_follow_up_task_not_on_its_submit(daily):
+    bot = person(daily, "bot", gap=1.0)  # 49 s, before any established player
+    joined = timezone.now() - datetime.timedelta(days=2)
+    steady = User.objects.create(username="steady", date_joined=joined)
+    make_established(steady)
+    attempt = Attempt.objects.create(user=steady, daily=daily, started_at=T0)
+    end = make_paced_record(attempt, T0, 2.0)
+    solve = Solve.objects.create(
+        attempt=attempt, user=steady, daily=daily, seconds=(end - T0).total_seconds(), solved_at=timezone.now()
+    )
+    judge.solve_judge(solve)  # the submit: its own verdict only
+    bot.refresh_from_db()
+    assert not bot.flagged
+    tasks.follow_up_solve(solve.pk)
+    bot.refresh_from_db()
+    assert bot.held == ranking.PAST_FIELD
+
+
+def test_the_ratings_sweep_decides_todays_holds_again(daily):
+    bot = person(daily, "bot", gap=1.0)
+    make_established(make_solve(daily, "steady", 98).user)  # no follow-up ran for this one
+    bot.refresh_from_db()
+    assert not bot.flagged
+    tasks.rate_solves()
+    bot.refresh_from_db()
+    assert bot.held == ranking.PAST_FIELD
 
 
 def test_slow_solves_from_fresh_accounts_do_not_move_the_days_floor(daily, settings):

@@ -13,9 +13,10 @@ A solve is judged as it is recorded (attempts.attempt_submit, after the submit's
 written), and the verdict is stored on it: `ranked_seconds`, `unranked` (a code of
 ranking.REASON_CODES, "" when the record earns a rank), `flagged` (held for an admin's review) and
 `held` (why, a code of ranking.HOLD_CODES). It is judged again when its player's email address is
-verified (account_verified); while it waits for review, its hold is decided again as each solve
-of its day is judged (held_again). The account's age is taken when the solve is made: judged
-later, five accounts made at midnight would rank by six.
+verified (account_verified); while it waits for review, its hold is decided again as each solve of
+its day is judged (held_again, after the answer, in the solve's follow-up task) and as the ratings
+move (held_again_today). The account's age is taken when the solve is made: judged later, five
+accounts made at midnight would rank by six.
 
 The thresholds (ranking.py) come from how the board writes (static/js/sync.js): a save goes 600 ms
 after the last change and at most 3 s after the first unsaved one, and a fast person places about
@@ -54,7 +55,7 @@ from django.db.models import Q
 from django.db.models.lookups import LessThan
 from django.dispatch import receiver
 
-from ..models import DailyPuzzle, PlayEvent, Solve
+from ..models import DailyPuzzle, PlayEvent, Solve, site_today
 from ..record_of_play.moves import Move, unpack
 from .against import held_against_player
 from .ranking import (
@@ -229,15 +230,15 @@ def held_reason(solve: Solve) -> str:
 
 def solve_judge(solve: Solve) -> None:
     """Judge a solve just recorded from its record of play, and save the verdict: its ranked time,
-    why it is not ranked (if so) and whether (and why) it is held for review; then the day's other
-    solves still waiting for review, whose floors this one may have moved (held_again)."""
+    why it is not ranked (if so) and whether (and why) it is held for review. The day's other
+    solves, whose floors this one may have moved, are decided again after the player's answer
+    (held_again_after, from the solve's follow-up task): the submit waits only for its own verdict."""
     events = record_of(solve)
     solve.ranked_seconds = ranked_time(solve)
     solve.unranked = unranked_reason(solve, events)
     solve.held = held_reason(solve)
     solve.flagged = bool(solve.held)
     solve.save(update_fields=["ranked_seconds", "unranked", "held", "flagged"])
-    held_again(solve.daily, but=solve.pk)
 
 
 def held_again(daily: DailyPuzzle, but: int | None = None) -> int:
@@ -259,6 +260,19 @@ def held_again(daily: DailyPuzzle, but: int | None = None) -> int:
             solve.save(update_fields=["held", "flagged"])
             changed += 1
     return changed
+
+
+def held_again_after(solve_id: int) -> int:
+    """held_again for the daily of a solve just judged, leaving that solve as judged; how many
+    changed (0 when the solve is gone). Harmless to run twice."""
+    solve = Solve.objects.select_related("daily").filter(pk=solve_id).first()
+    return held_again(solve.daily, but=solve.pk) if solve is not None else 0
+
+
+def held_again_today() -> int:
+    """held_again for each of today's dailies: the ratings a task has just moved change the
+    players' expected times, and a follow-up a broker lost is made up for; how many changed."""
+    return sum(held_again(daily) for daily in DailyPuzzle.objects.for_date(site_today()))
 
 
 def account_verified(user_id: int) -> None:

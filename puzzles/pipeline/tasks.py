@@ -13,6 +13,7 @@ from django.db import transaction
 
 from ..accounts import guests
 from ..coaching import services as coaching
+from ..fairplay import judge
 from ..practice import pool as practice_pool
 from ..ratings import ledger
 from . import broker, pools, publishing
@@ -119,18 +120,26 @@ def review_missing() -> int:
 
 @shared_task(name="puzzles.tasks.rate_solves")
 def rate_solves() -> int:
-    """Apply the rated solves not yet in the ratings, in solve order (ratings/ledger.py); how many."""
-    return ledger.ratings_catch_up()
+    """Apply the rated solves not yet in the ratings, in solve order (ratings/ledger.py), then decide
+    today's held solves again from the ratings as they now stand; how many solves were rated."""
+    rated = ledger.ratings_catch_up()
+    judge.held_again_today()
+    return rated
 
 
 @shared_task(name="puzzles.tasks.follow_up_solve")
 def follow_up_solve(solve_id: int) -> bool:
-    """What a solve sets going, in one message: its review, then the ratings brought up to it (even
-    if the review failed); False when the solve is gone. Both are harmless to run again."""
+    """What a solve sets going, in one message: the day's other held solves decided again (its
+    floors may have moved), its review, then the ratings brought up to it (each even if the one
+    before failed); False when the solve is gone. All are harmless to run again."""
     try:
-        return coaching.review_store(solve_id) is not None
+        try:
+            judge.held_again_after(solve_id)
+        finally:
+            reviewed = coaching.review_store(solve_id) is not None
     finally:
         ledger.ratings_catch_up()
+    return reviewed
 
 
 def solve_follow_up(solve_id: int) -> None:
