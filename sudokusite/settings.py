@@ -499,7 +499,7 @@ LEADERBOARD_FLOOR_SECONDS = {
 # players, a solve under DAY_FLOOR_FRACTION of the DAY_FLOOR_RANK-th fastest of them is held for
 # review like one under the floor (an order statistic of the fastest: slow solves cannot raise it).
 RANKED_ACCOUNT_MIN_HOURS = float(env("RANKED_ACCOUNT_MIN_HOURS", "6"))
-DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.3"))
+DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.15"))
 DAY_FLOOR_RANK = int(env("DAY_FLOOR_RANK", "3"))
 DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
 # A solve judged against its player (puzzles/fairplay/against.py, docs/ratings.md): a rating is
