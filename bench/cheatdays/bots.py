@@ -13,6 +13,8 @@ same views as the honest players. A bot solves with the site's own engine and pl
   accounts with no history, and accounts that farmed establishment with slow clean solves.
 - the converted guest: a guest made at 02:00 by a save on another daily, converted by sign-up in
   the evening (with and without a verified email), then recon and aim as the fresh account.
+- the patient climber: an established mediocre account playing a little above its own rating
+  every day, so that the rating climbs towards the rank-1 times.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ PASSWORD = "a long cheat bench password 7"
 SYBILS = 21
 SYBIL_SKILL = 1180.0  # slow: 2.5 times an average (1500) player's time
 MEDIOCRE_SKILL = 1350.0  # the history an established bot builds
+CLIMB = 300.0  # points above its rating the patient climber plays at, under HOLD_MIN_POINTS
 MEDIAN = re.compile(r"median time for [^:]+: <strong>([0-9:]+)</strong>")
 ROW = re.compile(r'<tr[^>]*><td>\d+</td><th scope="row">.*?</th><td>([0-9:]+)</td>', re.S)
 NEW_MARK = 'class="results-new"'
@@ -144,6 +147,37 @@ class AimEstablished(Bot):
             yield from played(board, daily, aimed_steps(world, daily, seconds), at(day, 21.55))
 
         return [(at(day, 21.5), go())]
+
+
+class Climber(Bot):
+    """The patient climber: an established mediocre account that each day plays CLIMB points above
+    its own rating (under HOLD_MIN_POINTS), or at the rank-1 time if that is slower, so that its
+    rating rises by what each solve shows. It is given the ratings' expected time for itself (the
+    site shows a player their rating; an attacker would estimate the puzzle's from the day's
+    median): a generous oracle."""
+
+    def histories(self, world: World) -> list[Player]:
+        return [history_of(f"{BOT_PREFIX}climb", MEDIOCRE_SKILL, world.target, old(world))]
+
+    def actors(self, world, day):
+        from django.conf import settings
+        from django.contrib.auth.models import User
+
+        from puzzles.models import Puzzle
+        from puzzles.ratings import expected_seconds_for
+
+        def go() -> Actor:
+            yield at(day, 21.4)
+            daily = world.daily(day)
+            user = User.objects.get(username=f"{BOT_PREFIX}climb")
+            seconds = aim(recon(daily), daily.tier, provisional=False)
+            expected = expected_seconds_for(user, Puzzle.objects.get(pk=daily.puzzle))
+            if expected is not None:
+                seconds = max(seconds, expected * 10 ** (-CLIMB / (400 * settings.RATING_SPREAD)))
+            self.players[day] = [user.username]
+            yield from played(Board(user), daily, aimed_steps(world, daily, seconds), at(day, 21.45))
+
+        return [(at(day, 21.4), go())]
 
 
 class AimFresh(Bot):
@@ -268,4 +302,5 @@ def every_bot() -> list[Bot]:
         Sybils("c. 21 sybils, farmed establishment", f"{BOT_PREFIX}farm", farmed=True),
         ConvertedGuest("d. converted guest, no email", verified=False),
         ConvertedGuest("d. converted guest, verified email", verified=True),
+        Climber("e. patient climber (established, +300 points a day)"),
     ]
