@@ -10,10 +10,12 @@ submit. Each move carries its age, the time since it was made, as the board's mo
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import json
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -27,6 +29,9 @@ HOST = "127.0.0.1"
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 _addresses = itertools.count(1)
+# Every write or beat the site refused in this run, as "<name> <status>": a refused honest write
+# changes what is measured, so run.py prints them.
+REFUSED: Counter[str] = Counter()
 
 
 @dataclass(frozen=True)
@@ -125,7 +130,6 @@ class Board:
             self.client.force_login(user)
         self.version = 0
         self.digits = ["0"] * 81
-        self.refused: list[str] = []  # what the site refused, as "<write> <status>"
 
     def token(self) -> str:
         cookie = self.client.cookies.get("csrftoken")
@@ -147,7 +151,7 @@ class Board:
             HTTP_X_CSRFTOKEN=self.token(),
         )
         if response.status_code != 200:
-            self.refused.append(f"{name} {response.status_code}")
+            REFUSED[f"{name} {response.status_code}"] += 1
             return {}
         return response.json()
 
@@ -174,16 +178,10 @@ class Board:
             return page.status_code
         return self.client.post(path, {**fields, "csrfmiddlewaretoken": token.group(1)}).status_code
 
-    def page(self, path: str) -> str:
-        response = self.client.get(path, HTTP_SEC_FETCH_MODE="navigate")
-        return response.content.decode() if response.status_code == 200 else ""
 
-
-def played(board: Board, daily: Daily, steps: list[Step], start):
-    """A generator for the scheduler (world.run_day): yields the moment of each step, and makes
-    the step's request when resumed at it (the clock is travelled there)."""
-    import datetime
-
+def played(board: Board, daily: Daily, steps: list[Step], start: datetime.datetime):
+    """A generator for the scheduler (world.run): yields the moment of each step, and makes the
+    step's request when resumed at it (the clock is travelled there)."""
     board.visit(daily)
     for step in steps:
         yield start + datetime.timedelta(seconds=step.at)

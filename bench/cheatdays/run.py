@@ -13,6 +13,7 @@ from collections import Counter
 from bench.harness import markdown_header, markdown_row
 
 from . import world as sim
+from .board import REFUSED
 from .bots import Bot, Sybils, every_bot
 
 
@@ -168,6 +169,7 @@ def main(args: argparse.Namespace) -> None:
             f"floor without the sybils {without:.0f} s{' (held because of them)' if because else ''}"
         )
     print(f"honest solves held because of the sybils: {by_sybils}")
+    print(f"requests the site refused: {dict(REFUSED) or 'none'}")
     unranked = Counter(c for s in honest for c in ([s.unranked] if s.unranked else []))
     if unranked:
         print(f"honest solves not ranked by their record: {dict(unranked)}")
