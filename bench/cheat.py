@@ -1,6 +1,10 @@
 """Cheat bench: the attacks of issue 15 against a live site, and whether each one ranks.
 
     python bench/cheat.py [--quick] [--port 8765]
+    python bench/cheat.py --days 14 [--honest 50] [--warm-up 30] [--seed 1]
+
+With --days, no live site: simulated days of bots against honest players of known skill
+(bench/cheatdays/, whose docstring says how); without it, the live attacks below.
 
 It starts gunicorn with the site's own settings (`-c python:sudokusite.gunicorn`, production
 settings less HTTPS, as bench/load.py) on loopback, over a fresh database of its own
@@ -349,7 +353,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="scale every wait by 0.1 (a smoke run)")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--days", type=int, default=0, help="simulated days of bots against honest players")
+    parser.add_argument("--honest", type=int, default=50, help="honest players in the simulated days")
+    parser.add_argument("--warm-up", type=int, default=30, help="days of rating history before them")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.days:
+        from bench.cheatdays.run import main as simulated
+
+        return simulated(args)
     scale = 0.1 if args.quick else 1.0
     env = setup_site(DB_URL, CACHE_URL, broker=BROKER_URL, RATE_LIMIT_SIGNUP="")
     from django.conf import settings

@@ -494,23 +494,26 @@ PLAY_EVENTS_PER_ATTEMPT = int(env("PLAY_EVENTS_PER_ATTEMPT", "10000"))
 LEADERBOARD_FLOOR_SECONDS = {
     tier: float(value) for tier, value in env_per_tier("LEADERBOARD_FLOOR", (20, 40, 60, 90, 120)).items()
 }
-# Fair play (puzzles/fairplay.py): a solve by an account younger than this many hours, without a
-# verified email, is not ranked; once a daily has DAY_FLOOR_MIN_SOLVES ranked solves, a solve
-# under DAY_FLOOR_FRACTION of their median time is held for review like one under the floor.
+# Fair play (puzzles/fairplay/): a solve by an account younger than this many hours, without a
+# verified email, is not ranked; once a daily has DAY_FLOOR_MIN_SOLVES ranked solves by established
+# players, a solve under DAY_FLOOR_FRACTION of the DAY_FLOOR_RANK-th fastest of them is held for
+# review like one under the floor (an order statistic of the fastest: slow solves cannot raise it).
 RANKED_ACCOUNT_MIN_HOURS = float(env("RANKED_ACCOUNT_MIN_HOURS", "6"))
-DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.35"))
+DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.15"))
+DAY_FLOOR_RANK = int(env("DAY_FLOOR_RANK", "3"))
 DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
 # A solve judged against its player (puzzles/fairplay/against.py, docs/ratings.md): a rating is
 # provisional ("new" on the leaderboard) until it rests on ESTABLISHED_SOLVES rated solves with a
 # deviation of at most PROVISIONAL_DEVIATION; only established players make the day's floor. A
 # ranked solve whose time implies a performance over HOLD_DEVIATIONS deviations (and at least
 # HOLD_MIN_POINTS) above its player's rating is held, as is a provisional player's under
-# FIELD_MARGIN of the day's fastest established time.
+# FIELD_MARGIN of the day's fastest established time (1: a new player faster than every
+# established one that day is held; under 1, a bot reading the leaderboard ranks first just under it).
 ESTABLISHED_SOLVES = int(env("ESTABLISHED_SOLVES", "5"))
 PROVISIONAL_DEVIATION = float(env("PROVISIONAL_DEVIATION", "150"))
 HOLD_DEVIATIONS = float(env("HOLD_DEVIATIONS", "3"))
 HOLD_MIN_POINTS = float(env("HOLD_MIN_POINTS", "350"))
-FIELD_MARGIN = float(env("FIELD_MARGIN", "0.8"))
+FIELD_MARGIN = float(env("FIELD_MARGIN", "1.0"))
 # Ratings (puzzles/ratings/, docs/ratings.md): a solve in the reference time scores a draw between
 # player and puzzle of equal rating, and the spread says how much faster a win is; a puzzle's first
 # rating is its tier's prior; a solve that becomes rated within the rewind window is put in its place

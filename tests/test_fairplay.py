@@ -267,7 +267,7 @@ def test_a_solve_under_the_days_own_floor_is_held_once_the_day_has_enough_solves
         make_established(make_solve(daily, f"p{n}", 600).user)
     late_comer = person(daily, "later", gap=2.0, established=True)
     assert late_comer.flagged
-    assert "under 35% of the day's median time" in standing_of(late_comer).sentence
+    assert "under 35% of the day's third-fastest time" in standing_of(late_comer).sentence
     assert not person(daily, "steady", gap=5.0, established=True).flagged  # 245 s: over the day's floor
 
 
@@ -296,7 +296,9 @@ def test_an_approved_solve_is_ranked_and_a_disqualified_one_is_not(daily, settin
 def test_the_rules_are_written_with_the_numbers_in_force(settings):
     settings.LEADERBOARD_FLOOR_SECONDS = {"medium": 40}
     settings.RANKED_ACCOUNT_MIN_HOURS = 12
-    settings.DAY_FLOOR_FRACTION, settings.DAY_FLOOR_MIN_SOLVES = 0.4, 30
+    settings.DAY_FLOOR_FRACTION, settings.DAY_FLOOR_MIN_SOLVES, settings.DAY_FLOOR_RANK = 0.4, 30, 2
+    settings.FIELD_MARGIN = 0.9
     text = " ".join(words.rules("medium"))
-    for number in ("0:40", "12 hours", "40%", "30 ranked solves", "over 9 digits", "0.75 s"):
+    for number in ("0:40", "12 hours", "40%", "30 ranked solves", "second-fastest", "over 9 digits", "0.75 s"):
         assert number in text
+    assert "under 90% of the day's fastest time by an established player" in text

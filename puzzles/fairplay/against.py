@@ -13,7 +13,10 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
 - A provisional player (a new account, or a rating that has not settled): their history says too
   little, so the field judges. The solve is held (PAST_FIELD) when faster than FIELD_MARGIN of the
   fastest time the day's established players ranked (ranking.fastest_established); on a day
-  without one, the floors alone judge it.
+  without one, the floors alone judge it. The margin is 1: a new account faster than every
+  established player that day waits for review. Under 1, a fresh account with a verified email
+  that read the leaderboard (which marks new players) ranked first by aiming just above the
+  margin (bench/cheat.py --days).
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ REASON_CODES = (NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_
 LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
 # Why a solve is held for review (Solve.held; judge.held_reason applies them, first match wins):
 # under the difficulty's floor, under the day's floor, far faster than the player's own rating
-# allows (against.py), a provisional player far faster than the day's established players.
+# allows (against.py), a provisional player faster than the day's established players allow.
 UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD = "floor", "day", "history", "field"
 HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD)
 
@@ -140,19 +140,22 @@ def by_established(solves: SolveQuerySet) -> SolveQuerySet:
 def floor_of(solve: Solve) -> tuple[float, str]:
     """The floor a solve must reach not to be held, and which it is (UNDER_DAY or UNDER_FLOOR): the
     difficulty's (LEADERBOARD_FLOOR_SECONDS) or, once the day has DAY_FLOOR_MIN_SOLVES other ranked
-    solves by established players (by_established), DAY_FLOOR_FRACTION of their median, whichever
-    is higher. Only established players count, so slow solves from fresh accounts cannot raise it."""
+    solves by established players (by_established), DAY_FLOOR_FRACTION of the DAY_FLOOR_RANK-th
+    fastest of them, whichever is higher. Only established players count, and only the fastest of
+    them, so slow solves cannot raise it: not from fresh accounts, nor from accounts that farmed
+    establishment with slow solves first."""
     others = by_established(Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(pk=solve.pk))
-    return _floor(solve.daily, others)
+    return day_floor(solve.daily, others)
 
 
-def _floor(daily: DailyPuzzle, established: SolveQuerySet) -> tuple[float, str]:
+def day_floor(daily: DailyPuzzle, established: SolveQuerySet) -> tuple[float, str]:
+    """floor_of's rule, given the established players' ranked solves that count."""
     floor = float(settings.LEADERBOARD_FLOOR_SECONDS.get(daily.difficulty, 0))
-    median, count = _median_of(established)
-    if median is not None and count >= settings.DAY_FLOOR_MIN_SOLVES:
-        day_floor = settings.DAY_FLOOR_FRACTION * median
-        if day_floor > floor:
-            return day_floor, UNDER_DAY
+    if established.count() >= max(settings.DAY_FLOOR_MIN_SOLVES, settings.DAY_FLOOR_RANK):
+        times = established.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True)
+        by_day = settings.DAY_FLOOR_FRACTION * times[settings.DAY_FLOOR_RANK - 1]
+        if by_day > floor:
+            return by_day, UNDER_DAY
     return floor, UNDER_FLOOR
 
 
@@ -168,7 +171,7 @@ def hold_bound(daily: DailyPuzzle) -> float:
     established = by_established(Solve.objects.ranked().filter(daily=daily))
     fastest = established.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True)
     field = settings.FIELD_MARGIN * fastest[0] if fastest else 0.0
-    return max(_floor(daily, established)[0], field)
+    return max(day_floor(daily, established)[0], field)
 
 
 def expected_of(solve: Solve) -> float | None:

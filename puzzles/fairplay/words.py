@@ -102,14 +102,11 @@ def held_because(solve: Solve) -> str:
     code = solve.held or ranking.floor_of(solve)[1]
     if code == ranking.UNDER_DAY:
         share = f"{settings.DAY_FLOOR_FRACTION:.0%}"
-        return f"it was under {share} of the day's median time, so it is held until an admin checks it"
+        return f"it was under {share} of the day's {nth_fastest()} time, so it is held until an admin checks it"
     if code == ranking.PAST_HISTORY:
         return "it was far faster than your own recent solves, so it is held until an admin checks it"
     if code == ranking.PAST_FIELD:
-        return (
-            "your rating is still new and it was well ahead of the day's fastest established players, "
-            "so it is held until an admin checks it"
-        )
+        return f"your rating is still new and it was {field_bound()}, so it is held until an admin checks it"
     floor, _ = ranking.floor_of(solve)
     return f"it was under {format_duration(floor)}, so it is held until an admin checks it"
 
@@ -118,13 +115,26 @@ def held_for_admin(code: str) -> str:
     """Why a solve is held, for an admin (the review queue), by Solve.held's code, with the numbers in force."""
     return {
         ranking.UNDER_FLOOR: "under the difficulty's floor",
-        ranking.UNDER_DAY: "under the day's floor (a share of the established players' median)",
+        ranking.UNDER_DAY: f"under the day's floor (a share of the established players' {nth_fastest()} time)",
         ranking.PAST_HISTORY: (
             f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} deviations (the player's and "
             f"the puzzle's ratings') and {settings.HOLD_MIN_POINTS:g} points above the player's rating"
         ),
-        ranking.PAST_FIELD: f"a provisional player under {settings.FIELD_MARGIN:.0%} of the day's fastest established time",
+        ranking.PAST_FIELD: f"a provisional player {field_bound()}",
     }.get(code, code)
+
+
+def nth_fastest() -> str:
+    """Which of the established players' times the day's floor is a share of (DAY_FLOOR_RANK)."""
+    rank = settings.DAY_FLOOR_RANK
+    return {1: "fastest", 2: "second-fastest", 3: "third-fastest"}.get(rank, f"{rank}th-fastest")
+
+
+def field_bound() -> str:
+    """The field's rule for a provisional player's solve (FIELD_MARGIN), as words after "it was"."""
+    if settings.FIELD_MARGIN == 1:
+        return "faster than the day's fastest time by an established player"
+    return f"under {settings.FIELD_MARGIN:.0%} of the day's fastest time by an established player"
 
 
 def rules(difficulty: str) -> list[str]:
@@ -143,11 +153,12 @@ def rules(difficulty: str) -> list[str]:
         f"A solve by an account under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old is ranked once the "
         "account's email address is verified.",
         f"A solve under {format_duration(floor)} on this puzzle, or, once the day has {settings.DAY_FLOOR_MIN_SOLVES} "
-        f"ranked solves by established players, under {settings.DAY_FLOOR_FRACTION:.0%} of their median time, is "
+        f"ranked solves by established players, under {settings.DAY_FLOOR_FRACTION:.0%} of the {nth_fastest()} of "
+        "their times, is "
         "held until an admin has checked it; an admin may also disqualify a solve.",
         "A solve far faster than its player's own rating allows is held too; a player is established, and "
         f"their rating no longer new, after {settings.ESTABLISHED_SOLVES} ranked solves, and until then a solve "
-        f"under {settings.FIELD_MARGIN:.0%} of the day's fastest established time is held.",
+        f"{field_bound()} is held.",
         *PROMISES,
     ]
 

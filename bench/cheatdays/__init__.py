@@ -1,0 +1,15 @@
+"""The cheat bench's simulated days (python bench/cheat.py --days 14 --honest 50): bots against
+honest players of known skill, every request through the site's real views at a simulated moment.
+
+- world.py: the site, the honest players (bench/players.py's model), the warm-up, the scheduler;
+- board.py: a board without the page (django.test.Client) and the timelines it writes;
+- bots.py: the bots; run.py: the days and what is printed.
+
+Simplifications: the warm-up days are bulk rows without a record of play (bench/players.py); on
+the measured days nobody takes a hint; a person's digits come in the engine's logical order, never
+a wrong one, at least FASTEST_GAP s apart on average; every player plays a daily in one sitting,
+the page visible throughout, ticking every 25 s rather than the board's 10 s (the same clock and
+record: board.TICK_EVERY); the ratings catch up every simulated hour (every 5 minutes in
+production); email addresses are verified by the signal a click on the link sends; the bots see
+each other's solves on the leaderboard, as they would.
+"""
