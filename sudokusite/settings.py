@@ -513,6 +513,8 @@ ESTABLISHED_SOLVES = int(env("ESTABLISHED_SOLVES", "5"))
 PROVISIONAL_DEVIATION = float(env("PROVISIONAL_DEVIATION", "150"))
 HOLD_DEVIATIONS = float(env("HOLD_DEVIATIONS", "3"))
 HOLD_MIN_POINTS = float(env("HOLD_MIN_POINTS", "350"))
+# ...counted from the lower of the rating now and the rating this many days before the solve.
+HOLD_HISTORY_DAYS = int(env("HOLD_HISTORY_DAYS", "14"))
 FIELD_MARGIN = float(env("FIELD_MARGIN", "1.0"))
 # Ratings (puzzles/ratings/, docs/ratings.md): a solve in the reference time scores a draw between
 # player and puzzle of equal rating, and the spread says how much faster a win is; a puzzle's first

@@ -59,6 +59,32 @@ def test_a_good_day_within_the_players_history_is_ranked(daily, settled):
     assert not solve.flagged and solve.held == "" and Solve.objects.ranked().exists()
 
 
+def rated_back_then(username: str, rating: float, days_ago: int) -> None:
+    """A rated solve of `username`'s `days_ago` days back, after which their rating was `rating`."""
+    day = timezone.localdate() - datetime.timedelta(days=days_ago)
+    past = make_solve(make_daily(day), username, 300)
+    past.solved_at = timezone.now() - datetime.timedelta(days=days_ago)
+    past.save(update_fields=["solved_at"])
+    User.objects.filter(pk=past.user_id).update(date_joined=past.solved_at)
+    RatingChange.objects.create(
+        solve=past, user=past.user, puzzle=past.daily.puzzle, solved_at=past.solved_at, seconds=300, score=0.5,
+        expected_seconds=300, player_before=[rating, 60, 0.06], player_after=[rating, 60, 0.06],
+        puzzle_before=[1100, 60, 0.06], puzzle_after=[1100, 60, 0.06],
+    )  # fmt: skip
+
+
+def test_a_good_day_is_held_when_the_player_climbed_to_their_rating_within_the_history_window(daily, settled):
+    rated_back_then("ada", 1200, days_ago=20)  # 300 points below the rating she has now
+    solve = person(daily, "ada", gap=2.0, established=True)  # +230 points above 1500: +530 above 1200
+    assert solve.held == ranking.PAST_HISTORY
+
+
+def test_a_good_day_of_a_player_whose_rating_held_steady_is_ranked(daily, settled):
+    rated_back_then("ada", 1500, days_ago=20)
+    solve = person(daily, "ada", gap=2.0, established=True)
+    assert not solve.flagged
+
+
 def test_a_new_players_solve_ahead_of_every_established_player_of_the_day_is_held(daily):
     bot = person(daily, "bot", gap=1.0)  # 49 s, from a player with no rating, before any established one
     assert not bot.flagged

@@ -117,6 +117,15 @@ def honest_steps(daily: Daily, seconds: float, rng: random.Random) -> tuple[list
 # --- a client ------------------------------------------------------------------------------------
 
 
+def followed_up(daily: Daily) -> None:
+    """What the solve's follow-up task does first, a moment after the submit's answer in
+    production: the day's other held solves decided again (fairplay/judge.held_again)."""
+    from puzzles.fairplay.judge import held_again
+    from puzzles.models import DailyPuzzle
+
+    held_again(DailyPuzzle.objects.select_related("puzzle").get(pk=daily.pk))
+
+
 class Board:
     """One browser: its cookies, its own address, the board's position and version on one daily."""
 
@@ -168,6 +177,8 @@ class Board:
             payload.update(corner=[""] * 81, centre=[""] * 81, colours=[""] * 81)
         answer = self.api(daily, kind, payload)
         self.version = answer.get("version", self.version)
+        if kind == "submit" and answer.get("solved"):
+            followed_up(daily)
         return answer
 
     def form(self, path: str, fields: dict[str, str]) -> int:

@@ -149,12 +149,13 @@ def honest_actors(world: World, day: datetime.date) -> list[tuple[datetime.datet
 
 
 def catch_up_hourly(day: datetime.date) -> Actor:
-    """The beat's ratings_catch_up, every simulated hour (every 5 minutes in production)."""
-    from puzzles.ratings.ledger import ratings_catch_up
+    """The beat's ratings sweep (tasks.rate_solves: the ratings caught up, then today's holds
+    decided again), every simulated hour (every 5 minutes in production)."""
+    from puzzles.pipeline.tasks import rate_solves
 
     for hour in range(24):
         yield at(day, hour + 0.5)
-        ratings_catch_up()
+        rate_solves()
 
 
 def run(actors: list[tuple[datetime.datetime, Actor]]) -> None:

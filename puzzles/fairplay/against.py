@@ -9,7 +9,11 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
   puzzle's deviations before it, together: a fresh puzzle's rating is its tier's guess, and
   holds nothing until the day's solves settle it) and at least HOLD_MIN_POINTS: the deviations
   are doubts about the ratings, not how a player's days vary, so the points bound keeps a good
-  day ranked (350 points at k = 2 is 2.7 times faster than expected).
+  day ranked (350 points at k = 2 is 2.7 times faster than expected). The points are counted
+  from the lower of the rating now and the rating HOLD_HISTORY_DAYS before the solve
+  (rating_then): an account that plays a little above its rating every day climbs, and judged
+  only against where that climb has brought it, it ranked first within a fortnight
+  (bench/cheat.py --days, the patient climber); a person improves by far less in two weeks.
 - A provisional player (a new account, or a rating that has not settled): their history says too
   little, so the field judges. The solve is held (PAST_FIELD) when faster than FIELD_MARGIN of the
   fastest time the day's established players ranked (ranking.fastest_established); on a day
@@ -21,6 +25,7 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
 
 from __future__ import annotations
 
+import datetime
 import math
 
 from django.conf import settings
@@ -59,12 +64,29 @@ def points_above(solve: Solve) -> float | None:
     return 400 * settings.RATING_SPREAD * math.log10(expected / max(1.0, rank_time(solve)))
 
 
+def rating_then(solve: Solve) -> float | None:
+    """The player's rating HOLD_HISTORY_DAYS before the solve (after their last rated solve made by
+    then) or, for a rating younger than that, after its first ESTABLISHED_SOLVES rated solves;
+    None for a player with fewer."""
+    changes = RatingChange.objects.filter(user_id=solve.user_id).order_by("solved_at", "solve_id")
+    cutoff = solve.solved_at - datetime.timedelta(days=settings.HOLD_HISTORY_DAYS)
+    found = changes.filter(solved_at__lte=cutoff).values_list("player_after", flat=True).last()
+    if found is None:
+        found = changes.values_list("player_after", flat=True)[settings.ESTABLISHED_SOLVES - 1 :].first()
+    return float(found[0]) if found is not None else None
+
+
 def past_history(solve: Solve, rating: PlayerRating) -> bool:
-    """Faster than the established player's rating allows (the module's docstring has the bound)."""
+    """Faster than the established player's rating allows (the module's docstring has the bound),
+    counted from the lower of their rating now and rating_then."""
     above = points_above(solve)
+    if above is None:
+        return False
+    then = rating_then(solve)
+    climbed = max(0.0, rating.rating - then) if then is not None else 0.0
     doubt = math.hypot(rating.deviation, puzzle_deviation_before(solve))
     bound = max(settings.HOLD_DEVIATIONS * doubt, settings.HOLD_MIN_POINTS)
-    return above is not None and above > bound
+    return above + climbed > bound
 
 
 def past_field(solve: Solve) -> bool:

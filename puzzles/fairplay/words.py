@@ -118,7 +118,8 @@ def held_for_admin(code: str) -> str:
         ranking.UNDER_DAY: f"under the day's floor (a share of the established players' {nth_fastest()} time)",
         ranking.PAST_HISTORY: (
             f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} deviations (the player's and "
-            f"the puzzle's ratings') and {settings.HOLD_MIN_POINTS:g} points above the player's rating"
+            f"the puzzle's ratings') and {settings.HOLD_MIN_POINTS:g} points above the player's rating "
+            f"(the lower of now and {settings.HOLD_HISTORY_DAYS} days before)"
         ),
         ranking.PAST_FIELD: f"a provisional player {field_bound()}",
     }.get(code, code)
