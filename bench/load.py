@@ -148,7 +148,7 @@ def verify(prefix: str, outcomes: list[Outcome], dailies: dict[str, Daily]) -> l
     from puzzles.models import Attempt, PlayEvent, Solve
 
     problems = []
-    saves = PlayEvent.objects.filter(kind=PlayEvent.Kind.SAVE).count()
+    saves = PlayEvent.objects.filter(kind=PlayEvent.Kind.SAVE, attempt__user__username__startswith=prefix).count()
     acknowledged = sum(o.saves for o in outcomes)
     if saves != acknowledged:
         problems.append(f"the record of play holds {saves} saves, {acknowledged} were acknowledged")
