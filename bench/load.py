@@ -183,7 +183,9 @@ def ms(seconds: float, count: int) -> str:
     return f"{1000 * seconds / count:.2f}" if count else "-"
 
 
-def print_steady(steady: dict[str, dict], cpu: dict[str, float], client_cpu_steady: float, seconds: float) -> None:
+def print_steady(
+    steady: dict[str, dict], cpu: dict[str, float], client_cpu_steady: float, seconds: float, players: int
+) -> None:
     widths = (-11, 8, 8, 9, 9, 9, 7, 6)
     print(row("endpoint", "count", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "409s", widths=widths, sep=""))
     for kind, r in steady.items():
@@ -202,6 +204,13 @@ def print_steady(steady: dict[str, dict], cpu: dict[str, float], client_cpu_stea
         f"({100 * client_cpu_steady / (seconds * cores):.0f}% of the machine's {cores} cores), the whole machine "
         f"{100 * cpu['machine'] / cpu['capacity']:.0f}% busy, of which others' processes "
         f"{100 * max(0.0, cpu['machine'] - server - client_cpu_steady) / cpu['capacity']:.0f}%"
+    )
+    # A player waiting on a queue asks for less: this is the rate as played, a bound from below
+    # on what players ask for when nothing queues.
+    per_minute = 60 * requests / seconds / players
+    print(
+        f"a player sent {per_minute:.1f} requests a minute, so one server core holds about "
+        f"{players * seconds / server if server else float('nan'):.0f} players at this mix"
     )
 
 
@@ -356,7 +365,7 @@ def main() -> None:
     )
     print(f"\nsteady: sent from the ramp's end for {steady_seconds:.0f} s")
     # The clients' share of the steady window, from their processes' CPU over it.
-    print_steady(steady, cpu, cpu.get("client", 0.0), steady_seconds)
+    print_steady(steady, cpu, cpu.get("client", 0.0), steady_seconds, args.players)
     print("\nwhole run")
     widths = (-11, 8, 9, 9, 9, 7, 6)
     print(row("endpoint", "count", "p50 ms", "p99 ms", "max ms", "errors", "409s", widths=widths, sep=""))
