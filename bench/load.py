@@ -101,8 +101,8 @@ def play(port: int, tickets: list[Ticket], dailies: list[Daily], args, meter: Me
     ]
     for process in processes:
         process.start()
-    clients = [process.pid for process in processes]
-    meter.groups["client"] = lambda: [pid for pid in clients if pid is not None]
+    clients = [process.pid for process in processes if process.pid is not None]
+    meter.groups["client"] = lambda: clients
     time.sleep(max(0.0, begin + args.ramp - time.monotonic()))
     steady_start = meter.read()
     time.sleep(max(0.0, until - time.monotonic()))
