@@ -209,7 +209,8 @@ def print_steady(
     # on what players ask for when nothing queues.
     per_minute = 60 * requests / seconds / players
     print(
-        f"a player sent {per_minute:.1f} requests a minute, so one server core holds about "
+        f"a player sent {per_minute:.1f} requests a minute (fewer while waiting on a queue), so one server core "
+        f"holds about "
         f"{players * seconds / server if server else float('nan'):.0f} players at this mix"
     )
 
