@@ -11,10 +11,10 @@ logged in (a session made ahead, as a two-week session cookie brings a morning's
 `--login-rate` of them (2% by default) log in through the real form, a full password check.
 
 Each player, per daily: the home page, the puzzle page, its state, an "open" heartbeat, a save
-every few seconds carrying the moves that filled its cells (on a 409 it adopts the stored
-version, as board.js does), a heartbeat every 10 s, the submit of the solved grid and the results
-fragment; then the next difficulty, until the time is up. Players start evenly over `--ramp`;
-"steady" is from the ramp's end to the end of play.
+every few seconds carrying the moves that filled its cells (on a 409 it adopts the stored version,
+as board.js does), a heartbeat after 10 s without a write (the board's tick rule), the submit of
+the solved grid and the results fragment; then the next difficulty, until the time is up. Players
+start evenly over `--ramp`; "steady" is from the ramp's end to the end of play.
 
 At the end the database is checked against what each player was told: every acknowledged save is
 there (no lost save) with its event in the record of play, and every acknowledged solve is
@@ -357,7 +357,7 @@ def main() -> None:
     )
     print(
         f"each player, per daily: home, page, state, open beat, a save every {args.save_every:.0f} s on average "
-        f"({args.saves_per_puzzle} a puzzle), a beat every {args.beat_every:.0f} s, submit, results; next daily. "
+        f"({args.saves_per_puzzle} a puzzle), a tick after {args.beat_every:.0f} s without a write, submit, results; next daily. "
         f"Users and sessions made in {made:.1f} s"
     )
     print(

@@ -187,10 +187,11 @@ class Player:
         # Real players do not move in step: the first save comes at a random point of the interval.
         now = time.monotonic()
         next_save = now + self.rng.uniform(0.1, 1.0) * pace.save_every
-        next_beat = now + self.rng.uniform(0.1, 1.0) * pace.beat_every
         status, _ = await client.request(
             "beat", "POST", daily.api + "beat/", post({"version": version, "phase": "open"})
         )
+        # As the board ticks (static/js/sync.js, tickDueIn): only after beat_every without a write.
+        next_beat = time.monotonic() + pace.beat_every
         if status != 200:
             return self.fail(f"beat: {status}")
         while todo:
@@ -232,6 +233,7 @@ class Player:
             version = json.loads(data)["version"]
             self.outcome.saved[daily.difficulty] = (version, "".join(board))
             self.outcome.saves += 1
+            next_beat = time.monotonic() + pace.beat_every  # the save told the server the page lives
             todo = todo[per_save:]
             # People do not save on a metronome: without jitter, players who started together stay
             # in step and arrive in bursts for the rest of the run.
