@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from puzzles.models import Attempt, PlayEvent, Solve
 
-from .factories import player_digits, post, url
+from .factories import make_daily, player_digits, post, url
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +87,25 @@ def test_a_visitors_first_save_refused_past_the_bound_makes_no_guest(client, dai
     settings.PLAY_EVENTS_PER_MINUTE = 0
     assert save(client, daily, 0).status_code == 429
     assert not Attempt.objects.exists()
+
+
+def test_the_written_out_count_matches_the_orms_before_at_and_after_each_events_arrival(daily):
+    import datetime
+
+    from django.contrib.auth.models import User
+
+    from puzzles.record_of_play.events import event_counts_orm
+    from puzzles.record_of_play.fastcount import event_counts
+
+    player = User.objects.create_user("ada")
+    attempt = Attempt.objects.create(user=player, daily=daily)
+    other = Attempt.objects.create(user=player, daily=make_daily(daily.date - datetime.timedelta(days=1)))
+    start = timezone.now().replace(microsecond=0)
+    moments = [start + datetime.timedelta(seconds=s) for s in (0, 0.5, 1, 1.25, 59, 60, 61.000001)]
+    PlayEvent.objects.bulk_create(
+        [PlayEvent(attempt=attempt, kind=PlayEvent.Kind.SAVE, arrived_at=at) for at in moments]
+        + [PlayEvent(attempt=other, kind=PlayEvent.Kind.SAVE, arrived_at=at) for at in moments[:3]]
+    )
+    for since in [start - datetime.timedelta(seconds=1), *moments, moments[-1] + datetime.timedelta(seconds=1)]:
+        assert event_counts(player.pk, daily.pk, since) == event_counts_orm(player.pk, daily.pk, since), since
+    assert event_counts(player.pk, daily.pk, start) == (7, 6)  # the one at `start` itself is not after it
