@@ -154,6 +154,16 @@ class Endpoint:
     expected: int = 200
 
 
+def measured(latencies: list[float], cpu: float, errors: int) -> dict:
+    """One endpoint's figures: its requests, the server's CPU ms and the wall p50 ms a request, its errors."""
+    return {
+        "n": len(latencies),
+        "cpu_ms": cpu / len(latencies) * 1000,
+        "p50": percentile(latencies, 0.5),
+        "errors": errors,
+    }
+
+
 def measure(port: int, server, endpoint: Endpoint, count: int) -> dict:
     """`count` requests in a row on a keep-alive connection, after one that is not counted."""
     conn = Connection(port)
@@ -167,14 +177,8 @@ def measure(port: int, server, endpoint: Endpoint, count: int) -> dict:
         status, _, _ = conn.send(endpoint.method, endpoint.path, body or None, endpoint.headers)
         latencies.append((time.perf_counter() - started) * 1000)
         errors += status != endpoint.expected
-    cpu = cpu_seconds(pids) - before
     conn.close()
-    return {
-        "n": len(latencies),
-        "cpu_ms": cpu / len(latencies) * 1000,
-        "p50": percentile(latencies, 0.5),
-        "errors": errors,
-    }
+    return measured(latencies, cpu_seconds(pids) - before, errors)
 
 
 def queries_of(endpoint: Endpoint, body: bytes | None) -> int:
@@ -345,14 +349,8 @@ def measure_submits(port: int, server, submitters: list[Game], bodies: list[byte
         status, data, _ = conn.send("POST", "/api" + game.path + "submit/", body, game.headers())
         latencies.append((time.perf_counter() - started) * 1000)
         errors += status != 200 or not json.loads(data).get("solved")
-    cpu = cpu_seconds(pids) - before
     conn.close()
-    return {
-        "n": len(latencies),
-        "cpu_ms": cpu / len(latencies) * 1000,
-        "p50": percentile(latencies, 0.5),
-        "errors": errors,
-    }
+    return measured(latencies, cpu_seconds(pids) - before, errors)
 
 
 if __name__ == "__main__":

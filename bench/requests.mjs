@@ -11,6 +11,8 @@
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 
+import { FakeTime } from "../tests/js/fake-time.mjs";
+
 const here = new URL("../static/js/", import.meta.url);
 const syncPath = process.argv[2] ? pathToFileURL(resolve(process.argv[2])) : new URL("sync.js", here);
 const { BEAT_MS, SyncQueue } = await import(syncPath.href);
@@ -21,37 +23,6 @@ const SOLUTION = "48392165796734582125187649354813297672956413813679824537268951
 const EMPTY = [...GIVENS].flatMap((d, i) => (d === "0" ? [i] : []));
 const URLS = { save: "save", beat: "beat", submit: "submit", state: "state", hint: "hint", results: "results" };
 const LATENCY_MS = 40; // each answer arrives this long after its request
-
-/** Timers and a time that move only when the simulation moves them. */
-class FakeTime {
-  constructor() {
-    Object.assign(this, { now: 0, pending: new Map(), nextId: 1 });
-  }
-
-  setTimeout(fn, ms = 0) {
-    const id = this.nextId++;
-    this.pending.set(id, { at: this.now + ms, fn });
-    return id;
-  }
-
-  clearTimeout(id) {
-    this.pending.delete(id);
-  }
-
-  async advance(ms) {
-    const end = this.now + ms;
-    for (;;) {
-      const [id, next] = [...this.pending].sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0] ?? [];
-      if (!next || next.at > end) break;
-      this.pending.delete(id);
-      this.now = next.at;
-      next.fn();
-      await new Promise((done) => setImmediate(done));
-    }
-    this.now = end;
-    await new Promise((done) => setImmediate(done));
-  }
-}
 
 /** Random numbers from a seed (a linear congruential generator), so every run counts the same. */
 function randoms(seed) {

@@ -10,6 +10,7 @@ import { MOVES_PER_WRITE } from "../../static/js/record-of-play.js";
 import {
   BEAT_MS, SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat, tickDueIn,
 } from "../../static/js/sync.js";
+import { FakeTime, settle } from "./fake-time.mjs";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 const SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
@@ -19,42 +20,6 @@ const URLS = {
   hint: "/api/hint/", results: "/results/",
 };
 const KEY = "sudoku:7:2026-01-01-easy"; // player 7's copy of that puzzle
-
-const settle = () => new Promise((resolve) => setImmediate(resolve));
-
-/** Timers and a time that move only when the test moves them. */
-class FakeTime {
-  constructor() {
-    this.now = 0;
-    this.pending = new Map();
-    this.nextId = 1;
-  }
-
-  setTimeout(fn, ms = 0) {
-    const id = this.nextId++;
-    this.pending.set(id, { at: this.now + ms, fn });
-    return id;
-  }
-
-  clearTimeout(id) {
-    this.pending.delete(id);
-  }
-
-  /** Move on by `ms`, running every timer that falls due, in order, and whatever it sets off. */
-  async advance(ms) {
-    const end = this.now + ms;
-    for (;;) {
-      const [id, next] = [...this.pending].sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0] ?? [];
-      if (!next || next.at > end) break;
-      this.pending.delete(id);
-      this.now = next.at;
-      next.fn();
-      await settle();
-    }
-    this.now = end;
-    await settle();
-  }
-}
 
 /**
  * A queue for player 7 at version 1, with a fake server: `answer(request)` gives each request's
