@@ -50,8 +50,9 @@ def today_dailies(todays_easy):
 
 
 @pytest.mark.screenshots
-def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_server, today_dailies):
+def test_a_league_is_made_shared_joined_and_shows_both_players(chromium, live_server, today_dailies, settings):
     base = live_server.url
+    settings.SITE_URL = base  # the invite link is built on the site's configured address, here the live server's
     ada = User.objects.create_user("ada", password="correct horse battery staple")
     bob = User.objects.create_user("bob", password="correct horse battery staple")
 
