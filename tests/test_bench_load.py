@@ -4,6 +4,7 @@ fake of the site's API (no gunicorn, no database), and the meter's arithmetic.""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import time
 
@@ -83,7 +84,10 @@ async def play_one_daily(seen: list) -> tuple:
 
 def test_a_player_plays_a_daily_as_the_board_does_and_adopts_the_version_of_a_conflict():
     seen: list = []
-    outcome, samples, stored = asyncio.run(play_one_daily(seen))
+    # A loop of its own in a thread of its own: after the browser tests, Playwright's loop is still
+    # the running one in this thread, and asyncio.run() refuses to start inside it.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        outcome, samples, stored = pool.submit(asyncio.run, play_one_daily(seen)).result()
     assert outcome.failures == []
     assert outcome.finished and outcome.solved == {"easy"}
     assert outcome.conflicts == 1
