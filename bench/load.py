@@ -273,9 +273,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=5, help="gunicorn sync workers (the site's default here: 5)")
     parser.add_argument("--processes", type=int, default=2, help="client processes the players are spread over")
     parser.add_argument("--login-rate", type=float, default=0.02, help="share of players who log in through the form")
-    parser.add_argument("--save-every", type=float, default=3.0, help="mean seconds between saves (0.5x-1.5x)")
+    parser.add_argument(
+        "--save-every", type=float, default=10.0, help="mean seconds between saves (0.5x-1.5x; board.js: 10 at play)"
+    )
     parser.add_argument("--beat-every", type=float, default=10.0, help="seconds between heartbeats (board.js: 10)")
-    parser.add_argument("--saves-per-puzzle", type=int, default=6)
+    parser.add_argument("--saves-per-puzzle", type=int, default=30, help="a five-minute solve at the board's pace")
     parser.add_argument("--endpoint-seconds", type=float, default=5.0, help="seconds of each endpoint alone")
     parser.add_argument("--endpoint-clients", type=int, default=4, help="clients of each endpoint alone")
     parser.add_argument(

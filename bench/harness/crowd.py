@@ -43,9 +43,9 @@ class Daily:
 class Pace:
     """How a player plays: the board's rhythm (static/js/sync.js), jittered per player."""
 
-    save_every: float = 3.0  # mean seconds between saves (0.5x to 1.5x)
+    save_every: float = 10.0  # mean seconds between saves (0.5x to 1.5x); the board's SAVE_EVERY_MS
     beat_every: float = 10.0  # BEAT_MS
-    saves_per_puzzle: int = 6
+    saves_per_puzzle: int = 30  # a five-minute solve
 
 
 @dataclass

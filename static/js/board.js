@@ -242,6 +242,13 @@ function wirePlay(game) {
   window.addEventListener("pageshow", (e) => {
     if (e.persisted) updateClock(game);
   });
+  // A log-out ends the session: the entries waiting for their save go first.
+  els.accountCsrf.form?.addEventListener("submit", async (e) => {
+    if (!sync.dirty) return;
+    e.preventDefault();
+    await sync.saveBeforeLeaving();
+    e.target.submit();
+  });
   window.addEventListener("online", () => sync.retryNow());
   window.addEventListener("focus", () => sync.requestRefresh(true));
   setInterval(() => tickClock(game), 250);

@@ -17,6 +17,13 @@
 // save, a submit, a beat) is such a sign of life, so a tick goes only after BEAT_MS without one:
 // while the player moves, their saves keep the clock going and no tick is sent.
 //
+// How often a save goes: the first entry after a quiet spell is saved at once (SAVE_DELAY_MS after
+// the burst), and entries that follow within SAVE_EVERY_MS of that save wait for the next one, so
+// a player at play sends about one write every BEAT_MS, saves and ticks together. Each entry is
+// kept on this device the moment it is made, every move carries its own time, and the waiting
+// entries go at once when the page is hidden or left, when the grid is full, or at the tick that
+// would have gone anyway: the wait loses no move and no second of the clock, only requests.
+//
 // The queue decides; what its answers do to the page goes through its host (see SyncQueue), and
 // fetch, timers, the two kinds of time and storage are passed in, so Node's test runner drives it without a
 // browser (tests/js/sync.test.mjs).
@@ -27,8 +34,8 @@ import { RecordOfPlay } from "./record-of-play.js";
 import { digitsString, parseState, sameEntries } from "./sudoku.js";
 
 const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
-const SAVE_MAX_WAIT_MS = 3_000;
 export const BEAT_MS = 10_000; // The server counts gaps between beats up to 30 s as play time.
+export const SAVE_EVERY_MS = BEAT_MS; // At play, a save at most this often: the clock's own pace.
 const RETRY_MAX_MS = 30_000;
 const REFRESH_EVERY_MS = 5_000;
 const BACK_ONLINE_MS = 3_000;
@@ -79,11 +86,14 @@ export function nextJob(sync) {
 }
 
 /**
- * How long a save waits after the last change: a quiet moment, so a burst of entries is one
- * request; but a fast player who never pauses still gets a save every SAVE_MAX_WAIT_MS.
+ * How long a save waits, asked at `now` for changes unsaved since `dirtySince`, the last save
+ * having left at `lastSaveAt` (all in ms): a quiet moment after the last change, so a burst of
+ * entries is one request, and no sooner than SAVE_EVERY_MS after the last save; but never more
+ * than SAVE_EVERY_MS after the first unsaved change, however fast the entries keep coming.
  */
-export function saveDelay(waitedMs) {
-  return waitedMs >= SAVE_MAX_WAIT_MS ? 0 : SAVE_DELAY_MS;
+export function saveDelay(now, dirtySince, lastSaveAt) {
+  const at = Math.max(now + SAVE_DELAY_MS, lastSaveAt + SAVE_EVERY_MS);
+  return Math.max(0, Math.min(at, dirtySince + SAVE_EVERY_MS) - now);
 }
 
 /** The wait before the next try after waiting `ms`: 1 s, then twice as long, up to RETRY_MAX_MS. */
@@ -132,6 +142,7 @@ export class SyncQueue {
     this.dirtySince = 0;
     this.lastRefresh = 0;
     this.lastWriteAt = -Infinity; // when the last write (a sign of life to the server's clock) left
+    this.lastSaveAt = -Infinity; // when the last save left
     this.ticker = null; // the timer of the next tick, once startTicking() has run
     this.shown = "idle"; // the save line's state as last shown (the page starts with "idle")
   }
@@ -198,16 +209,15 @@ export class SyncQueue {
     }
   }
 
-  /** Ask for a save after a quiet moment (see saveDelay). */
+  /** Ask for a save after a quiet moment, at most one every SAVE_EVERY_MS (see saveDelay). */
   scheduleSave() {
     if (!this.dirty) this.dirtySince = this.now();
     this.dirty = true;
     this.timers.clearTimeout(this.debounce);
-    const waited = this.now() - this.dirtySince;
     this.debounce = this.timers.setTimeout(() => {
       this.due = true;
       this.pump();
-    }, saveDelay(waited));
+    }, saveDelay(this.now(), this.dirtySince, this.lastSaveAt));
   }
 
   /**
@@ -218,6 +228,13 @@ export class SyncQueue {
     if (!shouldBeat(this, this.host.running(), phase)) return;
     if (phase === "open" && this.counting && !this.beat) phase = "tick";
     if (phase === "tick" && tickDueIn(this.now(), this.lastWriteAt) > 0) return; // a write said it already
+    if (phase === "tick" && this.dirty) {
+      // Entries are waiting: their save is the sign of life, one request instead of two.
+      this.timers.clearTimeout(this.debounce);
+      this.due = true;
+      this.pump();
+      return;
+    }
     this.beat = combinePhases(this.beat, phase);
     this.counting = phase !== "close";
     this.pump();
@@ -273,6 +290,19 @@ export class SyncQueue {
     this.timers.clearTimeout(this.debounce);
     this.due = true;
     this.pump(true);
+  }
+
+  /**
+   * Send what is unsaved now and wait until the server has it, at most `limitMs`: a log-out is
+   * about to end the session, after which the save would be refused (the copy on this device
+   * would still keep it, but only for this device).
+   */
+  async saveBeforeLeaving(limitMs = 2_000) {
+    this.flushNow();
+    const until = this.now() + limitMs;
+    while ((this.dirty || this.busy) && !this.stopped && !this.offline && this.now() < until) {
+      await new Promise((resolve) => this.timers.setTimeout(resolve, 50));
+    }
   }
 
   /** The browser says we are back online: stop waiting for the backoff. */
@@ -492,6 +522,7 @@ const JOBS = {
     sync.due = false;
     if (!sync.offline) sync.show("saving");
     sync.wrote();
+    sync.lastSaveAt = sync.now();
     let reply;
     try {
       reply = await sync.send(sync.urls.save, { version: sync.version, ...wire(sent), ...body }, keepalive);

@@ -189,3 +189,23 @@ def test_the_clock_counts_only_while_the_page_is_open_and_never_goes_back_nor_ju
         assert abs(counted - 2 * PLAYED) <= 1.5, f"the server counted {counted} s of {2 * PLAYED} s open"
         assert abs(counted - after[-1]) <= 1.5, f"the server counted {counted} s, the screen showed {after[-1]} s"
         context.close()
+
+
+def test_entries_waiting_for_their_save_reach_the_server_before_a_log_out_ends_the_session(
+    chromium, live_server, todays_easy
+):
+    page = chromium.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    sign_up(page, live_server.url, f"/daily/{todays_easy.date.isoformat()}/easy/", "leaver")
+    enter(page, 0, "4")
+    wait_saved(page)
+    # Within 10 s of that save, the next entry waits on the device for the next one...
+    enter(page, 3, "9")
+    assert saved_digits("leaver")[3] == "0"
+    # ...and a log-out sends it first, since the session it needs is about to end.
+    with page.expect_navigation():
+        page.click("#account-player form button")
+    digits = saved_digits("leaver")
+    assert digits[0] == "4" and digits[3] == "9"
+    # Nothing was left unsaved on the device: its copy of unsaved moves went with the save.
+    assert not page.evaluate(r"Object.keys(localStorage).filter((k) => /^sudoku:\d+:/.test(k))")
+    page.context.close()

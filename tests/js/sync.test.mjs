@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { applyDigit, applyMoves, digitsString, isFull, movesBetween, parseState, toggleMarks } from "../../static/js/sudoku.js";
 import { MOVES_PER_WRITE } from "../../static/js/record-of-play.js";
 import {
-  BEAT_MS, SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat, tickDueIn,
+  BEAT_MS, SAVE_EVERY_MS, SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat, tickDueIn,
 } from "../../static/js/sync.js";
 import { FakeTime, settle } from "./fake-time.mjs";
 
@@ -116,10 +116,13 @@ describe("the decisions", () => {
     assert.equal(nextJob({ ...idle, dirty: true, refresh: true }), null);
   });
 
-  test("a save waits 600 ms after the last change, and not at all once 3 s have gone by", () => {
-    assert.equal(saveDelay(0), 600);
-    assert.equal(saveDelay(2999), 600);
-    assert.equal(saveDelay(3000), 0);
+  test("a save waits 600 ms after the last change, no sooner than 10 s after the last save, and at most 10 s", () => {
+    assert.equal(SAVE_EVERY_MS, 10_000);
+    assert.equal(saveDelay(0, 0, -Infinity), 600, "the first change after a quiet spell");
+    assert.equal(saveDelay(5_000, 5_000, 0), 5_000, "a change 5 s after a save waits for the next one");
+    assert.equal(saveDelay(12_000, 12_000, 0), 600, "10 s after the last save: a quiet moment only");
+    assert.equal(saveDelay(9_800, 0, -Infinity), 200, "changes never stopping: 10 s after the first");
+    assert.equal(saveDelay(20_000, 0, -Infinity), 0);
   });
 
   test("retries wait 1 s, then twice as long each time, up to 30 s", () => {
@@ -152,13 +155,14 @@ describe("saving", () => {
     assert.ok(!stored.has(KEY), "the server has everything");
   });
 
-  test("a player who never pauses still gets a save every 3 s", async () => {
+  test("a player who never pauses still gets a save every 10 s", async () => {
     const { time, requests, play } = setUp();
-    for (let k = 0; k < 8; k += 1) {
+    for (let k = 0; k < 30; k += 1) {
       play();
       await time.advance(500);
     }
-    assert.deepEqual(requests.map((r) => r.at), [3000]);
+    await time.advance(SAVE_EVERY_MS);
+    assert.deepEqual(requests.map((r) => r.at), [10_000, 20_000]);
   });
 
   test("one request at a time: moves made during a save go next, on the version it returned", async () => {
@@ -166,7 +170,7 @@ describe("saving", () => {
     play();
     await time.advance(600);
     play();
-    await time.advance(600);
+    await time.advance(SAVE_EVERY_MS);
     assert.equal(requests.length, 1, "the second save waits for the first answer");
     requests[0].reply(200, { version: 2, elapsed: 5 });
     await settle();
@@ -485,8 +489,9 @@ describe("ticks folded into writes", () => {
       play();
       await time.advance(4_000);
     }
-    assert.deepEqual(ticks(requests), [], "fifteen saves, four seconds apart, and not one tick");
-    assert.equal(writes(requests).length, 16, "the open and a save for each move");
+    assert.deepEqual(ticks(requests), [], "fifteen moves, four seconds apart, and not one tick");
+    const saves = writes(requests).filter((r) => r.url === URLS.save);
+    assert.deepEqual(saves.map((r) => r.at - saves[0].at), [0, 10_000, 20_000, 30_000, 40_000, 50_000], "a save every 10 s carries them");
   });
 
   test("once the player stops, a tick goes ten seconds after the last write, and every ten seconds on", async () => {
@@ -495,6 +500,52 @@ describe("ticks folded into writes", () => {
     play(); // saved 600 ms later, at 3.6 s
     await time.advance(31_000);
     assert.deepEqual(ticks(requests).map((r) => r.at), [3_600 + BEAT_MS, 3_600 + 2 * BEAT_MS, 3_600 + 3 * BEAT_MS]);
+  });
+
+  test("entries waiting when a tick falls due go as the save instead of the tick: one request", async () => {
+    const { requests, time, play } = await playing();
+    const before = writes(requests).length;
+    play(); // saved at once: the first entry after a quiet spell
+    await time.advance(9_000);
+    play(); // waits for the next save, due when the tick is, 10 s after the first save
+    await time.advance(2_000);
+    const sent = writes(requests).slice(before);
+    assert.deepEqual(sent.map((r) => r.url), [URLS.save, URLS.save]);
+    assert.equal(sent[1].at - sent[0].at, BEAT_MS);
+    assert.deepEqual(ticks(requests), []);
+  });
+
+  test("entries waiting for the next save go at once when the page is hidden", async () => {
+    const { requests, time, play, sync } = await playing();
+    play();
+    await time.advance(1_000);
+    play();
+    await time.advance(1_000);
+    const before = requests.length;
+    sync.flushNow();
+    await settle();
+    assert.deepEqual(requests.slice(before).map((r) => [r.url, r.keepalive]), [[URLS.save, true]]);
+  });
+
+  test("before a log-out, the entries waiting for their save go and are answered first", async () => {
+    const { requests, time, play, sync } = await playing({ answer: () => undefined });
+    requests.forEach((r) => r.reply?.(200, { version: 1, elapsed: 0 }));
+    await settle();
+    play();
+    await time.advance(1_000);
+    requests.at(-1).reply(200, { version: 2, elapsed: 1 });
+    await settle();
+    play(); // waits for the next save, 10 s on
+    let done = false;
+    const leaving = sync.saveBeforeLeaving().then(() => { done = true; });
+    await settle();
+    assert.equal(requests.at(-1).url, URLS.save, "sent at once");
+    await time.advance(100);
+    assert.ok(!done, "it waits for the answer");
+    requests.at(-1).reply(200, { version: 3, elapsed: 2 });
+    await time.advance(100);
+    await leaving;
+    assert.ok(!sync.dirty);
   });
 
   test("a tick that waited behind a save does not follow it: the save told the server", async () => {
@@ -740,7 +791,7 @@ describe("the record of play", () => {
     requests[0].reply(200, { version: 2 });
     await settle();
     assert.deepEqual(wireOf(sync.record.moves), [["d", [[1, 8]]]]);
-    await time.advance(600);
+    await time.advance(SAVE_EVERY_MS);
     requests[1].reply(400, { error: "bad moves" });
     await settle();
     assert.deepEqual(wireOf(sync.record.moves), [["d", [[1, 8]]]]);
@@ -841,7 +892,7 @@ describe("the record of play", () => {
     assert.equal(sync.version, 2);
     assert.ok(!said.some(([, state]) => state === "error"));
     play();
-    await time.advance(600);
+    await time.advance(SAVE_EVERY_MS);
     assert.deepEqual(requests.map((r) => "moves" in r.body), [true, false, false]);
     assert.deepEqual(sync.record.moves, []);
   });
