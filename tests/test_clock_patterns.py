@@ -1,6 +1,6 @@
-"""The board's heartbeat, before and after ticks were folded into writes (static/js/sync.js), replayed
-through the API on a held clock: a typical solve counts the same time either way, the time the
-page was visible.
+"""The board's heartbeat, before and after ticks were folded into writes and saves were spaced to
+one every 10 s at play (static/js/sync.js), replayed through the API on a held clock: a typical
+solve counts the same time each way, the time the page was visible.
 
 Before, the board sent a tick every BEAT seconds while time counted, whatever else it sent; now a
 tick goes only after BEAT seconds without a write (a save, a submit or a beat), since every write
@@ -11,6 +11,7 @@ board to that rule; here the two patterns it makes meet the server.
 from __future__ import annotations
 
 import datetime
+import itertools
 import random
 
 import pytest
@@ -27,9 +28,12 @@ pytestmark = pytest.mark.django_db
 
 BEAT = 10.0  # sync.js's BEAT_MS, in seconds
 SAVE_DELAY = 0.6  # a save goes this long after the move (sync.js's debounce)
+SAVE_EVERY = 10.0  # sync.js's SAVE_EVERY_MS, in seconds
 HIDDEN_AT, HIDDEN_FOR = 20, 30.0  # the tab is hidden 30 s before the 21st digit
 
-Request = tuple[float, str]  # (seconds since the page opened, "open" | "tick" | "close" | "save" | "submit")
+# (seconds since the page opened, "open" | "tick" | "close" | "save" | "submit"); a save carrying
+# several digits is "save*N".
+Request = tuple[float, str]
 
 
 def typical_solve(seed: int = 5) -> tuple[list[Request], tuple[float, float]]:
@@ -70,6 +74,39 @@ def with_ticks(writes: list[Request], hidden: tuple[float, float], *, folded: bo
     return out
 
 
+def spaced(writes: list[Request]) -> list[Request]:
+    """The same solve with saves at most every SAVE_EVERY s (sync.js's saveDelay): the first digit
+    after a quiet spell is saved SAVE_DELAY s after it, the ones after wait for the next save; a
+    close and the submit take what is waiting with them."""
+    out: list[Request] = []
+    last_save, waiting, since, due = -1e9, 0, 0.0, 0.0
+
+    def flush(at: float) -> None:
+        nonlocal last_save, waiting
+        if waiting:
+            out.append((at, f"save*{waiting}"))
+            last_save, waiting = at, 0
+
+    for at, kind in writes:
+        if kind == "save" and waiting and due <= at - SAVE_DELAY:
+            flush(due)
+        if kind == "save":
+            entered = at - SAVE_DELAY  # when the digit was typed (the last one's submit flushes it)
+            since = entered if not waiting else since
+            waiting += 1
+            due = min(max(entered + SAVE_DELAY, last_save + SAVE_EVERY), since + SAVE_EVERY)
+        elif kind in ("close", "submit"):
+            if waiting and due < at:
+                flush(due)
+            flush(at if kind == "close" else at - 0.05)
+            out.append((at, kind))
+        else:
+            if waiting and due <= at:
+                flush(due)
+            out.append((at, kind))
+    return out
+
+
 def replay(client: Client, daily, requests: list[Request]) -> float:
     """Send `requests` at their moments on a held clock; the solve's time, as the server counted it."""
     cells = [cell for cell, given in enumerate(EASY_GIVENS) if given == "0"]
@@ -81,9 +118,10 @@ def replay(client: Client, daily, requests: list[Request]) -> float:
             if kind in ("open", "tick", "close"):
                 answer = post(client, url(daily, "beat"), {"phase": kind})
             else:
-                if kind == "save":
+                for _ in range(int(kind.partition("*")[2] or 1) if kind.startswith("save") else 0):
                     digits[cells[placed]] = EASY_SOLUTION[cells[placed]]
                     placed += 1
+                kind = kind.partition("*")[0]
                 body = {"version": version, "digits": "".join(digits)}
                 if kind == "save":
                     body |= {"corner": [""] * 81, "centre": [""] * 81}
@@ -107,6 +145,21 @@ def test_a_typical_solve_counts_the_same_time_with_ticks_folded_into_writes(dail
     assert abs(times[0] - times[1]) <= 1 and abs(times[1] - visible) <= 1, (times, visible)
     ticks = [sum(kind == "tick" for _, kind in requests) for requests in (before, after)]
     assert ticks[1] < ticks[0] / 2, ticks  # and far fewer requests
+
+
+def test_a_typical_solve_counts_the_same_time_with_saves_every_ten_seconds(daily):
+    writes, hidden = typical_solve()
+    folded = with_ticks(writes, hidden, folded=True)
+    now = with_ticks(spaced(writes), hidden, folded=True)
+    saves = [kind for _, kind in now if kind.startswith("save")]
+    assert sum(int(kind.partition("*")[2]) for kind in saves) == len(EASY_GIVENS) - sum(g != "0" for g in EASY_GIVENS)
+    gaps = [b - a for (a, _), (b, kind) in itertools.pairwise(now) if kind.startswith("save") or kind == "tick"]
+    assert max(gaps) <= BEAT + 1e-9, max(gaps)  # never longer than a beat between signs of life
+    client = Client()
+    client.force_login(User.objects.create_user("spaced"))
+    visible = writes[-1][0] - HIDDEN_FOR
+    assert abs(replay(client, daily, now) - visible) <= 1
+    assert len(now) < 0.6 * len(folded), (len(now), len(folded))  # and far fewer requests
 
 
 def test_without_the_ticks_the_same_writes_would_lose_time(daily):
