@@ -158,6 +158,14 @@ def scenario(name: str, args, env: dict[str, str], tz: ZoneInfo) -> dict:
         make_puzzles(seed=100 + n, day=day)
     if name == "beat":
         make_puzzles(seed=200)  # the pools: one puzzle per tier for beat to publish at midnight
+        # A running site's pools, filled long ago: a day not yet published is "not there yet"
+        # (404), never "being prepared" (a new site's first fill, answered 503).
+        from django.utils import timezone
+
+        from puzzles.models import Pool
+
+        for tier in TIERS:
+            Pool.objects.update_or_create(tier=tier, defaults={"filled_at": timezone.now()})
     sessions = [session for _, session in new_players(args.players, f"night{name}")]
     connections.close_all()
 
