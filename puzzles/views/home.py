@@ -11,10 +11,12 @@ parts in the page's frame.
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -23,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from ..accounts.guests import is_guest
+from ..context_processors import site_urls
 from ..engine import TECHNIQUES, technique_phrase
 from ..fairplay.ranking import day_medians
 from ..leagues import boards
@@ -155,7 +158,7 @@ def _streaks(user, today: datetime.date, attempts: dict[int, Attempt]) -> histor
 
 def home_context(request: HttpRequest) -> dict[str, Any]:
     """Today's cards, one per difficulty, with the player's status on each; for a player, their
-    streak and yesterday's results too.
+    streak, yesterday's results and their leagues too: each part drawn, for render_home.
 
     The dailies come through the caches (dailies.py), so a player's part is what costs: their
     attempts at today's and yesterday's dailies in one query, and their leagues in another (their
@@ -181,16 +184,81 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
         daily = dailies.get(tier)
         attempt = attempts.get(daily.pk) if daily else None
         cards.append(_card_html(_card(tier, daily, attempt, tier in preparing, medians.get(tier))))
-    context: dict[str, Any] = {"today": today, "cards": cards, "waiting": len(dailies) < len(TIER_ORDER)}
+    context: dict[str, Any] = {
+        "today": today,
+        "cards": SafeString("\n    ".join(cards)),
+        "waiting": len(dailies) < len(TIER_ORDER),
+        "reader": "visitor",
+        "record": "",
+        "league_cards": "",
+    }
     if user.is_authenticated:
         guest = is_guest(user)
         leagues = [] if guest else boards.home_cards(user, today)
         results = tuple(history.results_of(before.values(), attempts))
+        context["reader"] = "guest" if guest else "player"
         context["record"] = _record_html(_streaks(user, today, attempts), results, guest, bool(leagues))
-        context["leagues"] = leagues
+        if leagues:
+            context["leagues"] = True
+            context["league_cards"] = render_to_string("puzzles/_league_cards.html", {"leagues": leagues})
     return context
+
+
+# The parts of the page that are the reader's own, put in the frame as drawn.
+READERS_PARTS = ("account", "cards", "record", "league_cards")
+PART_MARK = re.compile("\x00([a-z_]+)\x00")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Everything the page around the reader's parts shows: the key it is kept under."""
+
+    path: str
+    today: datetime.date
+    reader: str  # "visitor", "guest" or "player": the header's links and the invitation differ
+    leagues: bool  # their stylesheet
+    waiting: bool  # for a puzzle not published yet
+    preparing: str  # the difficulty a 503 is for (pages.daily_page), or ""
+
+
+@lru_cache(maxsize=64)
+def _frame(frame: Frame) -> tuple[str, ...]:
+    """The page drawn without a request, a mark in each of the reader's parts, and cut there:
+    text, a part's name, text, ... (so it can hold nothing of whoever asked first)."""
+    # No request, and no user: the header and the invitation are told only the reader's kind.
+    context = {
+        "today": frame.today,
+        "waiting": frame.waiting,
+        "preparing": frame.preparing,
+        "leagues": frame.leagues,
+        "user": {"is_authenticated": frame.reader != "visitor"},
+        "is_guest": frame.reader == "guest",
+        "request": {"path": frame.path},
+        "site_urls": site_urls(HttpRequest())["site_urls"],  # the same links for every request
+        **{part: mark_safe(f"\x00{part}\x00") for part in READERS_PARTS},
+    }
+    return tuple(PART_MARK.split(render_to_string("puzzles/home.html", context)))
+
+
+def render_home(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The home page from home_context's parts: its frame kept for every reader of a kind, the
+    header's account drawn for this one. A page with a message for its reader (rare: after
+    logging out, say) is drawn whole, as the message is shown once."""
+    context["account"] = render_to_string("_account.html", request=request)
+    if get_messages(request):
+        return render(request, "puzzles/home.html", context, status=status)
+    frame = Frame(
+        request.path,
+        context["today"],
+        context["reader"],
+        context.get("leagues", False),
+        context["waiting"],
+        context.get("preparing", ""),
+    )
+    page = "".join(context[part] if n % 2 else part for n, part in enumerate(_frame(frame)))
+    return HttpResponse(page, status=status)
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """Today's puzzles, one card per difficulty, with the player's status on each."""
-    return render(request, "puzzles/home.html", home_context(request))
+    return render_home(request, home_context(request))

@@ -35,7 +35,7 @@ from ..results.leaderboard import BOARD_SECONDS, Leaderboard, day_board, leaderb
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
-from .home import home_context
+from .home import home_context, render_home
 from .share import preview_context
 
 local_cache = caches["local"]
@@ -96,9 +96,7 @@ def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> Htt
     daily = daily_served(day, difficulty)
     if daily is None:
         if day == site_today() and difficulty in Pool.objects.first_filling():
-            response = render(
-                request, "puzzles/home.html", {**home_context(request), "preparing": difficulty}, status=503
-            )
+            response = render_home(request, {**home_context(request), "preparing": difficulty}, status=503)
             response["Retry-After"] = str(PREPARING_RETRY_AFTER)
             add_never_cache_headers(response)
             return response
