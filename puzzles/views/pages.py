@@ -1,4 +1,5 @@
-"""The site's pages: today's puzzles, the board, the results after a solve, the archive, stats.
+"""The site's pages: the board, the results after a solve, the archive, stats (today's puzzles, the home
+page, are home.py).
 
 Views fetch, call a domain module, render; the rules live in dailies.py, attempts.py,
 history.py, leaderboard.py and receipt.py.
