@@ -2,10 +2,11 @@
 yesterday's results and their leagues.
 
 Most of the page is the same for everyone, and what is a player's own takes few shapes: a card
-is drawn from its puzzle and what the player did on it, the record from a few numbers. So each
-is drawn once for what it shows and kept in this process's memory (a player's position is one
-more thing it shows); a request reads the player's attempts and leagues, and puts the drawn
-parts in the page's frame.
+is drawn from its puzzle and what the player did on it, the record from a few numbers, and the
+page around them (its frame) differs only by the kind of reader. So each is drawn once for what
+it shows and kept in this process's memory (a player's position is one more thing a card shows);
+a request reads the player's attempts and leagues, draws the header's account part, and puts
+the parts in the frame.
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ def _card_drawing(card: Card) -> str:
 
 @lru_cache(maxsize=DRAWN_KEPT)
 def _card_html(card: Card) -> SafeString:
+    """The card drawn: the same for every player it shows the same to, so drawn once for them."""
     drawing = _card_drawing(card) if card.day else None
     context = {"card": card, "drawing": drawing, "asks": CARD_ASKS[card.tier]}
     return mark_safe(render_to_string("puzzles/_home_card.html", context))
@@ -135,6 +137,7 @@ def _card(tier: str, daily: DailyPuzzle | None, attempt: Attempt | None, prepari
 def _record_html(
     streaks: history.Streaks, yesterday: tuple[history.DayResult, ...], guest: bool, leagues: bool
 ) -> SafeString:
+    """The streaks, yesterday's results and the links under them drawn: a function of these alone."""
     context = {
         "streaks": streaks,
         "yesterday": yesterday,
