@@ -19,6 +19,7 @@ from django.utils import timezone
 from puzzles.accounts.guests import guest_create
 from puzzles.engine import TECHNIQUE_BY_NAME, TECHNIQUES
 from puzzles.fairplay.ranking import day_medians
+from puzzles.leagues.membership import league_create, league_join
 from puzzles.models import TIER_ORDER, Attempt, Solve
 from puzzles.results import history
 from puzzles.results.drawing import entries_of, grid_svg
@@ -122,6 +123,22 @@ def test_two_players_home_pages_never_show_each_others_parts(daily):
         assert _unmask_cipher_token(token) == cookie
     visitor = Client().get("/").content.decode()
     assert "Log out" not in visitor and "Your record" not in visitor and "Solved in" not in visitor
+
+
+def test_a_message_left_for_the_reader_shows_once_on_the_home_page(daily):
+    """A page with a message is drawn whole (views/home.py), the kept frame holding none."""
+    ada = User.objects.create_user("ada")
+    bob = User.objects.create_user("bob")
+    league = league_create(ada, "Friends")
+    league_join(league, bob)
+    client = Client()
+    client.force_login(bob)
+    client.get("/")  # the frame is kept before the message is left
+    client.post(f"/leagues/{league.pk}/leave/")  # its redirect not followed: the message waits
+    page = client.get("/").content.decode()
+    assert "You left Friends." in page and '<span class="who">bob</span>' in page
+    assert "Solved in" not in page and "Not started" in page
+    assert "You left Friends." not in client.get("/").content.decode()
 
 
 def test_a_player_sees_their_streak_and_yesterdays_results():
