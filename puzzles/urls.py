@@ -1,14 +1,14 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, leagues, learn, pages, practice, replays, review, share
+from .views import api, health, home, leagues, learn, pages, practice, replays, review, share
 
 register_converter(IsoDateConverter, "isodate")
 
 app_name = "puzzles"
 
 urlpatterns = [
-    path("", pages.home, name="home"),
+    path("", home.home, name="home"),
     path("ping/", health.ping, name="ping"),
     path("health/", health.health, name="health"),
     path("daily/<isodate:day>/<str:difficulty>/", pages.daily_page, name="daily"),

@@ -173,9 +173,9 @@ def test_a_server_error_in_production_logs_its_traceback_and_shows_none(tmp_path
         "import django; django.setup()\n"
         "from django.core.management import call_command; call_command('migrate', verbosity=0)\n"
         "from django.test import Client\n"
-        "from puzzles.views import pages\n"
+        "from puzzles.views import home\n"
         "def broken(*a, **k): raise RuntimeError('the database went away')\n"
-        "pages.dailies_of = broken\n"
+        "home.dailies_of = broken\n"
         "r = Client(raise_request_exception=False).get('/', secure=True, HTTP_HOST='sudoku.example.com')\n"
         "print(r.status_code, b'went away' in r.content)\n"
     )

@@ -15,7 +15,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from puzzles.models import Puzzle, SeedBatch
-from puzzles.views import pages
+from puzzles.views import home
 from sudokusite.permissions_policy import PermissionsPolicyMiddleware, header_value
 
 from .factories import log_in, make_daily, make_solve, url
@@ -179,7 +179,7 @@ def test_error_answers_carry_the_headers_too(db, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(pages, "dailies_of", broken)
+    monkeypatch.setattr(home, "dailies_of", broken)
     failed = client.get("/")
     assert failed.status_code == 500
     assert_strict(failed, "a server error")

@@ -1,4 +1,4 @@
-"""Today's puzzles (views/pages.py home): a card per difficulty with a drawing of its grid
+"""Today's puzzles (views/home.py): a card per difficulty with a drawing of its grid
 (drawing.py), the player's streak and yesterday's results, and a visitor's invitation."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import time_machine
 from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.db import connection
+from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -18,10 +19,11 @@ from django.utils import timezone
 from puzzles.accounts.guests import guest_create
 from puzzles.engine import TECHNIQUE_BY_NAME, TECHNIQUES
 from puzzles.fairplay.ranking import day_medians
+from puzzles.leagues.membership import league_create, league_join
 from puzzles.models import TIER_ORDER, Attempt, Solve
 from puzzles.results import history
 from puzzles.results.drawing import entries_of, grid_svg
-from puzzles.views.pages import CARD_TECHNIQUES, card_techniques
+from puzzles.views.home import CARD_TECHNIQUES, card_techniques
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_solve
 
@@ -94,6 +96,49 @@ def test_a_solved_card_says_so_in_words_and_offers_to_view_it(player, user, dail
     page = player.get("/").content.decode()
     assert "Solved in 4:05" in page
     assert 'class="button home-card-button"' in page and ">View<" in page
+
+
+def test_two_players_home_pages_never_show_each_others_parts(daily):
+    """The cards and the record are drawn once and kept (views/home.py): each page still carries
+    only its own reader's name, token, progress and record, whoever asked before."""
+    make_daily(daily.date - datetime.timedelta(days=1))
+    make_solve(daily, "ada", 245)
+    bob = User.objects.create_user("bob")
+    Attempt.objects.create(user=bob, daily=daily, digits=EASY_SOLUTION[:40] + "0" * 41, active_seconds=65)
+    pages = {}
+    for name in ("ada", "bob", "ada", "bob"):  # each asks after the other, from the kept parts
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(User.objects.get(username=name))
+        page = client.get("/").content.decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        pages[name] = (page, token, client.cookies["csrftoken"].value)
+    ada, bob = pages["ada"][0], pages["bob"][0]
+    assert '<span class="who">ada</span>' in ada and ">bob<" not in ada
+    assert '<span class="who">bob</span>' in bob and ">ada<" not in bob
+    assert "Solved in 4:05" in ada and "In progress" not in ada
+    assert "In progress, 1:05 so far" in bob and "Solved in" not in bob
+    assert "<dt>Streak</dt><dd>1 day</dd>" in ada and "<dt>Streak</dt><dd>0 days</dd>" in bob
+    # Each form's token is of its own reader's secret (a masked token unmasks to the cookie's).
+    for _page, token, cookie in pages.values():
+        assert _unmask_cipher_token(token) == cookie
+    visitor = Client().get("/").content.decode()
+    assert "Log out" not in visitor and "Your record" not in visitor and "Solved in" not in visitor
+
+
+def test_a_message_left_for_the_reader_shows_once_on_the_home_page(daily):
+    """A page with a message is drawn whole (views/home.py), the kept frame holding none."""
+    ada = User.objects.create_user("ada")
+    bob = User.objects.create_user("bob")
+    league = league_create(ada, "Friends")
+    league_join(league, bob)
+    client = Client()
+    client.force_login(bob)
+    client.get("/")  # the frame is kept before the message is left
+    client.post(f"/leagues/{league.pk}/leave/")  # its redirect not followed: the message waits
+    page = client.get("/").content.decode()
+    assert "You left Friends." in page and '<span class="who">bob</span>' in page
+    assert "Solved in" not in page and "Not started" in page
+    assert "You left Friends." not in client.get("/").content.decode()
 
 
 def test_a_player_sees_their_streak_and_yesterdays_results():

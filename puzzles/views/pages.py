@@ -1,4 +1,5 @@
-"""The site's pages: today's puzzles, the board, the results after a solve, the archive, stats.
+"""The site's pages: the board, the results after a solve, the archive, stats (today's puzzles, the home
+page, are home.py).
 
 Views fetch, call a domain module, render; the rules live in dailies.py, attempts.py,
 history.py, leaderboard.py and receipt.py.
@@ -11,10 +12,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache, caches
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -26,19 +26,17 @@ from django.views.decorators.vary import vary_on_headers
 from ..coaching.profile import WEEKS, skill_profile
 from ..context_processors import site_urls
 from ..durations import duration_or_dash
-from ..engine import TECHNIQUES, technique_phrase
-from ..fairplay.ranking import day_medians
-from ..leagues import boards, membership
-from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Solve, Tier, site_today
-from ..pipeline.dailies import dailies_of, daily_served
+from ..models import TIER_ORDER, DailyPuzzle, Pool, Solve, Tier, site_today
+from ..pipeline.dailies import daily_served
 from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
-from ..results.drawing import entries_of, grid_svg
+from ..results.drawing import grid_svg
 from ..results.leaderboard import BOARD_SECONDS, Leaderboard, day_board, leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
+from .home import home_context, render_home
 from .share import preview_context
 
 local_cache = caches["local"]
@@ -61,123 +59,11 @@ STATUS_KEY = [
 ]
 
 
-# What each difficulty asks of a player, on its card: the techniques it names, easiest first,
-# from the engine's catalogue; the rest of the tier's techniques are counted ("and 3 more").
-CARD_TECHNIQUES = {
-    "easy": ("hidden-single", "naked-single"),
-    "medium": ("pointing", "claiming", "naked-pair", "hidden-pair"),
-    "hard": ("x-wing", "swordfish", "skyscraper", "xy-wing"),
-    "expert": ("x-chain", "simple-colouring", "xy-chain", "als-xz"),
-    "extreme": ("nishio", "cell-forcing-chain", "unit-forcing-chain"),
-}
-# A day's median time shows on a card from this many ranked solves: one solve is not a median.
-CARD_MEDIAN_MIN_SOLVES = 3
-# The cards' medians are worked out at most this often (one query for the five), then cached.
-CARD_MEDIANS_SECONDS = 300
-
-
-def card_techniques(tier: str) -> str:
-    """card_techniques("medium") -> "Adds pointing, claiming, naked pair, hidden pair and 3 more.":
-    the first tier "asks for" its techniques, each other one "adds" its own to those before it."""
-    named = [technique_phrase(name).split(" ", 1)[1] for name in CARD_TECHNIQUES[tier]]
-    more = sum(t.tier == tier for t in TECHNIQUES) - len(named)
-    if more:
-        named.append(f"{more} more")
-    listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-    return f"{'Asks for' if tier == TIER_ORDER[0] else 'Adds'} {listed}."
-
-
-CARD_ASKS = {tier: card_techniques(tier) for tier in TIER_ORDER}
-
-
-def _card_medians(today: datetime.date, dailies: dict[str, DailyPuzzle]) -> dict[str, float]:
-    """Today's median ranked time by difficulty, for those with enough ranked solves to have one;
-    cached a few minutes, so the home page costs one query for them now and then, not one a card."""
-    key = f"home-medians:{today}:{','.join(str(d.pk) for d in dailies.values())}"
-    medians = cache.get(key)
-    if medians is None:
-        found = day_medians(list(dailies.values()))
-        medians = {
-            tier: found[daily.pk][0]
-            for tier, daily in dailies.items()
-            if daily.pk in found and found[daily.pk][1] >= CARD_MEDIAN_MIN_SOLVES
-        }
-        cache.set(key, medians, CARD_MEDIANS_SECONDS)
-    return medians
-
-
 def _served_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
     daily = daily_served(day, difficulty)
     if daily is None:
         raise Http404("There is no such puzzle.")
     return daily
-
-
-def _card_drawing(tier: str, daily: DailyPuzzle, attempt: Attempt | None, solved: bool) -> str:
-    """The card's small drawing: the givens, with the player's own digits once they have any."""
-    givens = daily.puzzle.givens
-    clues = sum(d != "0" for d in givens)
-    if attempt is None:
-        return grid_svg(givens, f"The {tier} puzzle: {clues} givens")
-    entries = sum(d != "0" for d in entries_of(givens, attempt.digits))
-    if solved:
-        title = f"Your solved {tier} puzzle"
-    else:
-        title = f"Your {tier} puzzle: {clues} givens and {entries} of your digit{pluralize(entries)}"
-    return grid_svg(givens, title, attempt.digits)
-
-
-def _home_context(request: HttpRequest) -> dict[str, Any]:
-    """Today's cards, one per difficulty, with the player's status on each; for a player, their
-    streak and yesterday's results too.
-
-    The dailies come through the caches (dailies.py) and the drawings are made once per grid
-    (drawing.py), so a player's part is what costs: their attempts at today's and yesterday's
-    dailies in one query, and their streak in another."""
-    today = site_today()
-    yesterday = today - datetime.timedelta(days=1)
-    dailies = dailies_of(today)
-    attempts: dict[int, Attempt] = {}
-    user = request.user
-    if user.is_authenticated:
-        before = dailies_of(yesterday)
-        played = [d.pk for d in (*dailies.values(), *before.values())]
-        mine = Attempt.objects.filter(user=user, daily_id__in=played).select_related("solve")
-        attempts = {a.daily_id: a for a in mine}
-    # A slot still empty because its pool is being filled for the first time (a site's first
-    # minutes) says so, rather than "not published".
-    preparing = Pool.objects.first_filling() if len(dailies) < len(TIER_ORDER) else set()
-    medians = _card_medians(today, dailies) if dailies else {}
-    cards = []
-    for tier in TIER_ORDER:
-        daily = dailies.get(tier)
-        attempt = attempts.get(daily.pk) if daily else None
-        solve = attempt.solve if attempt and attempt.is_solved else None
-        drawing = _card_drawing(tier, daily, attempt, solve is not None) if daily else None
-        cards.append(
-            {
-                "tier": tier,
-                "daily": daily,
-                "attempt": attempt,
-                "solve": solve,
-                "drawing": drawing,
-                "preparing": tier in preparing,
-                "asks": CARD_ASKS[tier],
-                "median": medians.get(tier),
-            }
-        )
-    context: dict[str, Any] = {"today": today, "cards": cards, "waiting": len(dailies) < len(TIER_ORDER)}
-    if user.is_authenticated:
-        context["streaks"] = history.player_streaks(user, today)
-        context["yesterday"] = history.results_of(before.values(), attempts)
-        if membership.can_play_in_leagues(user):
-            context["leagues"] = boards.home_cards(user, today)
-    return context
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    """Today's puzzles, one card per difficulty, with the player's status on each."""
-    return render(request, "puzzles/home.html", _home_context(request))
 
 
 @require_GET
@@ -211,9 +97,7 @@ def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> Htt
     daily = daily_served(day, difficulty)
     if daily is None:
         if day == site_today() and difficulty in Pool.objects.first_filling():
-            response = render(
-                request, "puzzles/home.html", {**_home_context(request), "preparing": difficulty}, status=503
-            )
+            response = render_home(request, {**home_context(request), "preparing": difficulty}, status=503)
             response["Retry-After"] = str(PREPARING_RETRY_AFTER)
             add_never_cache_headers(response)
             return response
