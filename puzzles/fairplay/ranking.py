@@ -179,5 +179,9 @@ def expected_of(solve: Solve) -> float | None:
     stood before it: those its rating change kept, once applied; the stored ones until then. None
     for a player without a rated solve (ratings/contest.py). For the rules that judge a result
     against the player who made it."""
-    change = RatingChange.objects.filter(solve=solve).values_list("expected_seconds", flat=True).first()
-    return change if change is not None else expected_seconds_for(solve.user, solve.daily.puzzle)
+    return expected_given(solve, RatingChange.objects.filter(solve=solve).first())
+
+
+def expected_given(solve: Solve, change: RatingChange | None) -> float | None:
+    """expected_of, for a caller that has read the solve's rating change already (None: not applied)."""
+    return change.expected_seconds if change is not None else expected_seconds_for(solve.user, solve.daily.puzzle)

@@ -250,7 +250,7 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
         solve = Solve.objects.create(
             attempt=attempt,
             user_id=attempt.user_id,
-            daily_id=attempt.daily_id,
+            daily=daily,  # already loaded, with its puzzle: the judge reads its givens
             seconds=attempt.active_seconds,
             solved_at=now,
             # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
