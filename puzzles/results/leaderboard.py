@@ -7,6 +7,7 @@ place them, to invite a sign-up.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
 from django.core.cache import cache
@@ -111,6 +112,13 @@ class DayBoard:
     top: list[tuple[Row, int]]  # the top rows, each with its player's id
     solvers: int  # every ranked solve of the daily
     median: float | None  # the median ranked time, None without ranked solves
+    # Every ranked solve's time in whole seconds, in order: a player's place and percentile are
+    # counted from it (the place by whole seconds, as rank_among counts it), not by two queries.
+    seconds: tuple[int, ...] = ()
+
+    def faster_than(self, seconds: int) -> int:
+        """How many ranked solves have a time under `seconds` whole seconds."""
+        return bisect_left(self.seconds, seconds)
 
 
 def day_board(daily: DailyPuzzle, top: int = TOP) -> DayBoard:
@@ -137,8 +145,11 @@ def day_board(daily: DailyPuzzle, top: int = TOP) -> DayBoard:
             )
             for rank, solve in zip(ranks, solves)
         ]
-        median = ranking.day_median(daily)[0] if solvers else None
-        board = DayBoard(key, rows, solvers, median)
+        times = list(ranked.order_by("rank_time").values_list("rank_time", flat=True))
+        # day_median's rule, from the same times: the middle one, or the mean of the middle two.
+        middle = times[(len(times) - 1) // 2 : len(times) // 2 + 1]
+        median = sum(middle) / len(middle) if middle else None
+        board = DayBoard(key, rows, len(times), median, tuple(int(t) for t in times))
         cache.set(key, board, BOARD_SECONDS)
     return board
 
@@ -185,16 +196,24 @@ def leaderboard_for(
     )
 
 
-def standing_of(solve: Solve, board: DayBoard | None = None) -> Standing:
+def standing_of(solve: Solve, board: DayBoard | None = None, guest: bool | None = None) -> Standing:
     """Where a solve stands among the day's ranked solves of its daily; counted from its `board`
-    when the page has read it already."""
+    when the page has read it already, with no query, as `guest` spares one when the page knows
+    whether the player is a guest."""
     reasons = words.reasons_for_you(solve)
     today = solve.daily.date == site_today()
     ranked = _ranked(solve.daily)
     mine = ranking.rank_time(solve)
     # Said only when the two read differently: the page shows the clock's time as the solve's.
     shown = mine if int(mine) != int(solve.seconds) else None
-    if Guest.objects.filter(user_id=solve.user_id).exists():
+
+    def place() -> int:
+        """rank_among's place, from the board when there is one."""
+        return 1 + board.faster_than(int(mine)) if board is not None else ranking.rank_among(ranked, mine)
+
+    if guest is None:
+        guest = Guest.objects.filter(user_id=solve.user_id).exists()
+    if guest:
         # A guest is new by nature: signing up with an email and verifying it ranks the solve
         # (judge.account_verified), so the sign-up invitation still says where it would place.
         new_account = ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT]
@@ -202,11 +221,11 @@ def standing_of(solve: Solve, board: DayBoard | None = None) -> Standing:
             reasons.append("you play as a guest")
             return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
         # Where the time would place them among the day's ranked solves, counting itself.
-        rank, solvers = ranking.rank_among(ranked, mine), (board.solvers if board else ranked.count()) + 1
+        solvers = (board.solvers if board is not None else ranked.count()) + 1
         return Standing(
             solve.seconds,
             ranked=False,
-            rank=rank,
+            rank=place(),
             solvers=solvers,
             today=today,
             guest=True,
@@ -217,14 +236,17 @@ def standing_of(solve: Solve, board: DayBoard | None = None) -> Standing:
         # Only when the email is all that holds it back: then verifying it ranks the solve.
         step = words.VERIFY_STEP if ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT] else ""
         return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, verify_step=step)
-    solvers = board.solvers if board else ranked.count()
-    slower = ranked.filter(GreaterThanOrEqual(ranking.RANK_TIME, int(mine) + 1)).count()
+    if board is not None:
+        solvers, slower = board.solvers, board.solvers - board.faster_than(int(mine) + 1)
+    else:
+        solvers = ranked.count()
+        slower = ranked.filter(GreaterThanOrEqual(ranking.RANK_TIME, int(mine) + 1)).count()
     # Rounded down, so a player is never told they did better than they did.
     percentile = slower * 100 // solvers if solvers else 0
     return Standing(
         solve.seconds,
         ranked=True,
-        rank=ranking.rank_among(ranked, mine),
+        rank=place(),
         percentile=percentile,
         solvers=solvers,
         today=today,
