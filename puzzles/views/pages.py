@@ -279,10 +279,11 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     template = "puzzles/results.html" if page else "puzzles/_results.html"
     solve = None
     if request.user.is_authenticated:
-        mine = Solve.objects.select_related("attempt", "user", "annotated")  # annotated: its review
+        # With its review (annotated); the page draws the player's grid from the attempt too.
+        mine = Solve.objects.select_related("annotated", *(("attempt",) if page else ()))
         solve = mine.filter(user=request.user, daily=daily).first()
         if solve is not None:
-            solve.daily = daily  # already loaded, with its puzzle
+            solve.daily, solve.user = daily, request.user  # already loaded, the daily with its puzzle
     if solve is None:
         return render(request, template, {"daily": daily, "solve": None}, status=404)
     everyones = day_board(daily)  # the same for every player: cached (leaderboard.py)
