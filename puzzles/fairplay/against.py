@@ -16,7 +16,7 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
   (bench/cheat.py --days, the patient climber); a person improves by far less in two weeks.
 - A provisional player (a new account, or a rating that has not settled): their history says too
   little, so the field judges. The solve is held (PAST_FIELD) when faster than FIELD_MARGIN of the
-  fastest time the day's established players ranked (ranking.fastest_established); on a day
+  fastest time the day's established players ranked (ranking.others_fastest); on a day
   without one, the floors alone judge it. The margin is 1: a new account faster than every
   established player that day waits for review. Under 1, a fresh account with a verified email
   that read the leaderboard (which marks new players) ranked first by aiming just above the
@@ -31,7 +31,7 @@ import math
 from django.conf import settings
 
 from ..models import PlayerRating, PuzzleRating, RatingChange, Solve
-from .ranking import PAST_FIELD, PAST_HISTORY, expected_given, fastest_established, is_provisional, rank_time
+from .ranking import PAST_FIELD, PAST_HISTORY, expected_given, is_provisional, rank_time
 
 
 def rating_before(solve: Solve, change: RatingChange | None) -> PlayerRating | None:
@@ -87,18 +87,19 @@ def past_history(solve: Solve, rating: PlayerRating, change: RatingChange | None
     return above + climbed > bound
 
 
-def past_field(solve: Solve) -> bool:
-    """A provisional player's time under FIELD_MARGIN of the day's fastest established one."""
-    fastest = fastest_established(solve)
-    return fastest is not None and rank_time(solve) < settings.FIELD_MARGIN * fastest
+def past_field(solve: Solve, others: list[float]) -> bool:
+    """A provisional player's time under FIELD_MARGIN of the day's fastest established one (of
+    `others`, the other established players' fastest times: ranking.others_fastest)."""
+    return bool(others) and rank_time(solve) < settings.FIELD_MARGIN * others[0]
 
 
-def held_against_player(solve: Solve) -> str:
-    """PAST_HISTORY or PAST_FIELD when the solve is far faster than its player's history allows, else ""."""
+def held_against_player(solve: Solve, others: list[float]) -> str:
+    """PAST_HISTORY or PAST_FIELD when the solve is far faster than its player's history allows, else "";
+    `others` are the day's other established players' fastest times (ranking.others_fastest)."""
     # The solve's rating change, once its ratings moved: read once for the three rules that look at it.
     change = RatingChange.objects.filter(solve=solve).first()
     rating = rating_before(solve, change)
     if is_provisional(rating):
-        return PAST_FIELD if past_field(solve) else ""
+        return PAST_FIELD if past_field(solve, others) else ""
     assert rating is not None  # an established rating exists
     return PAST_HISTORY if past_history(solve, rating, change) else ""
