@@ -114,13 +114,17 @@ class DayBoard:
     top: list[tuple[Row, int]]  # the top rows, each with its player's id
     solvers: int  # every ranked solve of the daily
     median: float | None  # the median ranked time, None without ranked solves
-    # Every ranked solve's time in whole seconds, in order: a player's place and percentile are
-    # counted from it (the place by whole seconds, as rank_among counts it), not by two queries.
+    # The ranked times in whole seconds, each once, in order, with how many ranked solves are
+    # faster than each: a player's place and percentile are counted from them (by whole seconds,
+    # as rank_among counts), not by two queries. They are as many as the day's times spread over
+    # seconds, however many solved.
     seconds: tuple[int, ...] = ()
+    faster: tuple[int, ...] = ()
 
     def faster_than(self, seconds: int) -> int:
         """How many ranked solves have a time under `seconds` whole seconds."""
-        return bisect_left(self.seconds, seconds)
+        i = bisect_left(self.seconds, seconds)
+        return self.faster[i] if i < len(self.seconds) else self.solvers
 
 
 # A daily's id that none has, standing in for the daily in the fingerprint's SQL written once.
@@ -178,7 +182,13 @@ def day_board(daily: DailyPuzzle, top: int = TOP) -> DayBoard:
         # day_median's rule, from the same times: the middle one, or the mean of the middle two.
         middle = times[(len(times) - 1) // 2 : len(times) // 2 + 1]
         median = sum(middle) / len(middle) if middle else None
-        board = DayBoard(key, rows, len(times), median, tuple(int(t) for t in times))
+        seconds: list[int] = []
+        faster: list[int] = []
+        for count, second in enumerate(int(t) for t in times):
+            if not seconds or seconds[-1] != second:
+                seconds.append(second)
+                faster.append(count)
+        board = DayBoard(key, rows, len(times), median, tuple(seconds), tuple(faster))
         cache.set(key, board, BOARD_SECONDS)
     return board
 
