@@ -67,6 +67,11 @@ POSITION_FIELDS = [
     *("digits", "corner", "centre", "colours", "version", "saved_at"),
     *("active_seconds", "last_beat_at", "updated_at", "moves_logged"),
 ]
+# What a submit writes: the digits and the clock, not the notes and colours (they stay as they are).
+SUBMIT_FIELDS = [
+    *("digits", "version", "saved_at", "active_seconds", "last_beat_at"),
+    *("updated_at", "moves_logged", "wrong_submissions"),
+]
 
 
 def attempt_open(user, daily: DailyPuzzle) -> Attempt:
@@ -242,7 +247,7 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
             message = ""
         if message:
             attempt.wrong_submissions += 1
-        attempt.save()
+        attempt.save(update_fields=SUBMIT_FIELDS)
         # Before the solve: the judge reads the record of play, this submit included.
         play_log(attempt, PlayEvent.Kind.SUBMIT, now, played, before)
         if message:
