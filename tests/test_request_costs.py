@@ -88,7 +88,7 @@ def test_a_submit_asks_the_database_a_bounded_number_of_questions(client, day, d
         clock.shift(200)
         post(client, url(day, "beat"), {})
         version = client.get(url(day, "state")).json()["version"]
-        with django_assert_max_num_queries(11 + session_reads()):
+        with django_assert_max_num_queries(10 + session_reads()):
             answer = post(client, url(day, "submit"), {"version": version, "digits": player_digits()})
     assert answer.json()["solved"] is True
     assert Solve.objects.filter(user__username="ada").exists()

@@ -88,12 +88,14 @@ def attempt_open(user, daily: DailyPuzzle) -> Attempt:
     return attempt
 
 
-def attempt_lock(user, daily: DailyPuzzle) -> Attempt:
-    """The player's attempt, row-locked for this transaction, with its solve if any.
+def attempt_lock(user, daily: DailyPuzzle, with_player: bool = False) -> Attempt:
+    """The player's attempt, row-locked for this transaction, with its solve if any, and its
+    player's row `with_player` (a submit's judge reads the account's age from it).
 
     One query (the daily is already loaded); the attempt is started if the player never opened it.
     """
-    locking = Attempt.objects.select_for_update(of=("self",)).select_related("solve")
+    related = ("solve", "user") if with_player else ("solve",)
+    locking = Attempt.objects.select_for_update(of=("self",)).select_related(*related)
     attempt = locking.filter(user=user, daily=daily).first()
     if attempt is None:
         attempt_open(user, daily)
@@ -226,7 +228,7 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
     wrong); record the solve once."""
     played = moves_clean(moves)
     with transaction.atomic():
-        attempt = attempt_lock(user, daily)
+        attempt = attempt_lock(user, daily, with_player=True)
         if attempt.is_solved:
             return SubmitResult(True, attempt, solve=attempt.solve)
         givens = daily.puzzle.givens
@@ -254,8 +256,8 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
             return SubmitResult(False, attempt, message=message)
         solve = Solve.objects.create(
             attempt=attempt,
-            user_id=attempt.user_id,
-            daily=daily,  # already loaded, with its puzzle: the judge reads its givens
+            user=attempt.user,  # loaded with the attempt, as the daily with its puzzle: the judge reads both
+            daily=daily,
             seconds=attempt.active_seconds,
             solved_at=now,
             # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
