@@ -10,7 +10,7 @@ from django.utils import timezone
 from puzzles.durations import format_duration
 from puzzles.fairplay import judge, ranking, words
 from puzzles.models import Attempt, Solve
-from puzzles.results.leaderboard import leaderboard_for, median_time, standing_of
+from puzzles.results.leaderboard import day_board, leaderboard_for, median_time, standing_of
 
 from .factories import log_in, make_paced_record, make_solve, solve_through_api
 
@@ -83,6 +83,19 @@ def test_the_percentile_is_the_share_of_ranked_solvers_strictly_slower(daily):
     assert by_name["c"].percentile == 25 and by_name["c"].rank == 3
     assert by_name["d"].percentile == 0
     assert by_name["a"].sentence == "Faster than 50% of today's solvers."
+
+
+def test_a_standing_counted_from_the_days_board_is_the_one_the_database_counts(daily):
+    times = [("a", 90), ("b", 90.5), ("c", 90.99), ("d", 100), ("e", 100.2), ("f", 120), ("g", 61)]
+    for name, seconds in times:
+        make_solve(daily, name, seconds)
+    judged(daily, "fast", 200, ranked_seconds=75.5)  # ranked by its ranked time, not its clock
+    make_solve(daily, "helped", 30, assisted=True)
+    board = day_board(daily)
+    for solve in Solve.objects.select_related("user", "daily"):
+        assert standing_of(solve, board) == standing_of(solve), solve.user.username
+        assert standing_of(solve, board, guest=False) == standing_of(solve)
+    assert (board.median, board.solvers) == ranking.day_median(daily) == ((90.5 + 90.99) / 2, 8)
 
 
 def test_an_unranked_solve_says_why(daily, settings):

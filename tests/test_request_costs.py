@@ -75,9 +75,9 @@ def test_the_results_ask_the_database_a_few_questions_however_many_solved(client
     played(client, day)
     address = f"/daily/{day.date.isoformat()}/easy/results/"
     client.get(address, **NAVIGATION)
-    # The solve, the day's board's fingerprint (the board itself is cached while it holds), the
-    # player's own row, standing and review, their history.
-    with django_assert_max_num_queries(7 + session_reads()):
+    # The solve with its review, the day's board's fingerprint (the board itself, which places the
+    # player too, is cached while it holds), their history.
+    with django_assert_max_num_queries(3 + session_reads()):
         page = client.get(address, **NAVIGATION).content.decode()
     assert "solver0" in page and "Solved in" in page
 
@@ -89,7 +89,7 @@ def test_a_submit_asks_the_database_a_bounded_number_of_questions(client, day, d
         clock.shift(200)
         post(client, url(day, "beat"), {})
         version = client.get(url(day, "state")).json()["version"]
-        with django_assert_max_num_queries(15 + session_reads()):
+        with django_assert_max_num_queries(10 + session_reads()):
             answer = post(client, url(day, "submit"), {"version": version, "digits": player_digits()})
     assert answer.json()["solved"] is True
     assert Solve.objects.filter(user__username="ada").exists()
@@ -147,8 +147,8 @@ def test_a_ranked_players_results_below_the_top_ask_a_few_questions(day, django_
     log_in(player, "slow")
     address = f"/daily/{day.date.isoformat()}/easy/results/"
     player.get(address, **NAVIGATION)
-    # The solve, the board's fingerprint, the guest check, where the solve places and how many are
-    # slower, the player's rating (the "new" mark), the review and the player's history.
-    with django_assert_max_num_queries(8 + session_reads()):
+    # The solve with its review, the board's fingerprint (the board places the solve), the
+    # player's rating (the "new" mark) and the player's history.
+    with django_assert_max_num_queries(4 + session_reads()):
         page = player.get(address, **NAVIGATION).content.decode()
     assert "Rank 26 of 26." in page and page.count("(you)") == 1

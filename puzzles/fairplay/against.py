@@ -16,7 +16,7 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
   (bench/cheat.py --days, the patient climber); a person improves by far less in two weeks.
 - A provisional player (a new account, or a rating that has not settled): their history says too
   little, so the field judges. The solve is held (PAST_FIELD) when faster than FIELD_MARGIN of the
-  fastest time the day's established players ranked (ranking.fastest_established); on a day
+  fastest time the day's established players ranked (ranking.others_fastest); on a day
   without one, the floors alone judge it. The margin is 1: a new account faster than every
   established player that day waits for review. Under 1, a fresh account with a verified email
   that read the leaderboard (which marks new players) ranked first by aiming just above the
@@ -31,34 +31,32 @@ import math
 from django.conf import settings
 
 from ..models import PlayerRating, PuzzleRating, RatingChange, Solve
-from .ranking import PAST_FIELD, PAST_HISTORY, expected_of, fastest_established, is_provisional, rank_time
+from .ranking import PAST_FIELD, PAST_HISTORY, expected_given, is_provisional, rank_time
 
 
-def rating_before(solve: Solve) -> PlayerRating | None:
+def rating_before(solve: Solve, change: RatingChange | None) -> PlayerRating | None:
     """The player's rating as it stood before the solve: the stored one, with the rating and
-    deviation its rating change kept once the solve is rated; None for a player never rated."""
+    deviation its rating `change` kept once the solve is rated; None for a player never rated."""
     rating = PlayerRating.objects.filter(user_id=solve.user_id).first()
-    change = RatingChange.objects.filter(solve=solve).values_list("player_before", flat=True).first()
     if rating is not None and change is not None:
-        rating.rating, rating.deviation = change[0], change[1]
+        rating.rating, rating.deviation = change.player_before[0], change.player_before[1]
         rating.solves = max(0, rating.solves - 1)
     return rating
 
 
-def puzzle_deviation_before(solve: Solve) -> float:
-    """The deviation of the puzzle's rating before the solve: its rating change's, else the stored
+def puzzle_deviation_before(solve: Solve, change: RatingChange | None) -> float:
+    """The deviation of the puzzle's rating before the solve: its rating `change`'s, else the stored
     one once played, else its tier prior's (RATING_PRIOR_DEVIATION)."""
-    change = RatingChange.objects.filter(solve=solve).values_list("puzzle_before", flat=True).first()
     if change is not None:
-        return float(change[1])
+        return float(change.puzzle_before[1])
     played = PuzzleRating.objects.filter(puzzle_id=solve.daily.puzzle_id, solves__gt=0)
     return played.values_list("deviation", flat=True).first() or settings.RATING_PRIOR_DEVIATION
 
 
-def points_above(solve: Solve) -> float | None:
+def points_above(solve: Solve, change: RatingChange | None) -> float | None:
     """How far the performance the solve's time implies stands above the player's rating, in
     rating points; None for a player without a rated solve."""
-    expected = expected_of(solve)
+    expected = expected_given(solve, change)
     if expected is None:
         return None
     return 400 * settings.RATING_SPREAD * math.log10(expected / max(1.0, rank_time(solve)))
@@ -76,29 +74,32 @@ def rating_then(solve: Solve) -> float | None:
     return float(found[0]) if found is not None else None
 
 
-def past_history(solve: Solve, rating: PlayerRating) -> bool:
+def past_history(solve: Solve, rating: PlayerRating, change: RatingChange | None) -> bool:
     """Faster than the established player's rating allows (the module's docstring has the bound),
     counted from the lower of their rating now and rating_then."""
-    above = points_above(solve)
+    above = points_above(solve, change)
     if above is None:
         return False
     then = rating_then(solve)
     climbed = max(0.0, rating.rating - then) if then is not None else 0.0
-    doubt = math.hypot(rating.deviation, puzzle_deviation_before(solve))
+    doubt = math.hypot(rating.deviation, puzzle_deviation_before(solve, change))
     bound = max(settings.HOLD_DEVIATIONS * doubt, settings.HOLD_MIN_POINTS)
     return above + climbed > bound
 
 
-def past_field(solve: Solve) -> bool:
-    """A provisional player's time under FIELD_MARGIN of the day's fastest established one."""
-    fastest = fastest_established(solve)
-    return fastest is not None and rank_time(solve) < settings.FIELD_MARGIN * fastest
+def past_field(solve: Solve, others: list[float]) -> bool:
+    """A provisional player's time under FIELD_MARGIN of the day's fastest established one (of
+    `others`, the other established players' fastest times: ranking.others_fastest)."""
+    return bool(others) and rank_time(solve) < settings.FIELD_MARGIN * others[0]
 
 
-def held_against_player(solve: Solve) -> str:
-    """PAST_HISTORY or PAST_FIELD when the solve is far faster than its player's history allows, else ""."""
-    rating = rating_before(solve)
+def held_against_player(solve: Solve, others: list[float]) -> str:
+    """PAST_HISTORY or PAST_FIELD when the solve is far faster than its player's history allows, else "";
+    `others` are the day's other established players' fastest times (ranking.others_fastest)."""
+    # The solve's rating change, once its ratings moved: read once for the three rules that look at it.
+    change = RatingChange.objects.filter(solve=solve).first()
+    rating = rating_before(solve, change)
     if is_provisional(rating):
-        return PAST_FIELD if past_field(solve) else ""
+        return PAST_FIELD if past_field(solve, others) else ""
     assert rating is not None  # an established rating exists
-    return PAST_HISTORY if past_history(solve, rating) else ""
+    return PAST_HISTORY if past_history(solve, rating, change) else ""

@@ -70,8 +70,9 @@ from .ranking import (
     TOO_FAST,
     UNCOUNTED,
     UNCOUNTED_DIGITS,
-    floor_of,
+    floor_among,
     hold_bound,
+    others_fastest,
     rank_time,
 )
 
@@ -222,10 +223,11 @@ def held_reason(solve: Solve) -> str:
     not ranked anyway are not held: an approval could not rank them."""
     if solve.late or solve.assisted or solve.unranked:
         return ""
-    floor, which = floor_of(solve)
+    others = others_fastest(solve)  # one query, for the floor and the field
+    floor, which = floor_among(solve.daily, others)
     if rank_time(solve) < floor:
         return which
-    return held_against_player(solve)
+    return held_against_player(solve, others)
 
 
 def solve_judge(solve: Solve) -> None:

@@ -144,34 +144,46 @@ def floor_of(solve: Solve) -> tuple[float, str]:
     fastest of them, whichever is higher. Only established players count, and only the fastest of
     them, so slow solves cannot raise it: not from fresh accounts, nor from accounts that farmed
     establishment with slow solves first."""
-    others = by_established(Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(pk=solve.pk))
-    return day_floor(solve.daily, others)
+    return floor_among(solve.daily, others_fastest(solve))
+
+
+def others_fastest(solve: Solve) -> list[float]:
+    """The fastest ranked times on the solve's daily by established players other than its own
+    (a player has one solve a daily), fastest first: what floor_of and the field (against.py) read."""
+    return fastest_times(by_established(Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(pk=solve.pk)))
+
+
+def fastest_times(established: SolveQuerySet) -> list[float]:
+    """The fastest ranked times of some solves, fastest first, as many as the day's floor looks at:
+    one query."""
+    enough = max(settings.DAY_FLOOR_MIN_SOLVES, settings.DAY_FLOOR_RANK)
+    return list(
+        established.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True)[:enough]
+    )
 
 
 def day_floor(daily: DailyPuzzle, established: SolveQuerySet) -> tuple[float, str]:
     """floor_of's rule, given the established players' ranked solves that count."""
+    return floor_among(daily, fastest_times(established))
+
+
+def floor_among(daily: DailyPuzzle, fastest: list[float]) -> tuple[float, str]:
+    """floor_of's rule, given the fastest established times that count (fastest_times): as many
+    as there are, up to the number it needs."""
     floor = float(settings.LEADERBOARD_FLOOR_SECONDS.get(daily.difficulty, 0))
-    if established.count() >= max(settings.DAY_FLOOR_MIN_SOLVES, settings.DAY_FLOOR_RANK):
-        times = established.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True)
-        by_day = settings.DAY_FLOOR_FRACTION * times[settings.DAY_FLOOR_RANK - 1]
+    if len(fastest) >= max(settings.DAY_FLOOR_MIN_SOLVES, settings.DAY_FLOOR_RANK):
+        by_day = settings.DAY_FLOOR_FRACTION * fastest[settings.DAY_FLOOR_RANK - 1]
         if by_day > floor:
             return by_day, UNDER_DAY
     return floor, UNDER_FLOOR
 
 
-def fastest_established(solve: Solve) -> float | None:
-    """The fastest ranked time on the solve's daily by an established player other than its own; None if none."""
-    others = by_established(Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(user_id=solve.user_id))
-    return others.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True).first()
-
-
 def hold_bound(daily: DailyPuzzle) -> float:
     """A time under which a solve of the daily may be held by a floor or by the field (judge.held_again
     looks again at those): the floor and FIELD_MARGIN of the fastest established time, as they stand."""
-    established = by_established(Solve.objects.ranked().filter(daily=daily))
-    fastest = established.annotate(rank_time=RANK_TIME).order_by("rank_time").values_list("rank_time", flat=True)
+    fastest = fastest_times(by_established(Solve.objects.ranked().filter(daily=daily)))
     field = settings.FIELD_MARGIN * fastest[0] if fastest else 0.0
-    return max(day_floor(daily, established)[0], field)
+    return max(floor_among(daily, fastest)[0], field)
 
 
 def expected_of(solve: Solve) -> float | None:
@@ -179,5 +191,9 @@ def expected_of(solve: Solve) -> float | None:
     stood before it: those its rating change kept, once applied; the stored ones until then. None
     for a player without a rated solve (ratings/contest.py). For the rules that judge a result
     against the player who made it."""
-    change = RatingChange.objects.filter(solve=solve).values_list("expected_seconds", flat=True).first()
-    return change if change is not None else expected_seconds_for(solve.user, solve.daily.puzzle)
+    return expected_given(solve, RatingChange.objects.filter(solve=solve).first())
+
+
+def expected_given(solve: Solve, change: RatingChange | None) -> float | None:
+    """expected_of, for a caller that has read the solve's rating change already (None: not applied)."""
+    return change.expected_seconds if change is not None else expected_seconds_for(solve.user, solve.daily.puzzle)

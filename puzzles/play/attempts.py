@@ -67,6 +67,11 @@ POSITION_FIELDS = [
     *("digits", "corner", "centre", "colours", "version", "saved_at"),
     *("active_seconds", "last_beat_at", "updated_at", "moves_logged"),
 ]
+# What a submit writes: the digits and the clock, not the notes and colours (they stay as they are).
+SUBMIT_FIELDS = [
+    *("digits", "version", "saved_at", "active_seconds", "last_beat_at"),
+    *("updated_at", "moves_logged", "wrong_submissions"),
+]
 
 
 def attempt_open(user, daily: DailyPuzzle) -> Attempt:
@@ -83,12 +88,14 @@ def attempt_open(user, daily: DailyPuzzle) -> Attempt:
     return attempt
 
 
-def attempt_lock(user, daily: DailyPuzzle) -> Attempt:
-    """The player's attempt, row-locked for this transaction, with its solve if any.
+def attempt_lock(user, daily: DailyPuzzle, with_player: bool = False) -> Attempt:
+    """The player's attempt, row-locked for this transaction, with its solve if any, and its
+    player's row `with_player` (a submit's judge reads the account's age from it).
 
     One query (the daily is already loaded); the attempt is started if the player never opened it.
     """
-    locking = Attempt.objects.select_for_update(of=("self",)).select_related("solve")
+    related = ("solve", "user") if with_player else ("solve",)
+    locking = Attempt.objects.select_for_update(of=("self",)).select_related(*related)
     attempt = locking.filter(user=user, daily=daily).first()
     if attempt is None:
         attempt_open(user, daily)
@@ -221,7 +228,7 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
     wrong); record the solve once."""
     played = moves_clean(moves)
     with transaction.atomic():
-        attempt = attempt_lock(user, daily)
+        attempt = attempt_lock(user, daily, with_player=True)
         if attempt.is_solved:
             return SubmitResult(True, attempt, solve=attempt.solve)
         givens = daily.puzzle.givens
@@ -242,15 +249,15 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
             message = ""
         if message:
             attempt.wrong_submissions += 1
-        attempt.save()
+        attempt.save(update_fields=SUBMIT_FIELDS)
         # Before the solve: the judge reads the record of play, this submit included.
         play_log(attempt, PlayEvent.Kind.SUBMIT, now, played, before)
         if message:
             return SubmitResult(False, attempt, message=message)
         solve = Solve.objects.create(
             attempt=attempt,
-            user_id=attempt.user_id,
-            daily_id=attempt.daily_id,
+            user=attempt.user,  # loaded with the attempt, as the daily with its puzzle: the judge reads both
+            daily=daily,
             seconds=attempt.active_seconds,
             solved_at=now,
             # A day's puzzle solved on a later day (in the site's zone) comes from the archive.

@@ -7,9 +7,12 @@ place them, to invite a sign-up.
 
 from __future__ import annotations
 
+import functools
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, Sum
 from django.db.models.lookups import GreaterThanOrEqual
 
@@ -111,16 +114,51 @@ class DayBoard:
     top: list[tuple[Row, int]]  # the top rows, each with its player's id
     solvers: int  # every ranked solve of the daily
     median: float | None  # the median ranked time, None without ranked solves
+    # The ranked times in whole seconds, each once, in order, with how many ranked solves are
+    # faster than each: a player's place and percentile are counted from them (by whole seconds,
+    # as rank_among counts), not by two queries. They are as many as the day's times spread over
+    # seconds, however many solved.
+    seconds: tuple[int, ...] = ()
+    faster: tuple[int, ...] = ()
+
+    def faster_than(self, seconds: int) -> int:
+        """How many ranked solves have a time under `seconds` whole seconds."""
+        i = bisect_left(self.seconds, seconds)
+        return self.faster[i] if i < len(self.seconds) else self.solvers
+
+
+# A daily's id that none has, standing in for the daily in the fingerprint's SQL written once.
+NO_DAILY = -1
+
+
+@functools.cache
+def _fingerprint_sql() -> tuple[str, tuple]:
+    """The fingerprint's query as the ORM writes it from Solve.objects.ranked(), for NO_DAILY:
+    written once per process, as writing it took the ORM longer than the database takes to answer."""
+    ranked = Solve.objects.ranked().filter(daily_id=NO_DAILY).order_by().values("daily_id")
+    return (
+        ranked.annotate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"))
+        .values_list("n", "ids", "users")
+        .query.sql_with_params()
+    )
+
+
+def fingerprint_of(daily: DailyPuzzle) -> tuple[int, int | None, int | None]:
+    """How many ranked solves the daily has, and the sums of their ids and of their players' ids."""
+    sql, params = _fingerprint_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [daily.pk if p == NO_DAILY else p for p in params])
+        row = cursor.fetchone()
+    return (row[0], row[1], row[2]) if row is not None else (0, None, None)
 
 
 def day_board(daily: DailyPuzzle, top: int = TOP) -> DayBoard:
     """The daily's board as everyone sees it, from the cache while its ranked solves are the same."""
-    ranked = _ranked(daily)
-    fingerprint = ranked.order_by().aggregate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"))
-    solvers = fingerprint["n"]
-    key = f"board:{daily.pk}:{daily.puzzle_id}:{top}:{solvers}:{fingerprint['ids']}:{fingerprint['users']}"
+    solvers, ids, users = fingerprint_of(daily)
+    key = f"board:{daily.pk}:{daily.puzzle_id}:{top}:{solvers}:{ids}:{users}"
     board = cache.get(key)
     if board is None:
+        ranked = _ranked(daily)
         solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])
         ranks = ranking.shared_ranks([int(ranking.rank_time(solve)) for solve in solves])
         ratings = {r.user_id: r for r in PlayerRating.objects.filter(user_id__in=[s.user_id for s in solves])}
@@ -137,8 +175,20 @@ def day_board(daily: DailyPuzzle, top: int = TOP) -> DayBoard:
             )
             for rank, solve in zip(ranks, solves)
         ]
-        median = ranking.day_median(daily)[0] if solvers else None
-        board = DayBoard(key, rows, solvers, median)
+        in_order = (
+            Solve.objects.ranked().filter(daily=daily).annotate(rank_time=ranking.RANK_TIME).order_by("rank_time")
+        )
+        times = list(in_order.values_list("rank_time", flat=True))
+        # day_median's rule, from the same times: the middle one, or the mean of the middle two.
+        middle = times[(len(times) - 1) // 2 : len(times) // 2 + 1]
+        median = sum(middle) / len(middle) if middle else None
+        seconds: list[int] = []
+        faster: list[int] = []
+        for count, second in enumerate(int(t) for t in times):
+            if not seconds or seconds[-1] != second:
+                seconds.append(second)
+                faster.append(count)
+        board = DayBoard(key, rows, len(times), median, tuple(seconds), tuple(faster))
         cache.set(key, board, BOARD_SECONDS)
     return board
 
@@ -159,18 +209,17 @@ def leaderboard_for(
     rows = [replace(row, is_player=True) if uid == user_id else row for row, uid in board.top]
     player_row = None
     if user_id is not None and not any(uid == user_id for _, uid in board.top):
-        ranked = _ranked(daily)
         if standing is not None and solve is not None:
             own = solve if standing.ranked else None  # the same rule as ranked() (fairplay/ranking.py)
         else:
-            own = ranked.select_related("user").filter(user_id=user_id).first()
+            own = _ranked(daily).select_related("user").filter(user_id=user_id).first()
         if own is not None:
             own_time = ranking.rank_time(own)
             provisional = ranking.is_provisional(PlayerRating.objects.filter(user_id=user_id).first())
             # The standing placed the same solve by the same rule (rank_among) a moment ago.
             rank = standing.rank if standing is not None and standing.rank is not None else None
             if rank is None:
-                rank = ranking.rank_among(ranked, own_time)
+                rank = ranking.rank_among(_ranked(daily), own_time)
             player_row = Row(rank, own.user.get_username(), own_time, True, own.pk, provisional)
     return Leaderboard(
         daily,
@@ -185,16 +234,23 @@ def leaderboard_for(
     )
 
 
-def standing_of(solve: Solve, board: DayBoard | None = None) -> Standing:
+def standing_of(solve: Solve, board: DayBoard | None = None, guest: bool | None = None) -> Standing:
     """Where a solve stands among the day's ranked solves of its daily; counted from its `board`
-    when the page has read it already."""
+    when the page has read it already, with no query, as `guest` spares one when the page knows
+    whether the player is a guest."""
     reasons = words.reasons_for_you(solve)
     today = solve.daily.date == site_today()
-    ranked = _ranked(solve.daily)
     mine = ranking.rank_time(solve)
     # Said only when the two read differently: the page shows the clock's time as the solve's.
     shown = mine if int(mine) != int(solve.seconds) else None
-    if Guest.objects.filter(user_id=solve.user_id).exists():
+
+    def place() -> int:
+        """rank_among's place, from the board when there is one."""
+        return 1 + board.faster_than(int(mine)) if board is not None else ranking.rank_among(_ranked(solve.daily), mine)
+
+    if guest is None:
+        guest = Guest.objects.filter(user_id=solve.user_id).exists()
+    if guest:
         # A guest is new by nature: signing up with an email and verifying it ranks the solve
         # (judge.account_verified), so the sign-up invitation still says where it would place.
         new_account = ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT]
@@ -202,11 +258,11 @@ def standing_of(solve: Solve, board: DayBoard | None = None) -> Standing:
             reasons.append("you play as a guest")
             return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
         # Where the time would place them among the day's ranked solves, counting itself.
-        rank, solvers = ranking.rank_among(ranked, mine), (board.solvers if board else ranked.count()) + 1
+        solvers = (board.solvers if board is not None else _ranked(solve.daily).count()) + 1
         return Standing(
             solve.seconds,
             ranked=False,
-            rank=rank,
+            rank=place(),
             solvers=solvers,
             today=today,
             guest=True,
@@ -217,14 +273,18 @@ def standing_of(solve: Solve, board: DayBoard | None = None) -> Standing:
         # Only when the email is all that holds it back: then verifying it ranks the solve.
         step = words.VERIFY_STEP if ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT] else ""
         return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, verify_step=step)
-    solvers = board.solvers if board else ranked.count()
-    slower = ranked.filter(GreaterThanOrEqual(ranking.RANK_TIME, int(mine) + 1)).count()
+    if board is not None:
+        solvers, slower = board.solvers, board.solvers - board.faster_than(int(mine) + 1)
+    else:
+        ranked = _ranked(solve.daily)
+        solvers = ranked.count()
+        slower = ranked.filter(GreaterThanOrEqual(ranking.RANK_TIME, int(mine) + 1)).count()
     # Rounded down, so a player is never told they did better than they did.
     percentile = slower * 100 // solvers if solvers else 0
     return Standing(
         solve.seconds,
         ranked=True,
-        rank=ranking.rank_among(ranked, mine),
+        rank=place(),
         percentile=percentile,
         solvers=solvers,
         today=today,

@@ -1,8 +1,10 @@
 """The technique receipt shown after a solve: what the puzzle required, and why its difficulty.
 
 The counts and the hardest technique are stored on the Puzzle. The hardest step's wording comes
-from rating the puzzle again (a few milliseconds), kept per puzzle in the cache: the database
-stays the only real copy, and a cache that is down only costs the rating.
+from rating the puzzle again (a few milliseconds), kept per puzzle in this process's memory (the
+"local" cache, for what depends on a puzzle alone: every results page reads it, and the shared
+cache would add a round trip to each): the database stays the only real copy, and a cache that
+fails only costs the rating.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from django.core.cache import cache
+from django.core.cache import caches
 
 from .. import engine
 from ..durations import format_duration
@@ -19,6 +21,7 @@ from ..models import DailyPuzzle, Puzzle, Tier
 from .leaderboard import Leaderboard, median_time
 
 log = logging.getLogger(__name__)
+cache = caches["local"]
 
 HARDEST_CACHE_SECONDS = 24 * 3600  # a puzzle's rating never changes; a day bounds a stale entry
 

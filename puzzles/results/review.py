@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from ..coaching.review import REVIEW_VERSION
 from ..coaching.services import review_of
 from ..durations import format_duration
 from ..engine import TECHNIQUE_BY_NAME, spoken, technique_phrase, technique_title
@@ -289,6 +290,11 @@ def review_expected(solve: Solve, now: datetime.datetime | None = None) -> bool:
 
 def review_shown(solve: Solve) -> ShownReview | None:
     """The solve's review to show its player, or None while it is being prepared (or was made by
-    older rules, and is being made again)."""
-    review = review_of(solve)
+    older rules, and is being made again). A page that read the solve with its review
+    (select_related("annotated")) pays no query for it."""
+    if Solve.annotated.is_cached(solve):
+        stored = getattr(solve, "annotated", None)  # None cached: no review stored
+        review = stored if stored is not None and stored.version == REVIEW_VERSION else None
+    else:
+        review = review_of(solve)
     return shown_review(review) if review is not None else None

@@ -18,7 +18,7 @@ from django.urls import reverse
 from ..durations import format_duration
 from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES
 from ..models import DailyPuzzle, Solve, Tier, site_today
-from .history import solve_rows, streak_days, streaks
+from .history import player_streaks
 
 SITE_NAME = "Daily Sudoku"
 
@@ -79,8 +79,9 @@ def share_text(
 
 
 def current_streak(solve: Solve) -> int:
-    """The solver's current streak, as the stats page counts it (in the site's time zone)."""
-    return streaks(streak_days(solve_rows(solve.user)), site_today()).current
+    """The solver's current streak, as the stats page counts it (in the site's time zone), read from
+    their solves made on the puzzle's own day alone (history.player_streaks)."""
+    return player_streaks(solve.user, site_today()).current
 
 
 def site_url(path: str) -> str:

@@ -23,6 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from ..accounts.guests import is_guest
 from ..coaching.profile import WEEKS, skill_profile
 from ..context_processors import site_urls
 from ..durations import duration_or_dash
@@ -162,13 +163,15 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     template = "puzzles/results.html" if page else "puzzles/_results.html"
     solve = None
     if request.user.is_authenticated:
-        solve = Solve.objects.select_related("attempt", "user").filter(user=request.user, daily=daily).first()
+        # With its review (annotated); the page draws the player's grid from the attempt too.
+        mine = Solve.objects.select_related("annotated", *(("attempt",) if page else ()))
+        solve = mine.filter(user=request.user, daily=daily).first()
         if solve is not None:
-            solve.daily = daily  # already loaded, with its puzzle
+            solve.daily, solve.user = daily, request.user  # already loaded, the daily with its puzzle
     if solve is None:
         return render(request, template, {"daily": daily, "solve": None}, status=404)
     everyones = day_board(daily)  # the same for every player: cached (leaderboard.py)
-    standing = standing_of(solve, everyones)
+    standing = standing_of(solve, everyones, guest=is_guest(solve.user))
     board = leaderboard_for(daily, user_id=request.user.pk, board=everyones, standing=standing, solve=solve)
     context = {
         "board_rows": _board_rows(board),
