@@ -121,3 +121,21 @@ def test_a_daily_is_cached_for_every_process_and_forgotten_when_an_admin_changes
     todays_easy.save()
     assert caches["default"].get(key) is None and caches["local"].get(key) is None
     assert "0" + EASY_SOLUTION[1:] in client.get(address).content.decode()
+
+
+def test_a_missing_daily_is_remembered_briefly_and_forgotten_when_one_is_published(db, django_assert_num_queries):
+    import datetime
+
+    from puzzles.models import DailyPuzzle, site_today
+    from puzzles.pipeline.dailies import dailies_of
+
+    from .factories import make_daily, make_known_puzzle
+
+    day = site_today() - datetime.timedelta(days=40)  # a day nobody scheduled
+    assert dailies_of(day) == {}
+    with django_assert_num_queries(0):
+        assert dailies_of(day) == {}
+    key = DailyPuzzle.cache_key(day, "medium")
+    assert caches["default"].get(key) == "absent"
+    make_daily(day, "medium", make_known_puzzle())
+    assert list(dailies_of(day)) == ["medium"]

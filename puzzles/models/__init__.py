@@ -11,7 +11,7 @@ import datetime
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -390,6 +390,9 @@ def _forget_cached_daily(sender: type, instance: DailyPuzzle, **kwargs: object) 
     # An admin rescheduling or deleting a daily must not leave a stale copy behind: the shared
     # cache and this process's forget it now, other processes within seconds
     # (dailies.DAILY_LOCAL_SECONDS).
+    # Once more at commit: a reader between the insert and the commit may have remembered the
+    # daily as missing (dailies.DAILY_ABSENT_SECONDS).
     key = DailyPuzzle.cache_key(instance.date, instance.difficulty)
     caches["default"].delete(key)
     caches["local"].delete(key)
+    transaction.on_commit(lambda: caches["default"].delete(key))

@@ -15,6 +15,12 @@ from ..models import TIER_ORDER, DailyPuzzle, site_today
 
 DAILY_CACHE_SECONDS = 3600  # in the shared cache, dropped whenever the daily is saved or deleted
 DAILY_LOCAL_SECONDS = 10  # in this process's memory, which other processes cannot drop
+# A daily found missing is remembered in the shared cache this long, and dropped like a daily
+# when one is saved: a site without yesterday's dailies (a first day, a day nobody scheduled)
+# would otherwise ask the database for each of them on every home page. Kept short, as a reader
+# that looks between a publishing's insert and its commit remembers the old absence.
+DAILY_ABSENT_SECONDS = 30
+ABSENT = "absent"
 local_cache = caches["local"]
 
 
@@ -23,20 +29,22 @@ def daily_served(day: datetime.date, difficulty: str) -> DailyPuzzle | None:
 
     Read from this process's memory, then from the shared cache (Redis in production), then from
     the database. An admin's change reaches the shared cache at once (models._forget_cached_daily)
-    and every process within DAILY_LOCAL_SECONDS. Future dates are never served.
+    and every process within DAILY_LOCAL_SECONDS. Future dates are never served. A missing daily
+    is remembered only in the shared cache, which a publishing clears.
     """
     if difficulty not in TIER_ORDER or day > site_today():
         return None
     key = DailyPuzzle.cache_key(day, difficulty)
-    daily = local_cache.get(key)
+    daily = local_cache.get(key) or cache.get(key)  # without Redis the two are one memory
+    if daily == ABSENT:
+        return None
     if daily is None:
-        daily = cache.get(key)
+        daily = DailyPuzzle.objects.select_related("puzzle").filter(date=day, difficulty=difficulty).first()
         if daily is None:
-            daily = DailyPuzzle.objects.select_related("puzzle").filter(date=day, difficulty=difficulty).first()
-            if daily is None:
-                return None
-            cache.set(key, daily, DAILY_CACHE_SECONDS)
-        local_cache.set(key, daily, DAILY_LOCAL_SECONDS)
+            cache.set(key, ABSENT, DAILY_ABSENT_SECONDS)
+            return None
+        cache.set(key, daily, DAILY_CACHE_SECONDS)
+    local_cache.set(key, daily, DAILY_LOCAL_SECONDS)
     return daily
 
 
