@@ -258,6 +258,8 @@ def analyse(
     ok = not failures and not wrong_date and not early and published == len(TIERS)
     if name == "ahead":
         ok = ok and not empty and not late_404
+    else:  # the new day shows once beat has published it: its midnight tick, or the next at worst
+        ok = ok and first_full <= args.beat_every + MARGIN
     print(f"  verdict: {'as expected' if ok else 'PROBLEM'}")
     return {"ok": ok, "failures": len(failures), "empty_new": len(empty_new), "first_full": first_full}
 

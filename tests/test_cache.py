@@ -139,3 +139,16 @@ def test_a_missing_daily_is_remembered_briefly_and_forgotten_when_one_is_publish
     assert caches["default"].get(key) == "absent"
     make_daily(day, "medium", make_known_puzzle())
     assert list(dailies_of(day)) == ["medium"]
+
+
+def test_a_missing_daily_of_today_is_never_remembered(db, django_assert_num_queries):
+    """Today's may be published any moment (beat at midnight): a reader racing that commit must not
+    hide it, so each look at a missing one of today's asks the database."""
+    from puzzles.models import DailyPuzzle, site_today
+    from puzzles.pipeline.dailies import daily_served
+
+    today = site_today()
+    assert daily_served(today, "hard") is None
+    assert caches["default"].get(DailyPuzzle.cache_key(today, "hard")) is None
+    with django_assert_num_queries(1):
+        assert daily_served(today, "hard") is None

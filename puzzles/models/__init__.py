@@ -390,8 +390,8 @@ def _forget_cached_daily(sender: type, instance: DailyPuzzle, **kwargs: object) 
     # An admin rescheduling or deleting a daily must not leave a stale copy behind: the shared
     # cache and this process's forget it now, other processes within seconds
     # (dailies.DAILY_LOCAL_SECONDS).
-    # Once more at commit: a reader between the insert and the commit may have remembered the
-    # daily as missing (dailies.DAILY_ABSENT_SECONDS).
+    # Once more at commit: a reader between the insert and the commit may have remembered a past
+    # day's daily as missing (dailies.DAILY_ABSENT_SECONDS).
     key = DailyPuzzle.cache_key(instance.date, instance.difficulty)
     caches["default"].delete(key)
     caches["local"].delete(key)

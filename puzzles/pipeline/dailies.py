@@ -15,10 +15,12 @@ from ..models import TIER_ORDER, DailyPuzzle, site_today
 
 DAILY_CACHE_SECONDS = 3600  # in the shared cache, dropped whenever the daily is saved or deleted
 DAILY_LOCAL_SECONDS = 10  # in this process's memory, which other processes cannot drop
-# A daily found missing is remembered in the shared cache this long, and dropped like a daily
-# when one is saved: a site without yesterday's dailies (a first day, a day nobody scheduled)
-# would otherwise ask the database for each of them on every home page. Kept short, as a reader
-# that looks between a publishing's insert and its commit remembers the old absence.
+# A past day's daily found missing is remembered in the shared cache this long, and dropped like
+# a daily when one is saved: a site without yesterday's dailies (a first day, a day nobody
+# scheduled) would otherwise ask the database for each of them on every home page. Never today's:
+# a reader that looks just before a publishing commits, and writes after it, would hide the new
+# day's puzzle for this long (bench/midnight.py's "beat" scenario showed it); kept short for the
+# same race when an admin schedules a past day.
 DAILY_ABSENT_SECONDS = 30
 ABSENT = "absent"
 local_cache = caches["local"]
@@ -29,8 +31,8 @@ def daily_served(day: datetime.date, difficulty: str) -> DailyPuzzle | None:
 
     Read from this process's memory, then from the shared cache (Redis in production), then from
     the database. An admin's change reaches the shared cache at once (models._forget_cached_daily)
-    and every process within DAILY_LOCAL_SECONDS. Future dates are never served. A missing daily
-    is remembered only in the shared cache, which a publishing clears.
+    and every process within DAILY_LOCAL_SECONDS. Future dates are never served. A past day's
+    missing daily is remembered only in the shared cache, which a publishing clears.
     """
     if difficulty not in TIER_ORDER or day > site_today():
         return None
@@ -41,7 +43,8 @@ def daily_served(day: datetime.date, difficulty: str) -> DailyPuzzle | None:
     if daily is None:
         daily = DailyPuzzle.objects.select_related("puzzle").filter(date=day, difficulty=difficulty).first()
         if daily is None:
-            cache.set(key, ABSENT, DAILY_ABSENT_SECONDS)
+            if day < site_today():
+                cache.set(key, ABSENT, DAILY_ABSENT_SECONDS)
             return None
         cache.set(key, daily, DAILY_CACHE_SECONDS)
     local_cache.set(key, daily, DAILY_LOCAL_SECONDS)
