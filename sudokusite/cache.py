@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 if TYPE_CHECKING:
@@ -113,3 +115,42 @@ class ForgivingRedisCache(RedisCache):
 
     def clear(self) -> None:
         return self._call("clear", None)
+
+
+class KeptObjectsCache(LocMemCache):
+    """This process's memory, keeping each value itself where Django's LocMemCache keeps a pickled
+    copy: for values nobody changes once cached (a published daily with its puzzle, a drawn page),
+    which are read on every request and would otherwise be unpickled on every read. What is put
+    here must not be changed by whoever reads it."""
+
+    def add(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
+        key = self.make_and_validate_key(key, version=version)
+        with self._lock:
+            if self._has_expired(key):
+                self._set(key, value, timeout)
+                return True
+            return False
+
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        key = self.make_and_validate_key(key, version=version)
+        with self._lock:
+            if self._has_expired(key):
+                self._delete(key)
+                return default
+            self._cache.move_to_end(key, last=False)
+            return self._cache[key]
+
+    def set(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> None:
+        key = self.make_and_validate_key(key, version=version)
+        with self._lock:
+            self._set(key, value, timeout)
+
+    def incr(self, key: str, delta: int = 1, version: int | None = None) -> Any:
+        key = self.make_and_validate_key(key, version=version)
+        with self._lock:
+            if self._has_expired(key):
+                self._delete(key)
+                raise ValueError(f"Key {key!r} not found")
+            self._cache[key] += delta
+            self._cache.move_to_end(key, last=False)
+            return self._cache[key]

@@ -375,7 +375,7 @@ if SHARED_CACHE:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
-    CACHES["local"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    CACHES["local"] = {"BACKEND": "sudokusite.cache.KeptObjectsCache", "LOCATION": "kept"}
     # The session is read from the cache on every request and written to both; the database
     # copy survives a Redis restart.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
@@ -384,10 +384,11 @@ else:
     # database, since one process could not tell the others about a logout.
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "local": {"BACKEND": "sudokusite.cache.KeptObjectsCache", "LOCATION": "kept"},
     }
 # "local" is always this process's memory: for what depends on a puzzle alone and never
-# changes (its rendered page), where a shared cache would only add a round trip.
+# changes (its rendered page), where a shared cache would only add a round trip. It keeps the
+# values themselves, not pickled copies, so nothing read from it may be changed.
 
 # Celery. Without REDIS_URL the broker is a folder on the local disk (kombu's filesystem
 # transport), so `make run` has real workers and beat with nothing else installed.

@@ -152,3 +152,38 @@ def test_a_missing_daily_of_today_is_never_remembered(db, django_assert_num_quer
     assert caches["default"].get(DailyPuzzle.cache_key(today, "hard")) is None
     with django_assert_num_queries(1):
         assert daily_served(today, "hard") is None
+
+
+def test_a_processs_own_copy_of_a_daily_lasts_its_seconds_from_the_first_read_however_often_read(todays_easy):
+    # Another process's admin change drops the shared copy, not this process's own: that one must
+    # end DAILY_LOCAL_SECONDS after it was read from the shared cache, even on a busy site where
+    # it is read every second.
+    import time_machine
+    from django.utils import timezone
+
+    from puzzles.models import DailyPuzzle
+    from puzzles.pipeline import dailies
+
+    from .factories import make_known_puzzle
+
+    other = make_known_puzzle("0" + EASY_SOLUTION[1:], EASY_SOLUTION, clues=80)
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        assert dailies.daily_served(todays_easy.date, "easy").puzzle.givens == EASY_GIVENS
+        # As another process sees an admin's change: the row and the shared cache, no signal here.
+        DailyPuzzle.objects.filter(pk=todays_easy.pk).update(puzzle=other)
+        caches["default"].delete(DailyPuzzle.cache_key(todays_easy.date, "easy"))
+        seen = []
+        for _ in range(dailies.DAILY_LOCAL_SECONDS + 2):
+            clock.shift(1)
+            seen.append(dailies.daily_served(todays_easy.date, "easy").puzzle.givens)
+    assert seen[0] == EASY_GIVENS and seen[-1] == other.givens
+
+
+def test_this_processs_memory_keeps_values_themselves_not_copies():
+    # The kept-objects cache hands back what was put in: nothing to unpickle on a read (so what is
+    # put there must not be changed by its readers).
+    kept = caches["local"]
+    value = {"drawn": "<svg/>"}
+    kept.set("k", value, 60)
+    assert kept.get("k") is value and kept.get("gone", "default") == "default"
+    assert kept.add("k", 1) is False and kept.add("n", 1) is True and kept.incr("n", 2) == 3

@@ -440,6 +440,27 @@ def test_the_home_page_and_the_header_offer_leagues_to_players_with_an_account_o
     assert 'href="/leagues/"' not in Client().get("/").content.decode()
 
 
+def test_the_home_page_knows_at_once_when_a_player_joins_leaves_or_loses_a_league(client, frozen):
+    # Whether a player is in any league is kept between home pages, so one in none asks nothing
+    # about leagues; every change of their memberships must drop it.
+    make_daily(TODAY, "easy")
+    make_player("cy")
+    ada = log_in(client, "ada")
+    assert "Your leagues today" not in text(client.get("/"))
+    with CaptureQueriesContext(connection) as kept:
+        client.get("/")
+    assert not [q for q in kept.captured_queries if "membership" in q["sql"]]
+    work = make_league("cy", "Work")
+    membership.league_join(work, ada)
+    assert "Your leagues today Work" in text(client.get("/"))
+    membership.league_leave(work, ada)
+    assert "Your leagues today" not in text(client.get("/"))
+    membership.league_join(work, ada)
+    assert "Work" in text(client.get("/"))
+    membership.league_delete(work, User.objects.get(username="cy"))
+    assert "Your leagues today" not in text(client.get("/"))
+
+
 def test_the_home_pages_league_cards_cost_the_same_queries_for_one_league_or_many(frozen):
     daily = make_daily(TODAY, "easy")
     make_solve(daily, "bob", 200)

@@ -6,7 +6,10 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from django.db import models
+from django.core.cache import cache
+from django.db import models, transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.utils import timezone
 
 if TYPE_CHECKING:
@@ -45,3 +48,18 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.league}"
+
+    @staticmethod
+    def cache_key(user_id: int) -> str:
+        """Where whether the player is in any league is kept (leagues/boards.py's in_a_league)."""
+        return f"in-a-league:{user_id}"
+
+
+@receiver([post_save, post_delete], sender=Membership)
+def _forget_in_a_league(sender: type, instance: Membership, **kwargs: object) -> None:
+    # Joining, leaving, a removal, a league deleted (its memberships go one by one, with this
+    # signal): the player's kept answer is dropped now, and again at commit, after a home page
+    # that read the memberships before the commit may have kept the old one.
+    key = Membership.cache_key(instance.user_id)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))

@@ -37,7 +37,10 @@ def daily_served(day: datetime.date, difficulty: str) -> DailyPuzzle | None:
     if difficulty not in TIER_ORDER or day > site_today():
         return None
     key = DailyPuzzle.cache_key(day, difficulty)
-    daily = local_cache.get(key) or cache.get(key)  # without Redis the two are one memory
+    daily = local_cache.get(key)
+    if daily is not None:
+        return daily  # kept from the first read for DAILY_LOCAL_SECONDS, not from the last
+    daily = cache.get(key)
     if daily == ABSENT:
         return None
     if daily is None:

@@ -30,7 +30,7 @@ from ..context_processors import site_urls
 from ..engine import TECHNIQUES, technique_phrase
 from ..fairplay.ranking import day_medians
 from ..leagues import boards
-from ..models import TIER_ORDER, Attempt, DailyPuzzle, Pool, site_today
+from ..models import TIER_ORDER, Attempt, DailyPuzzle, Membership, Pool, site_today
 from ..pipeline.dailies import dailies_of
 from ..results import history
 from ..results.drawing import entries_of, grid_svg
@@ -51,6 +51,9 @@ CARD_MEDIANS_SECONDS = 300
 # A player's streaks are kept this long at most: the key below changes with every solve that can
 # move them, so this only bounds how long an older solve removed by hand still counts.
 STREAKS_SECONDS = 3600
+# Whether a player is in any league is kept this long (dropped whenever one of their memberships
+# changes, models/leagues.py), so the home page of a player in none asks nothing about leagues.
+IN_A_LEAGUE_SECONDS = 3600
 # How many drawn cards and records this process keeps: a card not started is one for everyone,
 # a solved one differs by its time, one in progress by the player's position.
 DRAWN_KEPT = 4096
@@ -84,11 +87,16 @@ class Card:
     digits: str  # the player's position, "" before they start
 
 
-def _card_medians(today: datetime.date, dailies: dict[str, DailyPuzzle]) -> dict[str, float]:
+def _medians_key(today: datetime.date, dailies: dict[str, DailyPuzzle]) -> str:
+    return f"home-medians:{today}:{','.join(str(d.pk) for d in dailies.values())}"
+
+
+def _card_medians(today: datetime.date, dailies: dict[str, DailyPuzzle], kept: dict[str, Any]) -> dict[str, float]:
     """Today's median ranked time by difficulty, for those with enough ranked solves to have one;
-    cached a few minutes, so the home page costs one query for them now and then, not one a card."""
-    key = f"home-medians:{today}:{','.join(str(d.pk) for d in dailies.values())}"
-    medians = cache.get(key)
+    cached a few minutes, so the home page costs one query for them now and then, not one a card.
+    `kept`: what the page read from the cache in one go (home_context)."""
+    key = _medians_key(today, dailies)
+    medians = kept.get(key)
     if medians is None:
         found = day_medians(list(dailies.values()))
         medians = {
@@ -147,15 +155,30 @@ def _record_html(
     return mark_safe(render_to_string("puzzles/_home_record.html", context))
 
 
-def _streaks(user, today: datetime.date, attempts: dict[int, Attempt]) -> history.Streaks:
+def _streaks_key(user, today: datetime.date, attempts: dict[int, Attempt]) -> str:
+    solved = sorted(a.solve.pk for a in attempts.values() if a.is_solved)
+    return f"home-streaks:{user.pk}:{today}:{','.join(map(str, solved))}"
+
+
+def _streaks(user, today: datetime.date, attempts: dict[int, Attempt], kept: dict[str, Any]) -> history.Streaks:
     """The player's streaks, read from all their solves once and then kept: only a solve of today's
     or yesterday's puzzles can move them now, and the key names those the player has."""
-    solved = sorted(a.solve.pk for a in attempts.values() if a.is_solved)
-    key = f"home-streaks:{user.pk}:{today}:{','.join(map(str, solved))}"
-    found = cache.get(key)
+    key = _streaks_key(user, today, attempts)
+    found = kept.get(key)
     if found is None:
         found = history.player_streaks(user, today)
         cache.set(key, found, STREAKS_SECONDS)
+    return found
+
+
+def _in_a_league(user, kept: dict[str, Any]) -> bool:
+    """Whether the player is in any league: asked of the database once, then kept until one of
+    their memberships changes."""
+    key = Membership.cache_key(user.pk)
+    found = kept.get(key)
+    if found is None:
+        found = Membership.objects.filter(user=user).exists()
+        cache.set(key, found, IN_A_LEAGUE_SECONDS)
     return found
 
 
@@ -164,8 +187,9 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
     streak, yesterday's results and their leagues too: each part drawn, for render_home.
 
     The dailies come through the caches (dailies.py), so a player's part is what costs: their
-    attempts at today's and yesterday's dailies in one query, and their leagues in another (their
-    streak is kept while their solves stay the same)."""
+    attempts at today's and yesterday's dailies in one query, and what is kept for them in one
+    read of the cache (the cards' medians, their streaks while their solves stay the same, whether
+    they are in a league); a player in leagues pays the leagues' standings too."""
     today = site_today()
     yesterday = today - datetime.timedelta(days=1)
     dailies = dailies_of(today)
@@ -178,10 +202,17 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
         shown = ("daily_id", "digits", "active_seconds", "solve__seconds", "solve__assisted", "solve__late")
         mine = Attempt.objects.filter(user=user, daily_id__in=played).select_related("solve").only(*shown)
         attempts = {a.daily_id: a for a in mine}
+    guest = is_guest(user)
+    keys = [_medians_key(today, dailies)]
+    if user.is_authenticated:
+        keys.append(_streaks_key(user, today, attempts))
+        if not guest:
+            keys.append(Membership.cache_key(user.pk))
+    kept = cache.get_many(keys)
     # A slot still empty because its pool is being filled for the first time (a site's first
     # minutes) says so, rather than "not published".
     preparing = Pool.objects.first_filling() if len(dailies) < len(TIER_ORDER) else set()
-    medians = _card_medians(today, dailies) if dailies else {}
+    medians = _card_medians(today, dailies, kept) if dailies else {}
     cards = []
     for tier in TIER_ORDER:
         daily = dailies.get(tier)
@@ -196,11 +227,10 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
         "league_cards": "",
     }
     if user.is_authenticated:
-        guest = is_guest(user)
-        leagues = [] if guest else boards.home_cards(user, today)
+        leagues = [] if guest or not _in_a_league(user, kept) else boards.home_cards(user, today)
         results = tuple(history.results_of(before.values(), attempts))
         context["reader"] = "guest" if guest else "player"
-        context["record"] = _record_html(_streaks(user, today, attempts), results, guest, bool(leagues))
+        context["record"] = _record_html(_streaks(user, today, attempts, kept), results, guest, bool(leagues))
         if leagues:
             context["leagues"] = True
             context["league_cards"] = render_to_string("puzzles/_league_cards.html", {"leagues": leagues})
