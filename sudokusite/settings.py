@@ -482,6 +482,10 @@ SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 # between signs of life (a closed laptop, a crashed tab) counts only up to this many seconds
 # (puzzles/play/attempts.py); a hidden tab or a pause sends "close", and its "open" counts nothing.
 HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
+# While a player keeps entering, the board saves at most this often (the first entry after a quiet
+# spell goes at once; each entry is kept on the device meanwhile, with its own time): fewer
+# requests, against a second device seeing the newest entries this much later (docs/playing.md).
+BOARD_SAVE_EVERY_SECONDS = max(1, int(env("BOARD_SAVE_EVERY_SECONDS", "10")))
 # The record of play (puzzles/models/play.py): the moves one attempt may log; a write that would
 # pass it is refused (413) and the board can send it again without its moves.
 PLAY_MOVES_PER_ATTEMPT = int(env("PLAY_MOVES_PER_ATTEMPT", "5000"))

@@ -103,7 +103,8 @@ def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> Htt
             add_never_cache_headers(response)
             return response
         raise Http404("There is no such puzzle.")
-    key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{request.path}"
+    pace = settings.BOARD_SAVE_EVERY_SECONDS
+    key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{request.path}:{pace}"
     page = local_cache.get(key)
     if page is None:
         page = render_to_string("puzzles/daily.html", _daily_context(request, daily)).encode()
@@ -130,6 +131,7 @@ def _daily_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
         "login_url": reverse("account_login") + back,
         "signup_url": reverse("account_signup") + back,
         "api": _api_urls(daily),
+        "save_every_ms": settings.BOARD_SAVE_EVERY_SECONDS * 1000,
         "site_urls": site_urls(request)["site_urls"],
         "messages": (),  # a waiting message is left for the next page that is about its reader
         **preview_context(daily),  # the link preview's tags (_meta.html)

@@ -53,6 +53,7 @@ async function start(els) {
     },
     host: syncHost(game),
     csrfToken: () => csrfToken(els),
+    saveEveryMs: Number(data.saveEvery) || undefined, // the default's when the page names none
   });
   wireGrid(game);
   applySettings(game);

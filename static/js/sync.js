@@ -35,7 +35,9 @@ import { digitsString, parseState, sameEntries } from "./sudoku.js";
 
 const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
 export const BEAT_MS = 10_000; // The server counts gaps between beats up to 30 s as play time.
-export const SAVE_EVERY_MS = BEAT_MS; // At play, a save at most this often: the clock's own pace.
+// At play, a save at most this often: the clock's own pace. The page may ask for another
+// (data-save-every, from settings.BOARD_SAVE_EVERY_SECONDS).
+export const SAVE_EVERY_MS = BEAT_MS;
 const RETRY_MAX_MS = 30_000;
 const REFRESH_EVERY_MS = 5_000;
 const BACK_ONLINE_MS = 3_000;
@@ -88,12 +90,12 @@ export function nextJob(sync) {
 /**
  * How long a save waits, asked at `now` for changes unsaved since `dirtySince`, the last save
  * having left at `lastSaveAt` (all in ms): a quiet moment after the last change, so a burst of
- * entries is one request, and no sooner than SAVE_EVERY_MS after the last save; but never more
- * than SAVE_EVERY_MS after the first unsaved change, however fast the entries keep coming.
+ * entries is one request, and no sooner than `every` after the last save; but never more than
+ * `every` after the first unsaved change, however fast the entries keep coming.
  */
-export function saveDelay(now, dirtySince, lastSaveAt) {
-  const at = Math.max(now + SAVE_DELAY_MS, lastSaveAt + SAVE_EVERY_MS);
-  return Math.max(0, Math.min(at, dirtySince + SAVE_EVERY_MS) - now);
+export function saveDelay(now, dirtySince, lastSaveAt, every = SAVE_EVERY_MS) {
+  const at = Math.max(now + SAVE_DELAY_MS, lastSaveAt + every);
+  return Math.max(0, Math.min(at, dirtySince + every) - now);
 }
 
 /** The wait before the next try after waiting `ms`: 1 s, then twice as long, up to RETRY_MAX_MS. */
@@ -118,9 +120,10 @@ export class SyncQueue {
   constructor({
     urls, host, csrfToken = () => "", fetch = (...args) => globalThis.fetch(...args),
     timers = globalThis, now = () => performance.now(), dateNow = () => Date.now(), storage = browserStorage,
+    saveEveryMs = SAVE_EVERY_MS,
   }) {
     // now: monotonic ms, for waits (debounce, retries); dateNow: epoch ms, when a move was made.
-    Object.assign(this, { urls, host, csrfToken, fetch, timers, now, dateNow });
+    Object.assign(this, { urls, host, csrfToken, fetch, timers, now, dateNow, saveEveryMs });
     this.copy = new DeviceCopy(storage); // unsaved moves kept on this device, per player once the server says who
     this.version = 0; // the server's version of the position the board builds on
     this.base = null; // that version's board: what the server has, to tell this device's own changes from it
@@ -209,7 +212,7 @@ export class SyncQueue {
     }
   }
 
-  /** Ask for a save after a quiet moment, at most one every SAVE_EVERY_MS (see saveDelay). */
+  /** Ask for a save after a quiet moment, at most one every saveEveryMs (see saveDelay). */
   scheduleSave() {
     if (!this.dirty) this.dirtySince = this.now();
     this.dirty = true;
@@ -217,7 +220,7 @@ export class SyncQueue {
     this.debounce = this.timers.setTimeout(() => {
       this.due = true;
       this.pump();
-    }, saveDelay(this.now(), this.dirtySince, this.lastSaveAt));
+    }, saveDelay(this.now(), this.dirtySince, this.lastSaveAt, this.saveEveryMs));
   }
 
   /**

@@ -62,6 +62,14 @@ def chromium():
 
 
 @pytest.fixture(autouse=True)
+def quick_saves(settings):
+    """The board saves at most once a second here, not every 10 s: a test that waits for the
+    server's copy of a second entry would otherwise wait up to 10 s. A test about the pace itself
+    sets it back (test_board_sync.py's log-out test); the Node tests cover the pace's rule."""
+    settings.BOARD_SAVE_EVERY_SECONDS = 1
+
+
+@pytest.fixture(autouse=True)
 def screenshots_marked(request, monkeypatch):
     """pages.screenshot() refuses a test not marked `screenshots`: `make screenshots` runs the
     marked tests only, and would leave that test's picture stale."""

@@ -192,8 +192,9 @@ def test_the_clock_counts_only_while_the_page_is_open_and_never_goes_back_nor_ju
 
 
 def test_entries_waiting_for_their_save_reach_the_server_before_a_log_out_ends_the_session(
-    chromium, live_server, todays_easy
+    chromium, live_server, todays_easy, settings
 ):
+    settings.BOARD_SAVE_EVERY_SECONDS = 10  # the site's pace: the second entry waits on the device
     page = chromium.new_context(viewport={"width": 1200, "height": 900}).new_page()
     sign_up(page, live_server.url, f"/daily/{todays_easy.date.isoformat()}/easy/", "leaver")
     enter(page, 0, "4")

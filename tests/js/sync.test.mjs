@@ -26,7 +26,7 @@ const KEY = "sudoku:7:2026-01-01-easy"; // player 7's copy of that puzzle
  * reply as [status, data, redirected?], "offline" to fail it, or nothing to leave it waiting
  * until the test calls request.reply(...). `said` is what the queue told the page, in order.
  */
-function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = true } = {}) {
+function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = true, saveEveryMs } = {}) {
   const time = new FakeTime();
   const game = { board: parseState({ givens: GIVENS }).board, canPlay: true, solved: false, running };
   const said = [];
@@ -77,7 +77,7 @@ function setUp({ answer = () => [200, { version: 2, elapsed: 0 }], running = tru
   // The date (epoch ms) moves with the fake time, from the real time the test started.
   const T0 = Date.now();
   const sync = new SyncQueue({
-    urls: URLS, host, fetch, timers: time, now: () => time.now, dateNow: () => T0 + time.now, storage, csrfToken: () => "token",
+    urls: URLS, host, fetch, timers: time, now: () => time.now, dateNow: () => T0 + time.now, storage, csrfToken: () => "token", saveEveryMs,
   });
   sync.begin(1, 7, "2026-01-01-easy", false, game.board);
   /** The player puts the next right digit in the next empty cell, as the page does. */
@@ -123,6 +123,7 @@ describe("the decisions", () => {
     assert.equal(saveDelay(12_000, 12_000, 0), 600, "10 s after the last save: a quiet moment only");
     assert.equal(saveDelay(9_800, 0, -Infinity), 200, "changes never stopping: 10 s after the first");
     assert.equal(saveDelay(20_000, 0, -Infinity), 0);
+    assert.equal(saveDelay(1_000, 1_000, 0, 2_000), 1_000, "the page's own pace, when it asks for one");
   });
 
   test("retries wait 1 s, then twice as long each time, up to 30 s", () => {
@@ -163,6 +164,15 @@ describe("saving", () => {
     }
     await time.advance(SAVE_EVERY_MS);
     assert.deepEqual(requests.map((r) => r.at), [10_000, 20_000]);
+  });
+
+  test("the page may ask for another pace: a player who never pauses gets a save every 2 s", async () => {
+    const { time, requests, play } = setUp({ saveEveryMs: 2_000 });
+    for (let k = 0; k < 10; k += 1) {
+      play();
+      await time.advance(500);
+    }
+    assert.deepEqual(requests.map((r) => r.at), [2_000, 4_000]);
   });
 
   test("one request at a time: moves made during a save go next, on the version it returned", async () => {
