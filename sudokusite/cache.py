@@ -11,7 +11,9 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from threading import Lock
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
@@ -122,6 +124,13 @@ class KeptObjectsCache(LocMemCache):
     copy: for values nobody changes once cached (a published daily with its puzzle, a drawn page),
     which are read on every request and would otherwise be unpickled on every read. What is put
     here must not be changed by whoever reads it."""
+
+    # Django's own members this builds on, which the stubs leave out as private.
+    _cache: OrderedDict[str, Any]
+    _lock: Lock
+    _has_expired: Callable[[str], bool]
+    _delete: Callable[[str], bool]
+    _set: Callable[..., None]
 
     def add(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
         key = self.make_and_validate_key(key, version=version)
