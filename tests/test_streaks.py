@@ -229,7 +229,7 @@ def test_stats_show_the_freezes_saved_as_words_and_a_named_figure(client, a_week
         r'<svg class="freeze-figure"[^>]*role="img" aria-label="1 of 2 streak freezes saved"', streaks_part
     )
     assert "1 streak freeze saved: a missed day won't break your streak. Play 7 more days for a second." in page
-    assert "covered in this streak" not in page
+    assert "covered by a freeze in this streak" not in page
     assert "Each 7 days you play in a streak earn you a streak freeze, and you can save up to 2" in page
 
 
@@ -240,7 +240,7 @@ def test_stats_list_the_days_a_freeze_covered(client, a_week):
         solve_through_api(client, make_daily(day(8)), 0, clock=clock)
         clock.move_to(local(day(9), 9, 0))
         page = client.get("/stats/").content.decode()
-    assert "Day a freeze covered in this streak:" in page
+    assert "Day covered by a freeze in this streak:" in page
     assert '<time datetime="2026-11-09">Monday 9 November 2026</time>' in page
     assert 'aria-label="0 of 2 streak freezes saved"' in page
     assert "No streak freeze saved: play 6 more days to earn one" in page

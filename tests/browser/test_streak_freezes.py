@@ -68,7 +68,7 @@ def test_stats_show_the_saved_freeze_and_the_covered_day_accessibly(browse, look
     assert page.locator(".streaks dd").first.inner_text() == "15 days"
     covered = (site_today() - 2 * ONE_DAY).isoformat()
     assert (
-        page.get_by_role("list", name="Day a freeze covered in this streak:")
+        page.get_by_role("list", name="Day covered by a freeze in this streak:")
         .locator(f"time[datetime='{covered}']")
         .count()
         == 1
