@@ -139,6 +139,37 @@ def test_what_any_record_shows_holds_together(days, today):
     assert len(result.frozen) + result.freezes <= result.current // FREEZE_EVERY
 
 
+def walked_day_by_day(counted: set[datetime.date], today: datetime.date) -> Streaks:
+    """The rule as a player would tell it, one day at a time from the first day played to today."""
+    if not counted:
+        return Streaks(0, 0)
+    run = best = saved = 0
+    frozen: list[datetime.date] = []
+    d = min(counted)
+    while d <= today:
+        if d in counted:
+            run += 1
+            if run % 7 == 0 and saved < 2:
+                saved += 1
+        elif d < today and saved:
+            saved -= 1
+            frozen.append(d)
+        elif d < today:
+            run, frozen = 0, []
+        best = max(best, run)
+        d += ONE_DAY
+    return Streaks(run, best, saved, tuple(frozen))
+
+
+@given(
+    days=st.sets(st.integers(min_value=0, max_value=90), max_size=90),
+    today=st.integers(min_value=0, max_value=95),
+)
+def test_the_rule_agrees_with_a_walk_one_day_at_a_time(days, today):
+    counted = {day(n) for n in days if n <= today}
+    assert streaks({day(n) for n in days}, today=day(today)) == walked_day_by_day(counted, day(today))
+
+
 # --- the day's edges in the site's time zone --------------------------------------------------
 
 ZONE = "America/New_York"  # UTC-5 in late November
@@ -245,6 +276,19 @@ def test_stats_list_the_days_a_freeze_covered(client, a_week):
     assert 'aria-label="0 of 2 streak freezes saved"' in page
     assert "No streak freeze saved: play 6 more days to earn one" in page
     assert re.search(r"<dt>Current streak</dt><dd>8 days</dd>", page)
+
+
+@pytest.mark.django_db
+def test_stats_list_two_days_covered_in_a_row(client, settings):
+    settings.TIME_ZONE = ZONE
+    for n in [*range(14), 16]:
+        make_solve(make_daily(day(n)), "ada", 200, solved_at=local(day(n), 15, 0))
+    client.force_login(User.objects.get(username="ada"))
+    with time_machine.travel(local(day(16), 18, 0), tick=False):
+        page = client.get("/stats/").content.decode()
+    assert "Days covered by a freeze in this streak:" in page
+    assert "Monday 16 November 2026</time></li><li><time" in page and "Tuesday 17 November 2026" in page
+    assert re.search(r"<dt>Current streak</dt><dd>15 days</dd>", page)
 
 
 @pytest.mark.django_db
