@@ -18,6 +18,7 @@ from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Solve
+from .streaks import Streaks, streaks
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -63,13 +64,7 @@ def difficulty_stats(difficulty: str, started: int, times: list[float]) -> Diffi
     )
 
 
-# --- streaks ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Streaks:
-    current: int
-    best: int
+# --- streaks (the rule, freezes and all, is streaks.py's) ---------------------------------------
 
 
 def streak_day(daily_date: datetime.date, solved_on: datetime.date, late: bool) -> datetime.date | None:
@@ -81,23 +76,6 @@ def streak_days(rows: Iterable[SolveRow]) -> set[datetime.date]:
     """The days a player's solves count towards streaks, each day once."""
     days = (streak_day(r.daily_date, r.solved_on, r.late) for r in rows)
     return {day for day in days if day is not None}
-
-
-def streaks(days: Iterable[datetime.date], today: datetime.date) -> Streaks:
-    """The current run of consecutive days (alive while it reaches today or yesterday) and the longest."""
-    counted = set(days)
-    best = run = 0
-    previous: datetime.date | None = None
-    for day in sorted(counted):
-        run = run + 1 if previous is not None and day - previous == ONE_DAY else 1
-        best = max(best, run)
-        previous = day
-    end = today if today in counted else today - ONE_DAY
-    current = 0
-    while end in counted:
-        current += 1
-        end -= ONE_DAY
-    return Streaks(current=current, best=best)
 
 
 # --- the archive's calendar -------------------------------------------------------------------

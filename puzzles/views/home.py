@@ -157,7 +157,8 @@ def _record_html(
 
 def _streaks_key(user, today: datetime.date, attempts: dict[int, Attempt]) -> str:
     solved = sorted(a.solve.pk for a in attempts.values() if a.is_solved)
-    return f"home-streaks:{user.pk}:{today}:{','.join(map(str, solved))}"
+    # "freezes": Streaks gained its freezes; a copy kept before then would read as none saved.
+    return f"home-streaks-freezes:{user.pk}:{today}:{','.join(map(str, solved))}"
 
 
 def _streaks(user, today: datetime.date, attempts: dict[int, Attempt], kept: dict[str, Any]) -> history.Streaks:

@@ -37,6 +37,7 @@ from ..results.leaderboard import BOARD_SECONDS, Leaderboard, day_board, leaderb
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
+from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
 from .home import home_context, render_home
 from .share import preview_context
 
@@ -266,6 +267,8 @@ def stats(request: HttpRequest) -> HttpResponse:
     context = {
         "difficulties": difficulties,
         "streaks": history.streaks(history.streak_days(rows), site_today()),
+        "freeze_every": FREEZE_EVERY,
+        "freezes_kept": FREEZES_KEPT,
         "any_started": bool(started),
         "site_zone": settings.TIME_ZONE,
         "practice": practice_counts(user),
