@@ -99,7 +99,9 @@ def test_a_past_day_prints_at_its_own_address(client, todays_five):
     ],
 )
 def test_an_unknown_day_is_a_404(client, todays_five, address):
-    assert client.get(address).status_code == 404
+    response = client.get(address)
+    assert response.status_code == 404
+    assert "No puzzle here" in response.content.decode()
 
 
 def test_a_future_day_is_a_404_even_with_its_puzzles_published_ahead(client, todays_five):

@@ -171,6 +171,7 @@ def test_the_print_page_on_screen_reads_fine_and_prints_from_the_keyboard(chromi
     assert page.locator(".print-play").first.is_visible()
     assert_fits(page, f"print page, {look}")
     assert_accessible(page, f"print page, {look}")
+    shoot(page, "print-page-screen", look)
     for _ in range(30):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.id") == "print-button":
@@ -179,7 +180,6 @@ def test_the_print_page_on_screen_reads_fine_and_prints_from_the_keyboard(chromi
     page.keyboard.press("Enter")
     page.keyboard.press("Space")
     assert page.evaluate("window.printed") == 2
-    shoot(page, "print-page-screen", look)
     context.close()
 
 
