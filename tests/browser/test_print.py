@@ -71,14 +71,20 @@ def todays_five(transactional_db):
 
 
 @pytest.mark.screenshots
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_the_board_prints_its_grid_tier_and_date_alone_in_black_on_white(chromium, live_server, todays_easy, theme):
+@pytest.mark.parametrize(("theme", "who"), [("light", "guest"), ("dark", "player")])
+def test_the_board_prints_its_grid_tier_and_date_alone_in_black_on_white(
+    chromium, live_server, todays_easy, theme, who
+):
     path = f"/daily/{todays_easy.date.isoformat()}/easy/"
     context = chromium.new_context(color_scheme=theme, **A4_SHEET)
     # The theme chosen in the board's settings, too: paper is white whatever it is.
     context.add_init_script(f"localStorage.setItem('sudoku:theme', '{theme}')")
     page = context.new_page()
-    sign_up(page, live_server.url, path, f"printer-{theme}")
+    if who == "player":
+        sign_up(page, live_server.url, path, f"printer-{theme}")
+    else:
+        page.goto(live_server.url + path)
+        page.wait_for_selector("#sudoku[data-ready=visitor]")
     # A digit of the player's (r1c1's answer is 4), and a corner note beside it.
     cell(page, 0).click()
     page.keyboard.press("4")
@@ -86,7 +92,13 @@ def test_the_board_prints_its_grid_tier_and_date_alone_in_black_on_white(chromiu
     page.keyboard.press("Shift+7")
     assert digit_in(page, 0) == "4" and "7" in notes_in(page, 1, "corner")
     wait_saved(page)
-    assert page.locator("#sudoku-keypad").is_visible()  # on screen, the controls are all there
+    # On screen the controls are all there, with the guest's notice or the settings dialog open.
+    assert page.locator("#sudoku-keypad").is_visible()
+    if who == "guest":
+        assert page.locator("#sudoku-guest").is_visible()
+    else:
+        page.click("#sudoku-settings-open")
+        page.locator("#sudoku-settings").wait_for(state="visible")
 
     page.emulate_media(media="print")
     for selector in BOARD_EXTRAS:
