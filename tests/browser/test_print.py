@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import zlib
 
 import pytest
 
@@ -55,6 +56,21 @@ NO_BOX = (
 
 def pages_in(pdf: bytes) -> int:
     return len(PAGE_OBJECT.findall(pdf))
+
+
+def rectangles_by_page(pdf: bytes) -> list[int]:
+    """How many rectangles (the `re` operator) each page of Chromium's PDF draws, in page order:
+    every grid's frame is drawn with the same few, so a page's count is its grids' times that, and
+    a grid cut between two sheets would be drawn on both."""
+    objects = {int(n): body for n, body in re.findall(rb"(\d+) 0 obj(.*?)endobj", pdf, re.S)}
+    counts = []
+    for number in sorted(n for n, body in objects.items() if PAGE_OBJECT.search(body)):
+        contents = re.search(rb"/Contents\s+(\d+) 0 R", objects[number])
+        assert contents, "a page without its own content stream"
+        stream = objects[int(contents.group(1))]
+        raw = stream[stream.index(b"stream") + 6 : stream.rindex(b"endstream")].strip(b"\r\n")
+        counts.append(len(re.findall(rb"\sre\b", zlib.decompress(raw))))
+    return counts
 
 
 def style_of(page, selector: str) -> dict:
@@ -136,7 +152,10 @@ def test_the_print_page_puts_five_puzzles_on_two_sheets_and_fewer_on_one(chromiu
     page = context.new_page()
     page.goto(f"{live_server.url}/print/")
     for paper in ("A4", "Letter"):
-        assert pages_in(page.pdf(format=paper)) == 2, paper
+        pdf = page.pdf(format=paper)
+        assert pages_in(pdf) == 2, paper
+        first, second = rectangles_by_page(pdf)  # three grids, then two, each whole on its sheet
+        assert second > 0 and first * 2 == second * 3, (paper, first, second)
 
     page.emulate_media(media="print")
     for selector in (".site-header", "#print-button", ".print-play"):
