@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, home, leagues, learn, pages, practice, replays, review, share
+from .views import api, health, home, leagues, learn, pages, practice, printing, replays, review, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -41,6 +41,9 @@ urlpatterns = [
     path("learn/", learn.learn, name="learn"),
     path("learn/<slug:name>/", learn.learn_technique, name="learn-technique"),
     path("how-to-play/", pages.how_to_play, name="howto"),
+    # A day's puzzles laid out to print (views/printing.py): today's, or any past day's.
+    path("print/", printing.print_day, name="print"),
+    path("print/<isodate:day>/", printing.print_day, name="print-day"),
     # Which of today's dailies are out: what a home page still waiting for one asks (static/js/preparing.js).
     path("api/today/", pages.today_published, name="api-today"),
     # Practice for one technique (views/practice.py); the guide at /learn/<name>/ links to it.
