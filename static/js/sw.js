@@ -107,8 +107,13 @@ async function keep(name, request, response) {
   await Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP)).map((key) => cache.delete(key)));
 }
 
+// How many times the session caches were forgotten since this worker started: an answer that
+// left before a log-out and arrives after it must not bring its session's position back.
+let forgotten = 0;
+
 /** Delete every session cache (but `except`). */
 async function forgetSessions(except = "") {
+  if (!except) forgotten += 1;
   const names = await caches.keys();
   await Promise.all(names.filter((n) => n.startsWith(`${PREFIX}session-`) && n !== except).map((n) => caches.delete(n)));
 }
@@ -143,6 +148,7 @@ async function page(request, names, puzzle) {
 
 /** The state API: the network, kept for the session; offline, the session's kept answer. */
 async function state(request) {
+  const epoch = forgotten;
   const mark = await markOf(request.headers.get("X-CSRFToken"));
   let response;
   try {
@@ -155,7 +161,7 @@ async function state(request) {
   if (response.status === 200) {
     const kept = keptState(await response.clone().json().catch(() => null));
     if (!kept || !mark) await forgetSessions(); // nobody is logged in: no position is anyone's here
-    else {
+    else if (epoch === forgotten) {
       await forgetSessions(sessionCache(mark)); // another session's positions are not this one's
       await keep(sessionCache(mark), request.url, jsonResponse(kept));
     }
@@ -165,18 +171,21 @@ async function state(request) {
 
 /** A write (save, submit, check, beat): to the network; its answer brings the kept state up to date. */
 async function write(request) {
+  const epoch = forgotten;
   const mark = await markOf(request.headers.get("X-CSRFToken"));
   const body = await request.clone().json().catch(() => null);
   const response = await fetch(request);
   if (!mark || !body) return response;
   const kind = new URL(request.url).pathname.match(WRITE_API)[1];
   const stateUrl = request.url.replace(/[a-z]+\/$/, "state/");
-  const cache = await caches.open(sessionCache(mark));
-  const cached = await cache.match(stateUrl);
+  // match, not open: opening would make the cache again after a log-out deleted it.
+  const cached = await caches.match(stateUrl, { cacheName: sessionCache(mark) });
   if (!cached) return response;
   const answer = await response.clone().json().catch(() => null);
   const next = stateAfterWrite(await cached.json(), kind, body, response.status, answer, Date.now());
-  if (next) await cache.put(stateUrl, jsonResponse(next));
+  if (next && epoch === forgotten && (await caches.has(sessionCache(mark)))) {
+    await (await caches.open(sessionCache(mark))).put(stateUrl, jsonResponse(next));
+  }
   return response;
 }
 
