@@ -17,6 +17,7 @@ from .test_headers import assert_strict, inline_parts, policy
 
 pytestmark = pytest.mark.django_db
 
+
 @pytest.fixture(autouse=True)
 def worker_worked_out_afresh():
     """/sw.js is worked out once per process in production: each test starts from nothing."""

@@ -140,7 +140,11 @@ def test_a_log_out_leaves_nothing_of_its_player_in_any_cache_and_the_next_player
     # The static files and the puzzle page (the same for everyone) stay: the site still starts offline.
     assert any(name.startswith("sudoku-static-") for name in after)
     assert path in next(entries for name, entries in after.items() if name.startswith("sudoku-pages-"))
-    player_keys = [k for k in page.evaluate("Object.keys(localStorage)") if k not in ("sudoku:howto", "sudoku:settings", "sudoku:theme")]
+    player_keys = [
+        k
+        for k in page.evaluate("Object.keys(localStorage)")
+        if k not in ("sudoku:howto", "sudoku:settings", "sudoku:theme")
+    ]
     assert player_keys == [], player_keys
 
     # The next player on this browser, offline after their own visit, gets their own position.
