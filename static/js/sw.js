@@ -8,7 +8,8 @@
 //   sudoku-static-<version>   the static files and the offline page, fetched at install
 //   sudoku-pages-<version>    each puzzle page opened here: the same document for everyone
 //   sudoku-session-<mark>     the state API's answers for one session: the player's positions
-// A new version's activate deletes every cache it did not name, session caches included.
+// A new version's activate deletes the old version's caches, and fetches again the puzzle pages
+// the old one kept.
 //
 // Who is asking: the board sends the CSRF token with every API request (sync.js), and Django
 // gives a new one at every log-in. Its hash is the session's mark: a session cache is read and
@@ -33,9 +34,12 @@ function sessionCache(mark) {
   return `${PREFIX}session-${mark}`;
 }
 
-/** Whether the cache `name` is one this worker may delete: ours, and not among `keep`. */
+/**
+ * Whether a new version deletes the cache `name`: ours, not among `keep`, and not a session's
+ * (the positions are the server's answers, whatever the release; a log-out deletes those).
+ */
 function isStale(name, keep) {
-  return name.startsWith(PREFIX) && !keep.includes(name);
+  return name.startsWith(PREFIX) && !name.startsWith(`${PREFIX}session-`) && !keep.includes(name);
 }
 
 /** The session's mark for a CSRF token: 16 hex digits of its SHA-256 ("" for no token). */
@@ -214,8 +218,18 @@ if (typeof self.addEventListener === "function" && self.OFFLINE) {
     event.waitUntil((async () => {
       const keep = [names.static, names.pages];
       const all = await caches.keys();
+      // The puzzle pages the old version kept name its static files: they are fetched again.
+      const again = [];
+      for (const name of all.filter((n) => n.startsWith(`${PREFIX}pages-`) && n !== names.pages)) {
+        again.push(...(await (await caches.open(name)).keys()).map((request) => request.url));
+      }
       await Promise.all(all.filter((name) => isStale(name, keep)).map((name) => caches.delete(name)));
       await self.clients.claim();
+      const pages = await caches.open(names.pages);
+      await Promise.all(again.map(async (url) => {
+        const response = await fetch(url, { credentials: "same-origin" }).catch(() => null);
+        if (response?.status === 200) await pages.put(url, response);
+      }));
     })());
   });
 

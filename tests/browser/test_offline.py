@@ -5,9 +5,12 @@ gets the first one's position."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from puzzles.models import Attempt
+from puzzles.views import offline
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import LOOKS, cell, digit_in, sign_up, wait_ready, wait_saved
 
@@ -35,6 +38,15 @@ def kept(page) -> dict[str, dict[str, str]]:
     return page.evaluate(KEPT)
 
 
+def wait_until(page, script: str, arg=None, timeout: float = 20) -> None:
+    """Until the async `script` (about the caches, which only a promise tells) answers true.
+    page.wait_for_function would take the promise itself for a true answer."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script, arg):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {script}"
+        page.wait_for_timeout(200)
+
+
 def wait_kept(page, path: str, state: str) -> None:
     """The worker controls the page and keeps the puzzle page at `path` and the position at `state`."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
@@ -46,7 +58,7 @@ def wait_kept(page, path: str, state: str) -> None:
       };
       return (await has('sudoku-pages-', path)) && (await has('sudoku-session-', state));
     }"""
-    page.wait_for_function(script, arg=[path, state], timeout=20_000, polling=200)
+    wait_until(page, script, [path, state])
 
 
 def go_offline(context) -> None:
@@ -70,7 +82,8 @@ def test_after_one_visit_today_s_puzzle_starts_offline_plays_and_its_moves_reach
     enter(page, 0, "4")  # r1c1, empty in the known puzzle
     wait_saved(page)
     # The kept position follows the save (the worker brings it up to date from the save's answer).
-    page.wait_for_function(
+    wait_until(
+        page,
         """async (state) => {
           for (const n of await caches.keys()) if (n.startsWith('sudoku-session-')) {
             const r = await (await caches.open(n)).match(state);
@@ -78,8 +91,7 @@ def test_after_one_visit_today_s_puzzle_starts_offline_plays_and_its_moves_reach
           }
           return false;
         }""",
-        arg=state,
-        timeout=10_000,
+        state,
     )
     page.close()
 
@@ -165,3 +177,34 @@ def test_the_offline_page_is_accessible_in_every_look(chromium, live_server):
         page.goto(live_server.url + "/offline/")
         assert_accessible(page, f"offline page, {look}")
         context.close()
+
+
+def test_a_release_installs_a_new_worker_that_deletes_the_old_caches_and_keeps_the_puzzles(
+    chromium, live_server, todays_easy, monkeypatch
+):
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    context = chromium.new_context(**WITH_WORKER)
+    page = context.new_page()
+    page.goto(live_server.url + path)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
+    wait_until(page, "async (p) => !!(await caches.match(p))", path)
+    old = [name for name in page.evaluate("caches.keys()") if not name.startswith("sudoku-session-")]
+
+    # The release: other static names, so another version; the browser finds it at its next check.
+    monkeypatch.setattr(offline, "_version", lambda urls: "0123456789abcdef")
+    offline._worker_script_cached.cache_clear()
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    wait_until(
+        page,
+        """async ([p, old]) => {
+          const names = await caches.keys();
+          if (old.some((n) => names.includes(n)) || !names.includes('sudoku-pages-0123456789abcdef')) return false;
+          return !!(await caches.match(p, { cacheName: 'sudoku-pages-0123456789abcdef' }));
+        }""",
+        [path, old],
+    )
+    names = page.evaluate("caches.keys()")
+    assert not set(old) & set(names), names
+    assert sorted(names) == ["sudoku-pages-0123456789abcdef", "sudoku-static-0123456789abcdef"]
+    offline._worker_script_cached.cache_clear()
+    context.close()

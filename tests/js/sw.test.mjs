@@ -85,12 +85,13 @@ describe("routes", () => {
     assert.equal(route("PUT", "/api/daily/2026-11-26/easy/save/"), null);
   });
 
-  test("a new version deletes every cache of ours but its own, and nobody else's", () => {
+  test("a new version deletes the old version's caches, not the positions, nor anybody else's", () => {
     const { sw } = worker();
     const names = sw.cacheNames("v2");
     const keep = [names.static, names.pages];
     assert.equal(sw.isStale("sudoku-static-v1", keep), true);
-    assert.equal(sw.isStale("sudoku-session-abc", keep), true);
+    assert.equal(sw.isStale("sudoku-pages-v1", keep), true);
+    assert.equal(sw.isStale("sudoku-session-abc", keep), false);
     assert.equal(sw.isStale("sudoku-static-v2", keep), false);
     assert.equal(sw.isStale("someone-elses", keep), false);
   });
