@@ -34,9 +34,13 @@ NOT_PRECACHED = ("js/admin/", "js/sw.js", "css/admin-")
 OFFLINE_TEMPLATE = "puzzles/offline.html"
 
 
+# The project's own static files, where they are written (settings.STATICFILES_DIRS names it too).
+STATIC_SOURCE = Path(settings.BASE_DIR) / "static"
+
+
 def _static_names() -> list[str]:
     """The static files of this project the worker keeps, by their names in static/."""
-    root = Path(settings.STATICFILES_DIRS[0])
+    root = STATIC_SOURCE
     names = [path.relative_to(root).as_posix() for path in sorted(root.rglob("*")) if path.is_file()]
     return [
         name
@@ -50,7 +54,7 @@ def _version(urls: list[str]) -> str:
     offline page's templates. In development the names carry no hash, so the files' sizes and
     times stand in for their contents: an edited file installs a new worker there too."""
     digest = hashlib.sha256("\n".join(urls).encode())
-    root = Path(settings.STATICFILES_DIRS[0])
+    root = STATIC_SOURCE
     templates = Path(settings.BASE_DIR) / "templates"
     for path in (templates / OFFLINE_TEMPLATE, templates / "base.html"):
         digest.update(path.read_bytes())
