@@ -173,10 +173,18 @@ async function state(request) {
   return response;
 }
 
-/** A write (save, submit, check, beat): to the network; its answer brings the kept state up to date. */
-async function write(request) {
+// The positions this worker has asked for after a write found none kept, once each (by mark and address).
+const asked = new Set();
+
+/**
+ * A write (save, submit, check, beat): to the network; its answer brings the kept state up to
+ * date. With none kept (a visitor whose first move made them a guest, whose state answer was no
+ * one's), the state is fetched once, in the background (`later`, the event's waitUntil).
+ */
+async function write(request, later = () => {}) {
   const epoch = forgotten;
-  const mark = await markOf(request.headers.get("X-CSRFToken"));
+  const token = request.headers.get("X-CSRFToken");
+  const mark = await markOf(token);
   const body = await request.clone().json().catch(() => null);
   const response = await fetch(request);
   if (!mark || !body) return response;
@@ -184,7 +192,14 @@ async function write(request) {
   const stateUrl = request.url.replace(/[a-z]+\/$/, "state/");
   // match, not open: opening would make the cache again after a log-out deleted it.
   const cached = await caches.match(stateUrl, { cacheName: sessionCache(mark) });
-  if (!cached) return response;
+  if (!cached) {
+    if (response.status === 200 && !asked.has(`${mark} ${stateUrl}`)) {
+      asked.add(`${mark} ${stateUrl}`);
+      const headers = { Accept: "application/json", "X-CSRFToken": token };
+      later(state(new Request(stateUrl, { credentials: "same-origin", headers })).catch(() => {}));
+    }
+    return response;
+  }
   const answer = await response.clone().json().catch(() => null);
   const next = stateAfterWrite(await cached.json(), kind, body, response.status, answer, Date.now());
   if (next && epoch === forgotten && (await caches.has(sessionCache(mark)))) {
@@ -247,7 +262,7 @@ if (typeof self.addEventListener === "function" && self.OFFLINE) {
     } else if (route === "state") {
       event.respondWith(state(request));
     } else if (route === "write") {
-      event.respondWith(write(request));
+      event.respondWith(write(request, (promise) => event.waitUntil(promise)));
     } else if (route === "static") {
       event.respondWith(staticFile(request, names));
     }

@@ -174,6 +174,25 @@ describe("sessions", () => {
     assert.equal(await caches.has(name), false);
   });
 
+  test("a write with no position kept fetches it once, for its own session", async () => {
+    const asked = [];
+    const { sw, caches } = worker((request) => {
+      asked.push([request.method, new URL(request.url).pathname.split("/").at(-2), request.headers.get("X-CSRFToken")]);
+      return request.url === STATE ? json(position) : json({ version: 4, elapsed: 15 });
+    });
+    const save = () => new Request(SAVE, {
+      method: "POST", headers: { "X-CSRFToken": "guest-token" }, body: JSON.stringify({ version: 3, digits: "4".padEnd(81, "0") }),
+    });
+    const later = [];
+    await sw.write(save(), (promise) => later.push(promise));
+    await Promise.all(later);
+    await sw.write(save(), (promise) => later.push(promise)); // kept now: brought up to date, not fetched
+    await Promise.all(later);
+    assert.deepEqual(asked, [["POST", "save", "guest-token"], ["GET", "state", "guest-token"], ["POST", "save", "guest-token"]]);
+    const kept = await caches.match(STATE, { cacheName: sw.sessionCache(await sw.markOf("guest-token")) });
+    assert.equal((await kept.json()).version, 4);
+  });
+
   test("the mark is a hash of the token, never the token", async () => {
     const { sw } = worker();
     const mark = await sw.markOf("secret-token");
