@@ -60,6 +60,14 @@ def test_the_worker_keeps_every_page_s_files_and_the_offline_page_but_not_the_ad
     assert re.fullmatch(r"[0-9a-f]{16}", config["version"])
 
 
+def test_files_collectstatic_leaves_out_are_not_asked_for(tmp_path, monkeypatch):
+    for name in ("css/site.css", "css/.DS_Store", "js/board.js~", "js/admin/x.js", "icons/.keep", "robots.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    monkeypatch.setattr(offline, "STATIC_SOURCE", tmp_path)
+    assert offline._static_names() == ["css/site.css"]
+
+
 def test_the_version_follows_what_the_worker_keeps(client, settings, monkeypatch):
     first, _ = worker(client)
     assert worker(client)[0]["version"] == first["version"]  # nothing changed, nothing to install

@@ -45,7 +45,10 @@ def _static_names() -> list[str]:
     return [
         name
         for name in names
-        if (name.startswith(PRECACHED_DIRS) or name == "manifest.webmanifest") and not name.startswith(NOT_PRECACHED)
+        if (name.startswith(PRECACHED_DIRS) or name == "manifest.webmanifest")
+        and not name.startswith(NOT_PRECACHED)
+        # What collectstatic leaves out (its default ignore patterns): no URL would serve it.
+        and not any(part.startswith(".") or part.endswith("~") for part in name.split("/"))
     ]
 
 

@@ -1,6 +1,6 @@
 // The service worker's code: what lets the site start without a connection (docs/architecture.md,
 // "Offline"). A classic script, imported by the worker at /sw.js (puzzles/views/offline.py), which
-// sets self.OFFLINE first: {version, precache: [URLs], offline: "/offline/"}. Its own URL is a
+// sets self.OFFLINE first: {version, precache: [URLs], offline: "/offline/", static: "/static/"}. Its own URL is a
 // hashed static name in production, so a release that changes it changes /sw.js, and browsers
 // install the new worker.
 //
