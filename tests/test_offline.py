@@ -14,6 +14,7 @@ from django.urls import reverse
 from puzzles.views import offline
 
 from .test_headers import assert_strict, inline_parts, policy
+from .test_static_modules import collected, served_hashed  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +59,16 @@ def test_the_worker_keeps_every_page_s_files_and_the_offline_page_but_not_the_ad
     assert not [url for url in precache if "/admin" in url or url.endswith("/sw.js")]
     assert config["offline"] == "/offline/" and config["static"] == "/static/"
     assert re.fullmatch(r"[0-9a-f]{16}", config["version"])
+
+
+def test_in_production_the_worker_keeps_the_hashed_files_collectstatic_wrote(client, served_hashed):  # noqa: F811
+    config, code = worker(client)
+    root = served_hashed.root
+    assert code == f"/static/{served_hashed.manifest['js/sw.js']}" and (root / code.removeprefix("/static/")).is_file()
+    assert f"/static/{served_hashed.manifest['js/board.js']}" in config["precache"]
+    # Every one is there to fetch (one missing would fail the worker's whole install).
+    missing = [url for url in config["precache"] if not (root / url.removeprefix("/static/")).is_file()]
+    assert missing == [] and len(config["precache"]) > 30
 
 
 def test_files_collectstatic_leaves_out_are_not_asked_for(tmp_path, monkeypatch):
