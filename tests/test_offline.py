@@ -128,3 +128,9 @@ def test_the_log_out_clears_the_browser_s_http_cache_and_still_logs_out(client, 
     client.force_login(user)
     page = client.get(reverse("account_logout"))
     assert "Clear-Site-Data" not in page and "_auth_user_id" in client.session
+
+
+def test_a_change_of_the_static_settings_is_followed_by_the_next_worker(client, settings):
+    offline._worker_script_cached()
+    settings.STATIC_URL = "/assets/"  # what a test serving other files does
+    assert offline._worker_script_cached.cache_info().currsize == 0

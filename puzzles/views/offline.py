@@ -19,6 +19,8 @@ from typing import Any
 from allauth.account.views import logout as allauth_logout
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -82,6 +84,14 @@ def worker_config() -> dict[str, Any]:
 @cache
 def _worker_script_cached() -> bytes:
     return _worker_script()
+
+
+@receiver(setting_changed)
+def _forget_worker_script(setting: str, **kwargs: Any) -> None:
+    # Settings change only in tests (a test serving collected, hashed files, say): the next
+    # /sw.js names what is served then.
+    if setting in ("STORAGES", "STATIC_URL", "STATIC_ROOT", "STATICFILES_DIRS", "DEBUG"):
+        _worker_script_cached.cache_clear()
 
 
 def _worker_script() -> bytes:
