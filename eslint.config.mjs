@@ -17,6 +17,11 @@ export default [
     languageOptions: { sourceType: "script" },
   },
   {
+    // The service worker's code: a classic script the worker at /sw.js imports (it says why).
+    files: ["static/js/sw.js"],
+    languageOptions: { sourceType: "script", globals: globals.serviceworker },
+  },
+  {
     // Node's test runner, and the benches that drive the board's modules in Node.
     files: ["tests/js/**/*.mjs", "bench/**/*.mjs"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },

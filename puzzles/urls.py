@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, home, leagues, learn, pages, practice, printing, replays, review, share
+from .views import api, health, home, leagues, learn, offline, pages, practice, printing, replays, review, share
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -11,6 +11,10 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("ping/", health.ping, name="ping"),
     path("health/", health.health, name="health"),
+    # The service worker, at the root so that its scope is the whole site, and the page it shows
+    # for a page it cannot fetch (views/offline.py).
+    path("sw.js", offline.service_worker, name="service-worker"),
+    path("offline/", offline.offline_page, name="offline"),
     path("daily/<isodate:day>/<str:difficulty>/", pages.daily_page, name="daily"),
     path("daily/<isodate:day>/<str:difficulty>/results/", pages.results, name="results"),
     # The player's own review of their solve, asked for again while it is being prepared.

@@ -127,6 +127,10 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
         "font-src": [SELF],
+        # The service worker (/sw.js) and the web app manifest: this site's own, as default-src
+        # would say, written out since both are fetched by the browser rather than a page.
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
         "object-src": [NONE],
         "base-uri": [NONE],
         "form-action": [SELF],

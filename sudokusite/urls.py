@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from puzzles.views import accounts
+from puzzles.views import accounts, offline
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -14,6 +14,8 @@ urlpatterns = [
     # A guest is sent to the sign-up from the pages that would give it a password or an email.
     path("accounts/password/set/", accounts.password_set, name="account_set_password"),
     path("accounts/email/", accounts.email, name="account_email"),
+    # Its answer also clears the browser's HTTP cache of the site (puzzles/views/offline.py).
+    path("accounts/logout/", offline.logout, name="account_logout"),
     path("accounts/", include("allauth.urls")),
     path("", include("puzzles.urls")),
 ]

@@ -59,10 +59,12 @@ def loaded_by(entry: str) -> set[str]:
 
 # What the puzzle page loads: the board's entry point and its imports, and every page's theme.js
 # (the replay page's replay.js is not among them).
-# Every page's menu.js; howto.js, the page's second entry point, and the dialog it loads when how
-# to play first opens (howto-dialog.js, by a dynamic import, which production hashes too). What
+# Every page's menu.js and service-worker.js; howto.js, the page's second entry point, and the
+# dialog it loads when how to play first opens (howto-dialog.js, by a dynamic import, which production hashes too). What
 # loads only with a solve (results.js, share.js) is not among them.
-BOARD_PAGE_MODULES = sorted(loaded_by("board.js") | {"theme.js", "menu.js", "howto.js", "howto-dialog.js"})
+BOARD_PAGE_MODULES = sorted(
+    loaded_by("board.js") | {"theme.js", "menu.js", "service-worker.js", "howto.js", "howto-dialog.js"}
+)
 
 
 def production_backend() -> str:

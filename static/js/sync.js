@@ -372,10 +372,11 @@ export class SyncQueue {
 
   /** POST (or GET without a body) to the API; resolves to {status, data}, throws Transient. */
   async send(url, body, keepalive = false) {
-    const init = { method: body === undefined ? "GET" : "POST", credentials: "same-origin", keepalive, headers: { Accept: "application/json" } };
+    // The token goes with reads too: the service worker (sw.js) keeps the answers per session by it.
+    const headers = { Accept: "application/json", "X-CSRFToken": this.csrfToken() };
+    const init = { method: body === undefined ? "GET" : "POST", credentials: "same-origin", keepalive, headers };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
-      init.headers["X-CSRFToken"] = this.csrfToken();
       init.body = JSON.stringify(body);
     }
     let response;

@@ -27,18 +27,23 @@ HOWTO_SEEN = "localStorage.setItem('sudoku:howto', 'saved')"
 
 
 class Browser:
-    """Chromium, whose new contexts have seen the how-to-play; first_visit_context() has not."""
+    """Chromium, whose new contexts have seen the how-to-play; first_visit_context() has not.
+
+    Their pages run without the service worker (static/js/sw.js) unless a test asks for it
+    (service_workers="allow", tests/browser/test_offline.py): a test's page.route() never sees a
+    request the worker answers, and installing it in every context would fetch every static file.
+    """
 
     def __init__(self, browser) -> None:
         self.browser = browser
 
     def new_context(self, **options):
-        context = self.browser.new_context(**options)
+        context = self.browser.new_context(**{"service_workers": "block", **options})
         context.add_init_script(HOWTO_SEEN)
         return context
 
     def first_visit_context(self, **options):
-        return self.browser.new_context(**options)
+        return self.browser.new_context(**{"service_workers": "block", **options})
 
     def __getattr__(self, name: str):
         return getattr(self.browser, name)

@@ -700,7 +700,7 @@ describe("a guest's moves from before the page knew them", () => {
 });
 
 describe("requests", () => {
-  test("writes are JSON with the CSRF token; reading the state is a plain GET", async () => {
+  test("writes are JSON with the CSRF token; reading the state is a GET with the token (the worker's session mark)", async () => {
     const { sync, requests } = setUp();
     await sync.send(URLS.save, { version: 1 });
     await sync.send(URLS.state);
@@ -709,7 +709,7 @@ describe("requests", () => {
     assert.equal(requests[0].headers["Content-Type"], "application/json");
     assert.equal(requests[1].method, "GET");
     assert.equal(requests[1].body, undefined);
-    assert.equal(requests[1].headers["X-CSRFToken"], undefined);
+    assert.equal(requests[1].headers["X-CSRFToken"], "token");
   });
 
   test("loading waits out the network, then gives the player's position", async () => {

@@ -1,0 +1,204 @@
+// The service worker's code (static/js/sw.js), run in a context of its own with fake caches and a
+// fake network: which requests it answers and how, what a session's kept position becomes after
+// each write, and that a position is only ever given to the session that fetched it.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+import vm from "node:vm";
+
+const CODE = readFileSync(new URL("../../static/js/sw.js", import.meta.url), "utf8");
+const ORIGIN = "https://sudoku.test";
+const STATE = `${ORIGIN}/api/daily/2026-11-26/easy/state/`;
+const SAVE = `${ORIGIN}/api/daily/2026-11-26/easy/save/`;
+
+/** Cache Storage in memory: caches.open makes a cache, as the browser's does. */
+class FakeCaches {
+  constructor() {
+    this.stores = new Map();
+  }
+  key(request) {
+    return typeof request === "string" ? request : request.url;
+  }
+  async open(name) {
+    if (!this.stores.has(name)) this.stores.set(name, new Map());
+    const store = this.stores.get(name);
+    return {
+      put: async (request, response) => void store.set(this.key(request), await response.text()),
+      match: async (request) => (store.has(this.key(request)) ? new Response(store.get(this.key(request))) : undefined),
+      delete: async (request) => store.delete(this.key(request)),
+      keys: async () => [...store.keys()].map((url) => new Request(url)),
+    };
+  }
+  async has(name) {
+    return this.stores.has(name);
+  }
+  async delete(name) {
+    return this.stores.delete(name);
+  }
+  async keys() {
+    return [...this.stores.keys()];
+  }
+  async match(request, { cacheName } = {}) {
+    const names = cacheName ? [cacheName] : [...this.stores.keys()];
+    for (const name of names) {
+      const store = this.stores.get(name);
+      if (store?.has(this.key(request))) return new Response(store.get(this.key(request)));
+    }
+    return undefined;
+  }
+}
+
+/** The worker's functions, with `network(request)` as its fetch ("offline" throws). */
+function worker(network = () => "offline") {
+  const caches = new FakeCaches();
+  const fetch = async (request) => {
+    const answer = await network(request);
+    if (answer === "offline") throw new TypeError("Failed to fetch");
+    return answer;
+  };
+  const context = vm.createContext({
+    self: {}, caches, fetch, crypto, Request, Response, URL, TextEncoder, console, Date, Math, JSON, Promise,
+  });
+  vm.runInContext(CODE, context);
+  return { sw: context, caches };
+}
+
+const json = (data, status = 200) => new Response(JSON.stringify(data), { status, headers: { "Content-Type": "application/json" } });
+const stateOf = (token) => new Request(STATE, { headers: { "X-CSRFToken": token } });
+const player = { id: 7, name: "ada", guest: false };
+const position = { givens: "0".repeat(81), digits: "4".padEnd(81, "0"), corner: [], centre: [], colours: [], version: 3, elapsed: 12, player, started: true };
+
+describe("routes", () => {
+  test("the worker answers pages, the state, the board's writes and static files, and nothing else", () => {
+    const { sw } = worker();
+    const route = (method, path, mode = "cors") => sw.routeOf(method, path, mode, "/static/");
+    assert.equal(route("GET", "/daily/2026-11-26/easy/", "navigate"), "puzzle-page");
+    assert.equal(route("GET", "/stats/", "navigate"), "page");
+    assert.equal(route("GET", "/api/daily/2026-11-26/easy/state/"), "state");
+    assert.equal(route("POST", "/api/daily/2026-11-26/easy/save/"), "write");
+    assert.equal(route("POST", "/api/daily/2026-11-26/easy/hint/"), null); // a hint needs the server
+    assert.equal(route("GET", "/static/js/board.js"), "static");
+    assert.equal(route("GET", "/api/settings/"), null);
+    assert.equal(route("POST", "/accounts/logout/", "navigate"), "accounts-post");
+    assert.equal(route("POST", "/leagues/3/leave/", "navigate"), null);
+    assert.equal(route("PUT", "/api/daily/2026-11-26/easy/save/"), null);
+  });
+
+  test("a new version deletes the old version's caches, not the positions, nor anybody else's", () => {
+    const { sw } = worker();
+    const names = sw.cacheNames("v2");
+    const keep = [names.static, names.pages];
+    assert.equal(sw.isStale("sudoku-static-v1", keep), true);
+    assert.equal(sw.isStale("sudoku-pages-v1", keep), true);
+    assert.equal(sw.isStale("sudoku-session-abc", keep), false);
+    assert.equal(sw.isStale("sudoku-static-v2", keep), false);
+    assert.equal(sw.isStale("someone-elses", keep), false);
+  });
+});
+
+describe("the kept position", () => {
+  test("is the player's answer without the messages, and a visitor's is not kept", () => {
+    const { sw } = worker();
+    // (Its objects are of the worker's own realm: compared as JSON.)
+    assert.deepEqual(JSON.parse(JSON.stringify(sw.keptState({ ...position, messages: ["Merged"] }))), position);
+    assert.equal(sw.keptState({ ...position, player: null }), null);
+    assert.equal(sw.keptState(null), null);
+  });
+
+  test("follows a save to exactly the board it carried", () => {
+    const { sw } = worker();
+    const body = { version: 3, digits: "45".padEnd(81, "0"), corner: ["1"], centre: ["2"], colours: ["3"], moves: [] };
+    const next = sw.stateAfterWrite(position, "save", body, 200, { version: 4, elapsed: 20 }, 1000);
+    assert.equal(next.digits, body.digits);
+    assert.deepEqual([next.corner, next.centre, next.colours], [["1"], ["2"], ["3"]]);
+    assert.deepEqual([next.version, next.elapsed, next.saved_at, next.hint_stage], [4, 20, 1000, 0]);
+    assert.equal(next.player, player);
+  });
+
+  test("takes the server's state from a conflict or a solve, and keeps the player", () => {
+    const { sw } = worker();
+    const server = { ...position, digits: "9".padEnd(81, "0"), version: 9, player: undefined };
+    assert.equal(sw.stateAfterWrite(position, "save", {}, 409, { state: server }, 0).digits[0], "9");
+    const solved = sw.stateAfterWrite(position, "submit", { digits: "1" }, 200, { solved: true, state: { ...server, solved: true } }, 0);
+    assert.deepEqual([solved.solved, solved.player], [true, player]);
+    const wrong = sw.stateAfterWrite(position, "submit", { digits: "2".repeat(81) }, 200, { solved: false, version: 4 }, 0);
+    assert.deepEqual([wrong.digits, wrong.version], ["2".repeat(81), 4]);
+  });
+
+  test("counts checks and time, and is left alone by a refusal or nothing kept", () => {
+    const { sw } = worker();
+    assert.equal(sw.stateAfterWrite(position, "check", {}, 200, { wrong: [], checks: 2 }, 0).checks, 2);
+    assert.equal(sw.stateAfterWrite(position, "beat", {}, 200, { elapsed: 30 }, 0).elapsed, 30);
+    assert.equal(sw.stateAfterWrite(position, "save", {}, 403, { error: "x" }, 0), position);
+    assert.equal(sw.stateAfterWrite(null, "save", {}, 200, { version: 4 }, 0), null);
+  });
+});
+
+describe("sessions", () => {
+  test("a position fetched online is given offline to the same session only", async () => {
+    let online = true;
+    const { sw } = worker(() => (online ? json(position) : "offline"));
+    await sw.state(stateOf("token-a"));
+    online = false;
+    assert.equal((await (await sw.state(stateOf("token-a"))).json()).digits[0], "4");
+    await assert.rejects(sw.state(stateOf("token-b")), TypeError); // another session: the network's failure
+    await assert.rejects(sw.state(stateOf("")), TypeError); // no token: nobody's
+  });
+
+  test("a new session's answer deletes the previous session's positions, and a visitor's every one", async () => {
+    let answer = position;
+    const { sw, caches } = worker(() => json(answer));
+    await sw.state(stateOf("token-a"));
+    assert.equal((await caches.keys()).filter((n) => n.startsWith("sudoku-session-")).length, 1);
+    await sw.state(stateOf("token-b"));
+    const [only] = (await caches.keys()).filter((n) => n.startsWith("sudoku-session-"));
+    assert.equal(only, sw.sessionCache(await sw.markOf("token-b")));
+    answer = { ...position, player: null };
+    await sw.state(stateOf("token-b"));
+    assert.deepEqual((await caches.keys()).filter((n) => n.startsWith("sudoku-session-")), []);
+  });
+
+  test("a save brings the session's position up to date; after a log-out nothing is made again", async () => {
+    const { sw, caches } = worker((request) => (request.url === STATE ? json(position) : json({ version: 4, elapsed: 15 })));
+    await sw.state(stateOf("token-a"));
+    const save = () => new Request(SAVE, {
+      method: "POST", headers: { "X-CSRFToken": "token-a" }, body: JSON.stringify({ version: 3, digits: "48".padEnd(81, "0") }),
+    });
+    await sw.write(save());
+    const name = sw.sessionCache(await sw.markOf("token-a"));
+    const kept = await (await caches.match(STATE, { cacheName: name })).json();
+    assert.deepEqual([kept.digits.slice(0, 2), kept.version], ["48", 4]);
+    await sw.forgetSessions(); // the log-out
+    await sw.write(save()); // the page's last save, answered after it
+    assert.equal(await caches.has(name), false);
+  });
+
+  test("a write with no position kept fetches it once, for its own session", async () => {
+    const asked = [];
+    const { sw, caches } = worker((request) => {
+      asked.push([request.method, new URL(request.url).pathname.split("/").at(-2), request.headers.get("X-CSRFToken")]);
+      return request.url === STATE ? json(position) : json({ version: 4, elapsed: 15 });
+    });
+    const save = () => new Request(SAVE, {
+      method: "POST", headers: { "X-CSRFToken": "guest-token" }, body: JSON.stringify({ version: 3, digits: "4".padEnd(81, "0") }),
+    });
+    const later = [];
+    await sw.write(save(), (promise) => later.push(promise));
+    await Promise.all(later);
+    await sw.write(save(), (promise) => later.push(promise)); // kept now: brought up to date, not fetched
+    await Promise.all(later);
+    assert.deepEqual(asked, [["POST", "save", "guest-token"], ["GET", "state", "guest-token"], ["POST", "save", "guest-token"]]);
+    const kept = await caches.match(STATE, { cacheName: sw.sessionCache(await sw.markOf("guest-token")) });
+    assert.equal((await kept.json()).version, 4);
+  });
+
+  test("the mark is a hash of the token, never the token", async () => {
+    const { sw } = worker();
+    const mark = await sw.markOf("secret-token");
+    assert.match(mark, /^[0-9a-f]{16}$/);
+    assert.equal(await sw.markOf("secret-token"), mark);
+    assert.notEqual(await sw.markOf("other-token"), mark);
+    assert.equal(await sw.markOf(""), "");
+  });
+});
