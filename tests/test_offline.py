@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.urls import reverse
 
@@ -93,7 +94,9 @@ def test_the_pages_allow_the_worker_and_the_manifest_from_this_site_alone(client
     directives = policy(client.get("/"))
     assert directives["worker-src"] == ["'self'"] and directives["manifest-src"] == ["'self'"]
     page = client.get(f"/daily/{todays_easy.date.isoformat()}/easy/").content.decode()
-    assert '<script type="module" src="/static/js/service-worker.js"></script>' in page
+    # Every page's menu.js registers the worker once the page has loaded (not a module of its own).
+    assert '<script type="module" src="/static/js/menu.js"></script>' in page
+    assert 'import("./service-worker.js")' in (settings.BASE_DIR / "static" / "js" / "menu.js").read_text()
 
 
 def test_the_offline_page_says_what_works_offline_and_nothing_about_its_reader(client, user):

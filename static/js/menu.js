@@ -1,6 +1,6 @@
-// The site's links on a phone upright: folded under the header's Menu button (site.css shows the
-// button only there, and only where scripts run), opened and closed here. Escape, a press
-// elsewhere or following a link closes them.
+// Every page's module. The site's links on a phone upright: folded under the header's Menu button
+// (site.css shows the button only there, and only where scripts run), opened and closed here.
+// Escape, a press elsewhere or following a link closes them.
 
 const button = document.getElementById("site-menu-button");
 const nav = document.getElementById("site-nav");
@@ -24,3 +24,7 @@ if (button && nav) {
     if (e.target.closest("a")) show(false);
   });
 }
+
+// The service worker (service-worker.js) is registered once the page has loaded, so the files it
+// fetches to keep never compete with what the page needs first.
+addEventListener("load", () => import("./service-worker.js"), { once: true });
