@@ -122,6 +122,29 @@ def test_a_late_solve_keeps_the_streak_it_did_not_extend():
     ]
 
 
+@pytest.mark.django_db
+def test_the_shared_streak_is_read_from_all_solves_once_and_moves_with_a_new_solve(django_assert_num_queries):
+    # A year of play is hundreds of solves: the results page must not read them all on every
+    # request. The copy is kept under a key naming the player's solves of today's and yesterday's
+    # dailies, so one small query finds it, and a new solve of either day moves it.
+    with time_machine.travel(NOON, tick=False):
+        for back in range(3, 0, -1):
+            make_solve(
+                make_daily(DAY - datetime.timedelta(days=back)),
+                "ada",
+                300,
+                solved_at=NOON - datetime.timedelta(days=back),
+            )
+        easy, medium = make_daily(DAY), make_daily(DAY, "medium")
+        first = make_solve(easy, "ada", 200)
+        assert share.current_streak(first) == 4
+        with django_assert_num_queries(1):  # the solves of the two days, and the kept copy
+            assert share.current_streak(first) == 4
+        Solve.objects.filter(user=first.user, daily__date=DAY - datetime.timedelta(days=3)).delete()
+        second = make_solve(medium, "ada", 250)  # a new solve today: the key changes
+        assert share.current_streak(second) == 3
+
+
 # --- the results fragment -----------------------------------------------------------------------
 
 

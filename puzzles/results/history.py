@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
@@ -236,6 +237,39 @@ def player_streaks(user: User, today: datetime.date) -> Streaks:
     rows = Solve.objects.filter(user=user, late=False).order_by().values_list("daily__date", "solved_at")
     days = (streak_day(day, site_date(solved_at), late=False) for day, solved_at in rows)
     return streaks((day for day in days if day is not None), today)
+
+
+# A player's streaks are read from all their solves once and then kept, under a key that names
+# their solves of today's and yesterday's dailies: only those can move the streaks now, so the key
+# changes with each of them. This bounds how long an older solve removed by hand still counts.
+STREAKS_SECONDS = 3600
+
+
+def streaks_key(user_id: int, today: datetime.date, solved: Iterable[int]) -> str:
+    """Where a player's streaks are kept, `solved` being the ids of their solves of today's and
+    yesterday's dailies (the home page has them from the player's attempts)."""
+    return f"streaks:{user_id}:{today}:{','.join(map(str, sorted(solved)))}"
+
+
+def recent_solve_ids(user: User, today: datetime.date) -> list[int]:
+    """The ids of the player's solves of today's and yesterday's dailies, for streaks_key."""
+    return list(
+        Solve.objects.filter(user=user, daily__date__gte=today - ONE_DAY, daily__date__lte=today).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def kept_streaks(user: User, today: datetime.date, solved: Iterable[int], found: Streaks | None = None) -> Streaks:
+    """The player's streaks as kept under streaks_key, or read and kept now. `found`: what the
+    caller already read from the cache under that key (the home page reads several keys at once)."""
+    key = streaks_key(user.pk, today, solved)
+    if found is None:
+        found = cache.get(key)
+    if found is None:
+        found = player_streaks(user, today)
+        cache.set(key, found, STREAKS_SECONDS)
+    return found
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from django.urls import reverse
 from ..durations import format_duration
 from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES
 from ..models import DailyPuzzle, Solve, Tier, site_today
-from .history import player_streaks
+from .history import kept_streaks, recent_solve_ids
 
 SITE_NAME = "Daily Sudoku"
 
@@ -81,7 +81,8 @@ def share_text(
 def current_streak(solve: Solve) -> int:
     """The solver's current streak, as the stats page counts it (in the site's time zone), read from
     their solves made on the puzzle's own day alone (history.player_streaks)."""
-    return player_streaks(solve.user, site_today()).current
+    today = site_today()
+    return kept_streaks(solve.user, today, recent_solve_ids(solve.user, today)).current
 
 
 def site_url(path: str) -> str:

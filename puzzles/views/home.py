@@ -48,9 +48,6 @@ CARD_TECHNIQUES = {
 CARD_MEDIAN_MIN_SOLVES = 3
 # The cards' medians are worked out at most this often (one query for the five), then cached.
 CARD_MEDIANS_SECONDS = 300
-# A player's streaks are kept this long at most: the key below changes with every solve that can
-# move them, so this only bounds how long an older solve removed by hand still counts.
-STREAKS_SECONDS = 3600
 # Whether a player is in any league is kept this long (dropped whenever one of their memberships
 # changes, models/leagues.py), so the home page of a player in none asks nothing about leagues.
 IN_A_LEAGUE_SECONDS = 3600
@@ -155,21 +152,16 @@ def _record_html(
     return mark_safe(render_to_string("puzzles/_home_record.html", context))
 
 
-def _streaks_key(user, today: datetime.date, attempts: dict[int, Attempt]) -> str:
-    solved = sorted(a.solve.pk for a in attempts.values() if a.is_solved)
-    # "freezes": Streaks gained its freezes; a copy kept before then would read as none saved.
-    return f"home-streaks-freezes:{user.pk}:{today}:{','.join(map(str, solved))}"
+def _solved(attempts: dict[int, Attempt]) -> list[int]:
+    """The ids of the solves among the player's attempts at today's and yesterday's dailies."""
+    return [a.solve.pk for a in attempts.values() if a.is_solved]
 
 
 def _streaks(user, today: datetime.date, attempts: dict[int, Attempt], kept: dict[str, Any]) -> history.Streaks:
-    """The player's streaks, read from all their solves once and then kept: only a solve of today's
-    or yesterday's puzzles can move them now, and the key names those the player has."""
-    key = _streaks_key(user, today, attempts)
-    found = kept.get(key)
-    if found is None:
-        found = history.player_streaks(user, today)
-        cache.set(key, found, STREAKS_SECONDS)
-    return found
+    """The player's streaks, kept while their solves of today's and yesterday's dailies stay the
+    same (history.kept_streaks; the results page's share reads the same copy)."""
+    solved = _solved(attempts)
+    return history.kept_streaks(user, today, solved, kept.get(history.streaks_key(user.pk, today, solved)))
 
 
 def _in_a_league(user, kept: dict[str, Any]) -> bool:
@@ -206,7 +198,7 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
     guest = is_guest(user)
     keys = [_medians_key(today, dailies)]
     if user.is_authenticated:
-        keys.append(_streaks_key(user, today, attempts))
+        keys.append(history.streaks_key(user.pk, today, _solved(attempts)))
         if not guest:
             keys.append(Membership.cache_key(user.pk))
     kept = cache.get_many(keys)
