@@ -30,10 +30,10 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import get_connection
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from ..models import TIER_ORDER, Attempt, DailyPuzzle, Reminder, ReminderSent
+from ..models import TIER_ORDER, Attempt, DailyPuzzle, Guest, Reminder, ReminderSent
 from ..results.history import player_streaks
 from . import reminder_mail
 from .guests import is_guest
@@ -111,17 +111,28 @@ def due_filter(now: datetime.datetime, zones: list[str]) -> tuple[Q, dict[str, d
     return condition, {name: moment.date() for name, moment in locals_.items()}
 
 
-def due_reminders(now: datetime.datetime, today: datetime.date):
-    """Reminders to send now (the module's docstring has the rule), each with its `address`."""
+def due_reminders(now: datetime.datetime, todays: list[int]) -> tuple[QuerySet[Reminder], dict[str, datetime.date]]:
+    """Reminders to send now (the module's docstring has the rule; `todays` are the ids of
+    today's dailies), each with its `address` and `username`, and each zone's local date at `now`.
+
+    Every condition on another table is an EXISTS on its index, never a join: a join of the
+    users with their guest marks was planned as a nested loop over all users for each reminder
+    (14 s a batch at 5,000 players, bench/reminders.py)."""
     zones = list(Reminder.objects.filter(email=True).values_list("time_zone", flat=True).distinct())
     condition, days = due_filter(now, zones)
     address = EmailAddress.objects.filter(user_id=OuterRef("user_id"), verified=True).order_by("-primary", "pk")
-    played = Attempt.objects.filter(user_id=OuterRef("user_id"), daily__date=today)
     queryset = (
-        Reminder.objects.filter(condition, email=True, user__is_active=True, user__guest__isnull=True)
-        .filter(~Exists(played))
-        .annotate(address=Subquery(address.values("email")[:1]))
-        .filter(address__isnull=False)
+        Reminder.objects.filter(condition, email=True)
+        .filter(
+            Exists(User.objects.filter(pk=OuterRef("user_id"), is_active=True)),
+            Exists(EmailAddress.objects.filter(user_id=OuterRef("user_id"), verified=True)),
+            ~Exists(Guest.objects.filter(user_id=OuterRef("user_id"))),
+            ~Exists(Attempt.objects.filter(user_id=OuterRef("user_id"), daily_id__in=todays)),
+        )
+        .annotate(
+            address=Subquery(address.values("email")[:1]),
+            username=Subquery(User.objects.filter(pk=OuterRef("user_id")).values("username")[:1]),
+        )
     )
     return queryset, days
 
@@ -139,14 +150,21 @@ class RunReport:
 Claimed = list[tuple[Reminder, datetime.date]]
 
 
-def claim_batch(now: datetime.datetime, today: datetime.date, size: int) -> tuple[int, Claimed]:
-    """Claim up to `size` due players for their local day, in one transaction: how many were
-    due in this batch, and the ones this run claimed (another worker may have claimed the rest)."""
+def claim_batch(
+    due: QuerySet[Reminder], days: dict[str, datetime.date], now: datetime.datetime, size: int, after: int
+) -> tuple[int, Claimed]:
+    """Claim up to `size` of the `due` reminders past the id `after` for their players' local
+    days, in one transaction: the last id looked at (0 when none was left) and the ones this run
+    claimed (another worker may hold the rest).
+
+    Each batch starts past the last one's ids, so a run reads each row once, not once per batch:
+    a row left behind was claimed, or locked by another worker that claims it (if that worker
+    fails first, the next run finds the player still due)."""
     run = uuid.uuid4()
     with transaction.atomic():
-        queryset, days = due_reminders(now, today)
         rows = list(
-            queryset.select_for_update(skip_locked=True, of=("self",))
+            due.filter(pk__gt=after)
+            .select_for_update(skip_locked=True, of=("self",))
             .only("id", "user_id", "time_zone", "hour")
             .order_by("pk")[:size]
         )
@@ -158,13 +176,12 @@ def claim_batch(now: datetime.datetime, today: datetime.date, size: int) -> tupl
         )
         # A row another worker inserted first keeps its own claim: only ours are ours to send.
         ours = set(ReminderSent.objects.filter(claim=run).values_list("user_id", flat=True))
-    return len(rows), [(r, days[r.time_zone]) for r in rows if r.user_id in ours]
+    return rows[-1].pk, [(r, days[r.time_zone]) for r in rows if r.user_id in ours]
 
 
 def send_batch(claimed: Claimed, today: datetime.date, puzzles: list) -> tuple[int, int]:
     """Mail each claimed player over one connection; (sent, failed). A failure is logged and its
     claim marked failed, never retried."""
-    names = dict(User.objects.filter(pk__in=[r.user_id for r, _ in claimed]).values_list("pk", "username"))
     failed: list[tuple[int, datetime.date]] = []
     sent = 0
     connection = get_connection()
@@ -178,7 +195,7 @@ def send_batch(claimed: Claimed, today: datetime.date, puzzles: list) -> tuple[i
             for reminder, day in claimed:
                 recipient = reminder_mail.Recipient(
                     user_id=reminder.user_id,
-                    name=names.get(reminder.user_id, ""),
+                    name=reminder.username,  # type: ignore[attr-defined]  # annotated by due_reminders
                     address=reminder.address,  # type: ignore[attr-defined]  # annotated by due_reminders
                     streak=player_streaks(User(pk=reminder.user_id), today).current,
                 )
@@ -215,9 +232,11 @@ def reminders_send(
         return report
     dailies.sort(key=lambda d: TIER_ORDER.index(d.difficulty) if d.difficulty in TIER_ORDER else len(TIER_ORDER))
     puzzles = reminder_mail.puzzle_links(dailies)
+    due, days = due_reminders(now, [daily.pk for daily in dailies])
+    after = 0
     while deadline is None or time.monotonic() < deadline:
-        due, claimed = claim_batch(now, today, batch)
-        if not due:
+        after, claimed = claim_batch(due, days, now, batch, after)
+        if not after:
             return report
         report.batches += 1
         if claimed:
