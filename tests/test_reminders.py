@@ -483,3 +483,23 @@ def test_the_account_menu_and_the_stats_page_link_to_the_reminders(client):
 def test_the_settings_page_refuses_other_methods(client):
     log_in(client, "ada")
     assert client.put("/account/reminders/").status_code == 405
+
+
+@pytest.mark.django_db
+def test_a_run_reads_one_query_per_reminder_and_a_few_per_batch():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    make_dailies()
+    for n in range(4):
+        make_reader(f"p{n}")
+    with CaptureQueriesContext(connection) as four:
+        send_at(NOW, batch=2)
+    ReminderSent.objects.all().delete()
+    for n in range(4, 8):
+        make_reader(f"p{n}")
+    with CaptureQueriesContext(connection) as eight:
+        send_at(NOW, batch=2)
+    # Four more players: four streaks and two more batches (claim: select, insert, read back,
+    # and the transaction's own statements).
+    assert len(eight) - len(four) <= 4 + 2 * 6
