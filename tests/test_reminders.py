@@ -503,3 +503,11 @@ def test_a_run_reads_one_query_per_reminder_and_a_few_per_batch():
     # Four more players: four streaks and two more batches (claim: select, insert, read back,
     # and the transaction's own statements).
     assert len(eight) - len(four) <= 4 + 2 * 6
+
+
+@pytest.mark.django_db
+def test_the_settings_form_answers_any_body_with_a_400_not_a_500(client):
+    log_in(client, "ada")
+    for body, kind in ((b'{"email": true}', "application/json"), (b"\xff\xfe\x00", "text/plain"), (b"", "")):
+        assert client.post("/account/reminders/", body, content_type=kind).status_code == 400
+    assert not Reminder.objects.exists()
