@@ -10,8 +10,10 @@ At most once per player and local day: each batch claims its players by insertin
 ReminderSent(user, day) rows, unique on (user, day), in the transaction that selects them with
 FOR UPDATE SKIP LOCKED (so workers running at once split the due players rather than queue on
 them); a worker whose insert meets another's claim keeps none of it. Mail goes only after the
-claim commits, so a send that fails is logged and marked, and not retried that day: a reminder
-late or missed is better than two.
+claim commits, so a message the server refuses (or one cut short, perhaps sent) is logged and
+marked, and not retried that day: a reminder missed is better than two. Only claims never tried
+are released, when the server is down or the task's time is up: those players are due again at
+the next run.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from allauth.account.models import EmailAddress
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import get_connection
@@ -145,6 +148,7 @@ class RunReport:
     sent: int = 0
     failed: int = 0
     batches: int = 0
+    stopped: bool = False  # the mail server was down: the players left are due at the next run
 
 
 Claimed = list[tuple[Reminder, datetime.date]]
@@ -179,40 +183,76 @@ def claim_batch(
     return rows[-1].pk, [(r, days[r.time_zone]) for r in rows if r.user_id in ours]
 
 
+class MailServerDown(Exception):
+    """The mail server could not be reached, or refused several messages in a row; what the
+    batch had sent and had refused before."""
+
+    sent = failed = 0
+
+
+FAILURES_IN_A_ROW = 3  # refused this often in a row, the server is taken for down, not the addresses
+
+
+def claims_mark(claims: list[tuple[int, datetime.date]], *, failed: bool) -> None:
+    """Mark claims as failed (kept: not retried that day), or release them (deleted: due again)."""
+    if not claims:
+        return
+    condition = Q(pk__in=[])
+    for user_id, day in claims:
+        condition |= Q(user_id=user_id, day=day)
+    claimed = ReminderSent.objects.filter(condition)
+    if failed:
+        claimed.update(failed=True)
+    else:
+        claimed.delete()
+
+
 def send_batch(claimed: Claimed, today: datetime.date, puzzles: list) -> tuple[int, int]:
-    """Mail each claimed player over one connection; (sent, failed). A failure is logged and its
-    claim marked failed, never retried."""
+    """Mail each claimed player over one connection; (sent, failed). A message the server refuses
+    is logged and its claim marked failed, never retried. When the server cannot be reached (or
+    refuses FAILURES_IN_A_ROW in a row), or the task's soft time limit strikes, the claims not yet
+    tried are released, so those players are due again at the next run, and MailServerDown (or
+    the time limit) is raised: nothing went to them, so trying again cannot remind anyone twice."""
     failed: list[tuple[int, datetime.date]] = []
-    sent = 0
+    tried = sent = in_a_row = 0
     connection = get_connection()
     try:
         connection.open()
-    except Exception:
-        log.exception("reminders: the mail server could not be reached; %d reminders not sent", len(claimed))
-        failed = [(r.user_id, day) for r, day in claimed]
-    else:
-        try:
-            for reminder, day in claimed:
-                recipient = reminder_mail.Recipient(
-                    user_id=reminder.user_id,
-                    name=reminder.username,  # type: ignore[attr-defined]  # annotated by due_reminders
-                    address=reminder.address,  # type: ignore[attr-defined]  # annotated by due_reminders
-                    streak=player_streaks(User(pk=reminder.user_id), today).current,
-                )
-                try:
-                    reminder_mail.reminder_message(recipient, today, puzzles, connection=connection).send()
-                except Exception:
-                    log.exception("reminders: the reminder to user %d was not sent", reminder.user_id)
-                    failed.append((reminder.user_id, day))
-                else:
-                    sent += 1
-        finally:
-            connection.close()
-    if failed:
-        condition = Q(pk__in=[])
-        for user_id, day in failed:
-            condition |= Q(user_id=user_id, day=day)
-        ReminderSent.objects.filter(condition).update(failed=True)
+        for reminder, day in claimed:
+            recipient = reminder_mail.Recipient(
+                user_id=reminder.user_id,
+                name=reminder.username,  # type: ignore[attr-defined]  # annotated by due_reminders
+                address=reminder.address,  # type: ignore[attr-defined]  # annotated by due_reminders
+                streak=player_streaks(User(pk=reminder.user_id), today).current,
+            )
+            tried += 1
+            try:
+                reminder_mail.reminder_message(recipient, today, puzzles, connection=connection).send()
+            except SoftTimeLimitExceeded:
+                failed.append((reminder.user_id, day))  # perhaps half sent: kept, so never sent twice
+                raise
+            except Exception:
+                log.exception("reminders: the reminder to user %d was not sent", reminder.user_id)
+                failed.append((reminder.user_id, day))
+                in_a_row += 1
+                if in_a_row >= FAILURES_IN_A_ROW:
+                    raise MailServerDown(f"{in_a_row} reminders refused in a row") from None
+            else:
+                sent += 1
+                in_a_row = 0
+    except (Exception, SoftTimeLimitExceeded) as exc:
+        untried = [(r.user_id, day) for r, day in claimed[tried:]]
+        claims_mark(untried, failed=False)
+        claims_mark(failed, failed=True)
+        log.error("reminders: stopped (%s); %d players left due for the next run", exc, len(untried))
+        if isinstance(exc, SoftTimeLimitExceeded):
+            raise
+        down = exc if isinstance(exc, MailServerDown) else MailServerDown(str(exc))
+        down.sent, down.failed = sent, len(failed)
+        raise down from exc if down is not exc else None
+    finally:
+        connection.close()
+    claims_mark(failed, failed=True)
     return sent, len(failed)
 
 
@@ -240,7 +280,13 @@ def reminders_send(
             return report
         report.batches += 1
         if claimed:
-            sent, failed = send_batch(claimed, today, puzzles)
+            try:
+                sent, failed = send_batch(claimed, today, puzzles)
+            except MailServerDown as down:
+                report.sent += down.sent
+                report.failed += down.failed
+                report.stopped = True
+                return report
             report.sent += sent
             report.failed += failed
     return report
