@@ -33,10 +33,6 @@ class Reminder(models.Model):
     def __str__(self) -> str:
         return f"reminder of {self.user} at {self.hour}:00 {self.time_zone}"
 
-    @property
-    def is_on(self) -> bool:
-        return self.email
-
 
 class ReminderSent(models.Model):
     """A player's claim on one local day: inserted before anything is sent, and unique, so that
