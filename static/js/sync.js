@@ -308,8 +308,13 @@ export class SyncQueue {
     }
   }
 
-  /** The browser says we are back online: stop waiting for the backoff. */
+  /**
+   * The browser says we are back online: stop waiting for the backoff. The wait starts again from
+   * a second: the first request often fails while the connection comes back (or one in flight
+   * meets the old failure), and its retry must not wait the 16 or 30 s the outage had grown to.
+   */
   retryNow() {
+    this.retryMs = 0;
     if (!this.retry) return;
     this.timers.clearTimeout(this.retry);
     this.retry = null;

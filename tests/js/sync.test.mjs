@@ -355,6 +355,21 @@ describe("without the network", () => {
     assert.ok(!sync.dirty && !sync.offline);
   });
 
+  test("back online after a long outage, a request that still fails is tried again in a second", async () => {
+    let failures = 6; // 1, 2, 4, 8 and 16 s of waits grown while away, and one failure just after "online"
+    const { sync, time, requests, play } = setUp({ answer: () => (failures-- > 0 ? "offline" : [200, { version: 2 }]) });
+    play();
+    await time.advance(600 + 1_000 + 2_000 + 4_000 + 8_000);
+    assert.equal(requests.length, 5);
+    assert.equal(sync.retryMs, 16_000);
+    sync.retryNow();
+    await settle();
+    assert.equal(requests.length, 6, "the retry the browser's online event asked for");
+    await time.advance(1_000);
+    assert.equal(requests.length, 7, "a second later, not 32 s");
+    assert.ok(!sync.dirty && !sync.offline);
+  });
+
   test("beats lost to the network are dropped, not retried: the next one counts the time", async () => {
     const { sync, time, requests } = setUp({ answer: () => undefined });
     sync.requestBeat();
