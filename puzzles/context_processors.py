@@ -21,6 +21,7 @@ HEADER_URLS = {
     "password_change": "account_change_password",
     "password_reset": "account_reset_password",
     "email": "account_email",
+    "reminders": "puzzles:reminders",
 }
 
 

@@ -1,7 +1,21 @@
 from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
-from .views import api, health, home, leagues, learn, offline, pages, practice, printing, replays, review, share
+from .views import (
+    api,
+    health,
+    home,
+    leagues,
+    learn,
+    offline,
+    pages,
+    practice,
+    printing,
+    reminders,
+    replays,
+    review,
+    share,
+)
 
 register_converter(IsoDateConverter, "isodate")
 
@@ -55,6 +69,9 @@ urlpatterns = [
     path("api/practice/<str:name>/ready/", practice.practice_ready, name="api-practice-ready"),
     path("api/practice/check/<int:position_id>/", practice.practice_check_answer, name="api-practice-check"),
     # Leagues: the player's list, the invite link, and a league's board and changes (views/leagues.py).
+    # Reminders (views/reminders.py): the player's settings, and the one-click unsubscribe a mail links to.
+    path("account/reminders/", reminders.reminder_settings, name="reminders"),
+    path("reminders/stop/<str:token>/", reminders.reminders_stop, name="reminders-stop"),
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),
     path("leagues/<int:league_id>/", leagues.league_board, name="league"),

@@ -459,6 +459,9 @@ CELERY_BEAT_SCHEDULE = {
     # message left (puzzles/coaching/services.py, puzzles/ratings/ledger.py).
     "review-missing": {"task": "puzzles.tasks.review_missing", "schedule": float(env("REVIEW_SWEEP_SECONDS", "600"))},
     "rate-solves": {"task": "puzzles.tasks.rate_solves", "schedule": float(env("RATING_SWEEP_SECONDS", "300"))},
+    # Each hour on the hour, the reminders whose local hour has come (puzzles/accounts/reminders.py);
+    # a run missed or repeated is harmless: a player stays due all their day and is claimed once.
+    "send-reminders": {"task": "puzzles.tasks.send_reminders", "schedule": crontab(minute=0)},
 }
 
 # The puzzle pipeline: how many unpublished puzzles each tier keeps ready, how far ahead the

@@ -383,6 +383,7 @@ from .leagues import League, Membership  # noqa: E402, F401
 from .play import PlayEvent  # noqa: E402, F401
 from .practice import PracticeAnswer, PracticePosition  # noqa: E402, F401
 from .ratings import PlayerRating, PuzzleRating, RatingChange  # noqa: E402, F401
+from .reminders import Reminder, ReminderSent  # noqa: E402, F401
 
 
 @receiver([post_save, post_delete], sender=DailyPuzzle)

@@ -11,7 +11,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
-from ..accounts import guests
+from ..accounts import guests, reminders
 from ..coaching import services as coaching
 from ..fairplay import judge
 from ..practice import pool as practice_pool
@@ -86,6 +86,15 @@ def publish_dailies() -> dict:
 def delete_idle_guests() -> int:
     """Delete guests idle for settings.GUEST_TTL_DAYS, with their records; how many went."""
     return guests.guests_delete_idle()
+
+
+@shared_task(name="puzzles.tasks.send_reminders")
+def send_reminders() -> dict:
+    """Send the reminders due now (accounts/reminders.py), batch by batch, until none is left or
+    three quarters of the task's soft limit is spent: the next run picks up the rest, since a
+    player stays due for the rest of their day, and the claims make a second run harmless."""
+    report = reminders.reminders_send(budget_seconds=settings.CELERY_TASK_SOFT_TIME_LIMIT * 0.75)
+    return vars(report)
 
 
 @shared_task(name="puzzles.tasks.fill_practice")

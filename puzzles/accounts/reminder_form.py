@@ -1,0 +1,38 @@
+"""The reminder settings form: a channel, a local hour and an IANA zone, checked here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from .reminders import is_time_zone, time_zones
+
+HOURS = [(hour, f"{hour:02d}:00") for hour in range(24)]
+
+
+class ReminderForm(forms.Form):
+    email = forms.BooleanField(label="Email me a reminder each day", required=False)
+    hour = forms.TypedChoiceField(
+        label="At this hour", choices=HOURS, coerce=int, help_text="Your local time, in the zone below."
+    )
+    time_zone = forms.ChoiceField(label="Time zone")
+
+    def __init__(self, *args: Any, can_email: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.can_email = can_email
+        zone = self.fields["time_zone"]
+        assert isinstance(zone, forms.ChoiceField)
+        zone.choices = [(name, name.replace("_", " ")) for name in time_zones()]
+
+    def clean_time_zone(self) -> str:
+        name = self.cleaned_data["time_zone"]
+        if not is_time_zone(name):  # the choices already say so; the rule is the zone list's
+            raise forms.ValidationError("Choose a time zone from the list.")
+        return name
+
+    def clean_email(self) -> bool:
+        wanted = self.cleaned_data["email"]
+        if wanted and not self.can_email:
+            raise forms.ValidationError("Reminders go only to a verified address: verify or add one first.")
+        return wanted
