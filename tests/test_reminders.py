@@ -284,7 +284,15 @@ def test_the_task_sends_and_reports():
     make_dailies()
     make_reader("ada")
     with time_machine.travel(NOW, tick=False):
-        assert tasks.send_reminders() == {"sent": 1, "failed": 0, "batches": 1, "stopped": False}
+        assert tasks.send_reminders() == {
+            "sent": 1,
+            "failed": 0,
+            "batches": 1,
+            "stopped": False,
+            "pushed": 0,
+            "push_failed": 0,
+            "push_gone": 0,
+        }
 
 
 # --- the mail, through a real SMTP conversation -------------------------------------------------
