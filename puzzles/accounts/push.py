@@ -18,6 +18,8 @@ import logging
 from functools import cache
 from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.staticfiles.storage import staticfiles_storage
@@ -34,6 +36,7 @@ log = logging.getLogger(__name__)
 TAG = "daily-reminder"  # a second reminder on a device replaces the first rather than piling up
 TIMEOUT_SECONDS = 10  # a push service slower than this is a failure, not a stalled task
 GONE = (404, 410)  # RFC 8030: the subscription has expired or was removed
+ENDPOINT_LENGTH = 1000  # PushSubscription.endpoint's max_length; the services' are some 200
 
 
 class Outcome(enum.Enum):
@@ -91,7 +94,7 @@ def subscription_fields(payload: dict) -> dict[str, str]:
     """The endpoint and keys of a browser's PushSubscription.toJSON(), checked: an https endpoint
     with a host, a 65-byte P-256 public key and a 16-byte auth secret. BadSubscription otherwise."""
     endpoint = payload.get("endpoint")
-    if not isinstance(endpoint, str) or len(endpoint) > PushSubscription._meta.get_field("endpoint").max_length:
+    if not isinstance(endpoint, str) or len(endpoint) > ENDPOINT_LENGTH:
         raise BadSubscription("The subscription has no endpoint.")
     parts = urlsplit(endpoint)
     if parts.scheme != "https" or not parts.hostname or any(c.isspace() for c in endpoint):
@@ -193,3 +196,16 @@ def push_reminder(user_id: int, payload: dict) -> dict[Outcome, int]:
     for subscription in PushSubscription.objects.filter(user_id=user_id).order_by("pk"):
         counts[send_push(subscription, payload)] += 1
     return counts
+
+
+def new_vapid_keys() -> tuple[str, str]:
+    """A new VAPID key pair as the settings take it: (public, private), both base64url without
+    padding: the public key an uncompressed P-256 point, the private key its raw 32 bytes."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    private = key.private_numbers().private_value.to_bytes(32, "big")
+    return b64url(public), b64url(private)
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()

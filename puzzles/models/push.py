@@ -14,7 +14,7 @@ from django.utils import timezone
 
 class PushSubscription(models.Model):
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="push_subscriptions")
-    endpoint = models.URLField(max_length=1000, unique=True)
+    endpoint = models.URLField(max_length=1000, unique=True)  # push.ENDPOINT_LENGTH
     p256dh = models.CharField(max_length=128)
     auth = models.CharField(max_length=64)
     created = models.DateTimeField(default=timezone.now)
