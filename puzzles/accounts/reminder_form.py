@@ -18,7 +18,7 @@ class ReminderForm(forms.Form):
     push = forms.BooleanField(
         label="Send a notification to my devices",
         required=False,
-        help_text="To this browser, once you allow it, and to any other where you turned it on.",
+        widget=forms.CheckboxInput(attrs={"aria-describedby": "push-help push-status"}),  # the template's
     )
     hour = forms.TypedChoiceField(
         label="At this hour", choices=HOURS, coerce=int, help_text="Your local time, in the zone below."
