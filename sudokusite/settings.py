@@ -353,6 +353,11 @@ VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY")
 VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY").replace("\\n", "\n")  # a PEM may come on one line, with \n
 VAPID_SUBJECT = env("VAPID_SUBJECT") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1]}"
 PUSH_DEVICES_PER_PLAYER = int(env("PUSH_DEVICES_PER_PLAYER", "5"))
+# The push services a subscription may name (a leading dot: that domain's hosts): the workers post
+# to every stored endpoint, so an endpoint anywhere else (an address inside our network) is refused.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS", "fcm.googleapis.com,updates.push.services.mozilla.com,.push.apple.com,.notify.windows.com"
+)
 PUSH_TTL_SECONDS = int(env("PUSH_TTL_SECONDS", str(4 * 3600)))
 
 # Logging: everything to the console (the process manager keeps it), the web server, the worker

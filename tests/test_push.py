@@ -253,7 +253,7 @@ def test_the_vapid_keys_command_prints_a_pair_py_vapid_loads(capsys, settings):
 # --- subscribing --------------------------------------------------------------------------------
 
 
-def browser_subscription(endpoint: str = "https://push.example.net/wpush/v2/abc") -> dict:
+def browser_subscription(endpoint: str = "https://fcm.googleapis.com/fcm/send/wpush/v2/abc") -> dict:
     key = ec.generate_private_key(ec.SECP256R1()).public_key()
     public = key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     return {"endpoint": endpoint, "expirationTime": None, "keys": {"p256dh": b64(public), "auth": b64(os.urandom(16))}}
@@ -278,6 +278,18 @@ def test_a_player_subscribes_this_browser_and_subscribing_again_updates_it(clien
     assert PushSubscription.objects.get(user=ada).p256dh == again["keys"]["p256dh"]
 
 
+def test_the_known_push_services_are_the_browsers_and_nothing_beside_them():
+    for host in (
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "web.push.apple.com",
+        "wns2-by3p.notify.windows.com",
+    ):
+        assert push.is_push_service(host), host
+    for host in ("push.apple.com.evil.test", "evilpush.apple.com", "googleapis.com", "127.0.0.1", "localhost"):
+        assert not push.is_push_service(host), host
+
+
 @pytest.mark.django_db
 def test_a_shared_browser_follows_whoever_subscribed_last(client):
     bob = User.objects.create_user("bob")
@@ -293,11 +305,13 @@ def test_a_player_has_at_most_the_devices_the_settings_allow(client, settings):
     settings.PUSH_DEVICES_PER_PLAYER = 2
     ada = log_in(client, "ada")
     for n in range(2):
-        assert post(client, SUBSCRIBE, browser_subscription(f"https://push.example.net/{n}")).status_code == 201
-    response = post(client, SUBSCRIBE, browser_subscription("https://push.example.net/third"))
+        assert (
+            post(client, SUBSCRIBE, browser_subscription(f"https://fcm.googleapis.com/fcm/send/{n}")).status_code == 201
+        )
+    response = post(client, SUBSCRIBE, browser_subscription("https://fcm.googleapis.com/fcm/send/third"))
     assert response.status_code == 409 and "at most 2 devices" in response.json()["error"]
     # One of the two again is no new device.
-    assert post(client, SUBSCRIBE, browser_subscription("https://push.example.net/0")).status_code == 201
+    assert post(client, SUBSCRIBE, browser_subscription("https://fcm.googleapis.com/fcm/send/0")).status_code == 201
     assert PushSubscription.objects.filter(user=ada).count() == 2
 
 
@@ -315,8 +329,10 @@ def test_subscribing_needs_the_csrf_token():
     browser = Client(enforce_csrf_checks=True)
     log_in(browser, "ada")
     assert post(browser, SUBSCRIBE, browser_subscription()).status_code == 403
-    assert post(browser, REMOVE, {"endpoint": "https://push.example.net/x"}).status_code == 403
-    assert post(browser, REMOVE, {"endpoint": "https://push.example.net/x"}, method="delete").status_code == 403
+    assert post(browser, REMOVE, {"endpoint": "https://fcm.googleapis.com/fcm/send/x"}).status_code == 403
+    assert (
+        post(browser, REMOVE, {"endpoint": "https://fcm.googleapis.com/fcm/send/x"}, method="delete").status_code == 403
+    )
     assert not PushSubscription.objects.exists()
 
 
@@ -334,13 +350,19 @@ def bad_keys(**keys: object) -> dict:
         "null",
         "[" * 5000 + "]" * 5000,
         {},
-        {"endpoint": "http://push.example.net/plain-http", "keys": browser_subscription()["keys"]},
+        {"endpoint": "http://fcm.googleapis.com/fcm/send/plain-http", "keys": browser_subscription()["keys"]},
         {"endpoint": "javascript:alert(1)", "keys": browser_subscription()["keys"]},
         {"endpoint": "https://", "keys": browser_subscription()["keys"]},
-        {"endpoint": ["https://push.example.net/x"], "keys": browser_subscription()["keys"]},
-        {"endpoint": "https://push.example.net/" + "x" * 1000, "keys": browser_subscription()["keys"]},
-        {"endpoint": "https://push.example.net/x", "keys": "both"},
-        {"endpoint": "https://push.example.net/x"},
+        {"endpoint": "https://10.0.0.7/admin", "keys": browser_subscription()["keys"]},
+        {"endpoint": "https://localhost/push", "keys": browser_subscription()["keys"]},
+        {"endpoint": "https://fcm.googleapis.com.evil.test/x", "keys": browser_subscription()["keys"]},
+        {"endpoint": "https://evilpush.apple.com.test/x", "keys": browser_subscription()["keys"]},
+        {"endpoint": "https://fcm.googleapis.com:8443/x", "keys": browser_subscription()["keys"]},
+        {"endpoint": "https://fcm.googleapis.com:99999/x", "keys": browser_subscription()["keys"]},
+        {"endpoint": ["https://fcm.googleapis.com/fcm/send/x"], "keys": browser_subscription()["keys"]},
+        {"endpoint": "https://fcm.googleapis.com/fcm/send/" + "x" * 1000, "keys": browser_subscription()["keys"]},
+        {"endpoint": "https://fcm.googleapis.com/fcm/send/x", "keys": "both"},
+        {"endpoint": "https://fcm.googleapis.com/fcm/send/x"},
         bad_keys(p256dh="not base64 at all!"),
         bad_keys(p256dh=b64(b"short")),
         bad_keys(auth=b64(os.urandom(32))),
@@ -359,7 +381,7 @@ def test_a_malformed_subscription_is_a_clear_400_and_stores_nothing(client, body
 @pytest.mark.django_db
 def test_any_content_type_or_method_gets_an_answer_not_a_500(client):
     log_in(client, "ada")
-    form = client.post(SUBSCRIBE, {"endpoint": "https://push.example.net/x"})
+    form = client.post(SUBSCRIBE, {"endpoint": "https://fcm.googleapis.com/fcm/send/x"})
     assert form.status_code == 415
     assert client.post(SUBSCRIBE, b"\xff\xfe", content_type="text/plain").status_code == 415
     assert client.post(SUBSCRIBE, b"\xff\xfe", content_type="application/json").status_code == 400
@@ -384,9 +406,13 @@ def test_without_vapid_keys_push_is_not_offered(client, settings):
 @pytest.mark.django_db
 def test_a_player_removes_their_own_device_and_never_another_players(client):
     bob = User.objects.create_user("bob")
-    bobs = PushSubscription.objects.create(user=bob, endpoint="https://push.example.net/bob", p256dh="x", auth="y")
+    bobs = PushSubscription.objects.create(
+        user=bob, endpoint="https://fcm.googleapis.com/fcm/send/bob", p256dh="x", auth="y"
+    )
     ada = log_in(client, "ada")
-    mine = PushSubscription.objects.create(user=ada, endpoint="https://push.example.net/ada", p256dh="x", auth="y")
+    mine = PushSubscription.objects.create(
+        user=ada, endpoint="https://fcm.googleapis.com/fcm/send/ada", p256dh="x", auth="y"
+    )
     response = post(client, REMOVE, {"endpoint": bobs.endpoint})
     assert response.status_code == 200 and response.json() == {"removed": False}  # as if it were nobody's
     assert PushSubscription.objects.filter(pk=bobs.pk).exists()
@@ -401,7 +427,7 @@ def test_subscribing_over_and_over_is_rate_limited(client):
     from puzzles.views.push import CHANGES_PER_HOUR
 
     for n in range(CHANGES_PER_HOUR):
-        post(client, REMOVE, {"endpoint": f"https://push.example.net/{n}"})
+        post(client, REMOVE, {"endpoint": f"https://fcm.googleapis.com/fcm/send/{n}"})
     response = post(client, SUBSCRIBE, browser_subscription())
     assert response.status_code == 429 and int(response["Retry-After"]) > 0
     assert not PushSubscription.objects.exists()

@@ -90,15 +90,31 @@ def _base64url(value: object, name: str, length: int) -> str:
     return value.rstrip("=")
 
 
+def is_push_service(host: str) -> bool:
+    """Whether `host` is one of PUSH_SERVICE_HOSTS (".example.com" names its subdomains)."""
+    host = host.lower().rstrip(".")
+    for allowed in settings.PUSH_SERVICE_HOSTS:
+        allowed = allowed.lower()
+        if host == allowed or (allowed.startswith(".") and host.endswith(allowed)):
+            return True
+    return False
+
+
 def subscription_fields(payload: dict) -> dict[str, str]:
     """The endpoint and keys of a browser's PushSubscription.toJSON(), checked: an https endpoint
-    with a host, a 65-byte P-256 public key and a 16-byte auth secret. BadSubscription otherwise."""
+    on a known push service (PUSH_SERVICE_HOSTS), a 65-byte P-256 public key and a 16-byte auth secret. BadSubscription otherwise."""
     endpoint = payload.get("endpoint")
     if not isinstance(endpoint, str) or len(endpoint) > ENDPOINT_LENGTH:
         raise BadSubscription("The subscription has no endpoint.")
-    parts = urlsplit(endpoint)
-    if parts.scheme != "https" or not parts.hostname or any(c.isspace() for c in endpoint):
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port
+    except ValueError:
+        raise BadSubscription("A push endpoint is an https address.") from None
+    if parts.scheme != "https" or not parts.hostname or port not in (None, 443) or any(c.isspace() for c in endpoint):
         raise BadSubscription("A push endpoint is an https address.")
+    if not is_push_service(parts.hostname):
+        raise BadSubscription("That push service is not one this site sends to.")
     keys = payload.get("keys")
     if not isinstance(keys, dict):
         raise BadSubscription("The subscription has no keys.")

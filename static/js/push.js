@@ -78,7 +78,11 @@ function start() {
   box.hidden = false;
   const token = document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
   // The worker is registered by service-worker.js once the page has loaded: wait for it.
-  const registration = async () => (await navigator.serviceWorker.getRegistration("/")) || navigator.serviceWorker.ready;
+  // A worker that never becomes ready (it failed to install) must not leave the box waiting.
+  const registration = async () => (await navigator.serviceWorker.getRegistration("/")) || Promise.race([
+    navigator.serviceWorker.ready,
+    new Promise((_, reject) => setTimeout(() => reject(new Error("no service worker")), 10_000)),
+  ]);
   input.addEventListener("change", async () => {
     const on = input.checked;
     input.disabled = true;
