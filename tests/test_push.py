@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
 import pytest
+import time_machine
 from allauth.account.models import EmailAddress
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -28,7 +29,7 @@ from puzzles.accounts.guests import guest_create
 from puzzles.models import PushSubscription, Reminder, ReminderSent
 
 from .factories import log_in
-from .test_reminders import NOW, make_dailies, send_at
+from .test_reminders import NOW, at_once, make_dailies, send_at
 
 SUBSCRIBE = "/account/reminders/push/"
 REMOVE = "/account/reminders/push/remove/"
@@ -450,6 +451,8 @@ def test_the_form_offers_push_hidden_until_the_browser_shows_it_and_saves_the_ch
     reminder = Reminder.objects.get(user=ada)
     assert (reminder.push, reminder.email) == (True, False)
     assert client.get("/account/reminders/").context["form"].initial["push"] is True
+    PushSubscription.objects.create(user=ada, endpoint="https://fcm.googleapis.com/fcm/send/1", p256dh="x", auth="y")
+    assert b"(1 device now)" in client.get("/account/reminders/").content
     # Both channels.
     EmailAddress.objects.create(user=ada, email="ada@example.com", verified=True, primary=True)
     client.post("/account/reminders/", {"push": "on", "email": "on", "hour": "7", "time_zone": "Europe/Paris"})
@@ -472,3 +475,40 @@ def test_the_one_click_unsubscribe_turns_push_off_too(client):
     ada = make_player("ada", email=True)
     assert reminders.reminders_stop(ada.pk) is True
     assert Reminder.objects.filter(user=ada, push=False, email=False).exists()
+
+
+# --- at once (PostgreSQL) -----------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_at_once_push_to_each_device_exactly_once(postgres, service):
+    make_dailies()
+    devices = []
+    for n in range(12):
+        player = make_player(f"p{n:02d}", email=False)
+        devices.append(service.device(player, f"p{n:02d}"))
+    reports: list[reminders.RunReport] = []
+    with time_machine.travel(NOW, tick=False):
+        errors = at_once(*[lambda: reports.append(reminders.reminders_send(batch=3))] * 2)
+    assert not errors
+    paths = sorted(path for path, _, _ in service.received)
+    assert paths == sorted(f"/push/p{n:02d}" for n in range(12))
+    assert sum(r.pushed for r in reports) == 12
+    by_path = {path: body for path, _, body in service.received}
+    assert all(d.read(by_path[f"/push/{d.row.user.username}"])["tag"] == "daily-reminder" for d in devices)
+
+
+@pytest.mark.postgres
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_two_browsers_subscribing_at_once_never_pass_the_device_limit(postgres, settings):
+    settings.PUSH_DEVICES_PER_PLAYER = 1
+    ada = User.objects.create_user("ada")
+    fields = [
+        push.subscription_fields(browser_subscription(f"https://fcm.googleapis.com/fcm/send/{n}")) for n in range(4)
+    ]
+    errors = at_once(*[lambda f=f: push.device_subscribe(ada, f) for f in fields])
+    assert len(errors) == 3 and all(isinstance(e, push.TooManyDevices) for e in errors)
+    assert PushSubscription.objects.filter(user=ada).count() == 1

@@ -55,6 +55,7 @@ def reminder_settings(request: HttpRequest) -> HttpResponse:
         "guess_zone": reminder.pk is None,
         # push.js asks the browser for a subscription with this key, and sends it to these addresses.
         "push_key": settings.VAPID_PUBLIC_KEY if can_push else "",
+        "push_devices": push.PushSubscription.objects.filter(user=user).count() if can_push else 0,
     }
     return render(request, "puzzles/reminders/settings.html", context, status=status)
 
