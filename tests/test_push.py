@@ -15,6 +15,7 @@ import http_ece
 import pytest
 import time_machine
 from allauth.account.models import EmailAddress
+from celery.exceptions import SoftTimeLimitExceeded
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
@@ -227,6 +228,29 @@ def test_an_unreachable_push_service_is_a_failure_not_a_crash(service, caplog):
     assert (report.push_failed, report.pushed) == (1, 0)
     assert PushSubscription.objects.filter(pk=device.pk).exists()
     assert "not reached" in caplog.text
+
+
+@pytest.mark.django_db
+def test_the_soft_time_limit_during_a_push_ends_the_run_and_leaves_the_untried_due(service, monkeypatch):
+    make_dailies()
+    for n in range(3):
+        service.device(make_player(f"p{n}"), f"p{n}")
+    real, calls = push.webpush, []
+
+    def cut_short_on_the_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise SoftTimeLimitExceeded
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(push, "webpush", cut_short_on_the_second)
+    with pytest.raises(SoftTimeLimitExceeded):
+        send_at(NOW, batch=10)
+    # p0 went; p1's push was cut short (kept: never twice); p2 was never tried and is due again.
+    assert set(ReminderSent.objects.values_list("user__username", flat=True)) == {"p0", "p1"}
+    monkeypatch.setattr(push, "webpush", real)
+    assert send_at(NOW + datetime.timedelta(minutes=5)).pushed == 1
+    assert sorted(path for path, _, _ in service.received) == ["/push/p0", "/push/p2"]
 
 
 @pytest.mark.django_db

@@ -18,6 +18,7 @@ import logging
 from functools import cache
 from urllib.parse import urlsplit
 
+from celery.exceptions import SoftTimeLimitExceeded
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
@@ -182,6 +183,8 @@ def send_push(subscription: PushSubscription, payload: dict) -> Outcome:
             return Outcome.GONE
         log.warning("push: device %d of user %d refused (%s): %s", subscription.pk, subscription.user_id, status, exc)
         return Outcome.FAILED
+    except SoftTimeLimitExceeded:  # the task's time is up: not a device's failure
+        raise
     except Exception:  # a push service unreachable, a timeout, a key that will not load
         log.exception("push: device %d of user %d not reached", subscription.pk, subscription.user_id)
         return Outcome.FAILED

@@ -4,8 +4,9 @@ reminders.
 
 Who is due: a player with email on and a verified address (allauth's EmailAddress), or push on
 and a device subscribed (push.py), whose chosen hour has come on their own calendar today, who
-has not been reminded on that local day, is no guest, and has not played today. "Played" means an attempt at any of today's dailies (the site's
-day, the puzzles the mail would list): opening a puzzle and making a move is coming back.
+has not been reminded on that local day, is no guest, and has not played today. "Played" means
+an attempt at any of today's dailies (the site's day, the puzzles the mail would list): opening a
+puzzle and making a move is coming back.
 
 At most once per player and local day: each batch claims its players by inserting
 ReminderSent(user, day) rows, unique on (user, day), in the transaction that selects them with
@@ -224,8 +225,8 @@ def send_batch(
 ) -> tuple[int, int]:
     """Remind each claimed player: push to their devices when push is on (counted in `report`;
     push.py logs its failures, which never stop the batch), then mail when email is on, over one
-    connection; the mails (sent, failed). A message the server refuses
-    is logged and its claim marked failed, never retried. When the server cannot be reached (or
+    connection; the mails (sent, failed). A message the server refuses is logged and its claim
+    marked failed, never retried. When the server cannot be reached (or
     refuses FAILURES_IN_A_ROW in a row), or the task's soft time limit strikes, the claims not yet
     tried are released, so those players are due again at the next run, and MailServerDown (or
     the time limit) is raised: nothing went to them, so trying again cannot remind anyone twice."""
