@@ -275,6 +275,19 @@ def test_the_vapid_keys_command_prints_a_pair_py_vapid_loads(capsys, settings):
     )
 
 
+def test_the_system_check_wants_a_vapid_pair_that_belongs_together(settings):
+    assert push.vapid_keys_check() == []
+    other, _ = push.new_vapid_keys()
+    settings.VAPID_PUBLIC_KEY = other
+    assert [e.id for e in push.vapid_keys_check()] == ["puzzles.E103"]
+    settings.VAPID_PRIVATE_KEY = "not a key"
+    assert [e.id for e in push.vapid_keys_check()] == ["puzzles.E102"]
+    settings.VAPID_PRIVATE_KEY = ""
+    assert [e.id for e in push.vapid_keys_check()] == ["puzzles.E101"]
+    settings.VAPID_PUBLIC_KEY = ""
+    assert push.vapid_keys_check() == []
+
+
 # --- subscribing --------------------------------------------------------------------------------
 
 

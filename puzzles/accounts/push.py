@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core import checks
 from django.core.signals import setting_changed
 from django.db import transaction
 from django.utils import timezone
@@ -228,3 +229,22 @@ def new_vapid_keys() -> tuple[str, str]:
 
 def b64url(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def vapid_keys_check(**_: object) -> list[checks.CheckMessage]:
+    """A system check: the VAPID keys are both set or both empty, the private key loads, and the
+    public key is its own (a mismatched pair would have every push refused, and every browser
+    subscribe with a key the site cannot sign for)."""
+    public, private = settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY
+    if not public and not private:
+        return []
+    if not (public and private):
+        return [checks.Error("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither.", id="puzzles.E101")]
+    try:
+        key = vapid()
+    except Exception as exc:
+        return [checks.Error(f"VAPID_PRIVATE_KEY does not load: {exc}", id="puzzles.E102")]
+    own = key.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    if b64url(own) != public.rstrip("="):
+        return [checks.Error("VAPID_PUBLIC_KEY is not the public half of VAPID_PRIVATE_KEY.", id="puzzles.E103")]
+    return []
