@@ -42,7 +42,7 @@ def test_the_push_option_asks_nothing_until_ticked_and_says_a_refusal_plainly(ch
 
         page.focus("#id_push")
         page.keyboard.press("Space")
-        page.wait_for_function("document.getElementById('push-status').textContent.includes('blocked')")
+        page.wait_for_selector("#push-status:has-text('blocked')")
         assert page.evaluate("window.__asked") == 1
         assert not page.is_checked("#id_push")
         assert page.evaluate("document.activeElement.id") == "id_push"
