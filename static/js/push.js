@@ -16,6 +16,18 @@ export function pushSupported(win) {
   return "serviceWorker" in win.navigator && "PushManager" in win && "Notification" in win;
 }
 
+/**
+ * What the page says on load about this browser, asking it nothing: with notifications on for the
+ * account, whether this browser is one that gets them (`permission` is Notification.permission,
+ * `subscribed` whether its worker holds a subscription). Empty when there is nothing to say.
+ */
+export function deviceNote({ checked, permission, subscribed }) {
+  if (!checked) return "";
+  if (permission === "denied") return "Notifications are blocked for this site in this browser: it gets none.";
+  if (!subscribed) return "This browser gets no notifications yet: untick the box and tick it again to add it.";
+  return "This browser gets the notifications.";
+}
+
 const REFUSED = "Notifications are blocked for this site in this browser, so none will come here. "
   + "To have them, allow notifications in the browser's site settings, then tick the box again.";
 
@@ -83,7 +95,14 @@ function start() {
     navigator.serviceWorker.ready,
     new Promise((_, reject) => setTimeout(() => reject(new Error("no service worker")), 10_000)),
   ]);
+  let changed = false; // a click answers for itself: the note on load must not overwrite it
+  (async () => {
+    const found = await navigator.serviceWorker.getRegistration("/");
+    const subscribed = Boolean(await found?.pushManager.getSubscription().catch(() => null));
+    if (!changed) status.textContent = deviceNote({ checked: input.checked, permission: Notification.permission, subscribed });
+  })();
   input.addEventListener("change", async () => {
+    changed = true;
     const on = input.checked;
     input.disabled = true;
     status.textContent = on ? "Asking this browser…" : "";

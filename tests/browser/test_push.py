@@ -1,5 +1,6 @@
 """The push option in a real browser: not there without VAPID keys; with them, shown, asking the
-browser nothing until it is ticked, and a refusal said plainly. (Headless Chromium cannot truly
+browser nothing until it is ticked (saying on load whether this browser gets the notifications),
+and a refusal said plainly. (Headless Chromium cannot truly
 subscribe: tests/test_push.py sends through a local push service, tests/js/push.test.mjs covers
 the grant.)"""
 
@@ -9,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from puzzles.accounts.push import new_vapid_keys
-from puzzles.models import PushSubscription
+from puzzles.models import PushSubscription, Reminder
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import LOOKS, log_in
 
@@ -40,8 +41,16 @@ def test_the_push_option_asks_nothing_until_ticked_and_says_a_refusal_plainly(ch
         assert page.evaluate("window.__asked") == 0
         assert_accessible(page, f"reminder settings with the push option, {look}")
 
+        # Notifications on for the account, none for this browser: the page says so, asking nothing.
+        Reminder.objects.create(user=ada, push=True, hour=8, time_zone="UTC")
+        page.reload()
+        page.wait_for_selector("#push-status:has-text('no notifications yet')")
+        assert page.is_checked("#id_push") and page.evaluate("window.__asked") == 0
         page.focus("#id_push")
-        page.keyboard.press("Space")
+        page.keyboard.press("Space")  # unticked: this browser is forgotten, nothing asked
+        page.wait_for_selector("#push-status:has-text('no more notifications')")
+        assert page.evaluate("window.__asked") == 0
+        page.keyboard.press("Space")  # ticked: now the browser is asked, and refuses
         page.wait_for_selector("#push-status:has-text('blocked')")
         assert page.evaluate("window.__asked") == 1
         assert not page.is_checked("#id_push")

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { keyBytes, pushSupported, subscribeDevice, unsubscribeDevice } from "../../static/js/push.js";
+import { deviceNote, keyBytes, pushSupported, subscribeDevice, unsubscribeDevice } from "../../static/js/push.js";
 
 const KEY = "BPcMbnWQL5GOYX_5LKZXT6sLmHiMsJSiEvIFvfcDvX7IZ9qqtq68onpTPEYmyxSQNiH7UD_98AUcQ12kBoxz_0s";
 
@@ -97,6 +97,14 @@ describe("the push option", () => {
     assert.equal(result.ok, false);
     assert.match(result.message, /could not subscribe/);
     assert.equal(f.calls.sent.length, 0);
+  });
+
+  test("on load, says whether this browser is one that gets the notifications, asking nothing", () => {
+    assert.equal(deviceNote({ checked: false, permission: "default", subscribed: false }), "");
+    assert.match(deviceNote({ checked: true, permission: "denied", subscribed: true }), /blocked/);
+    assert.match(deviceNote({ checked: true, permission: "default", subscribed: false }), /no notifications yet/);
+    assert.match(deviceNote({ checked: true, permission: "granted", subscribed: false }), /no notifications yet/);
+    assert.equal(deviceNote({ checked: true, permission: "granted", subscribed: true }), "This browser gets the notifications.");
   });
 
   test("unticking forgets this browser on the server and unsubscribes it", async () => {
