@@ -11,6 +11,7 @@ from .views import (
     pages,
     practice,
     printing,
+    push,
     reminders,
     replays,
     review,
@@ -71,6 +72,9 @@ urlpatterns = [
     # Leagues: the player's list, the invite link, and a league's board and changes (views/leagues.py).
     # Reminders (views/reminders.py): the player's settings, and the one-click unsubscribe a mail links to.
     path("account/reminders/", reminders.reminder_settings, name="reminders"),
+    # Push reminders (views/push.py): this browser's subscription, added or removed.
+    path("account/reminders/push/", push.push_subscribe, name="push-subscribe"),
+    path("account/reminders/push/remove/", push.push_remove, name="push-remove"),
     path("reminders/stop/<str:token>/", reminders.reminders_stop, name="reminders-stop"),
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),

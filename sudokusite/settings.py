@@ -345,6 +345,21 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Daily Sudoku <sudoku@localhost>"
 # by default the address the site's own mail comes from, which its admins read.
 REPORT_EMAIL = env("REPORT_EMAIL") or parseaddr(DEFAULT_FROM_EMAIL)[1]
 
+# Web Push reminders (puzzles/accounts/push.py): a VAPID key pair, which identifies the site to
+# the browsers' push services. Without both keys push is not offered at all; `manage.py vapid_keys`
+# prints a new pair. The public key is the base64url uncompressed point the browser subscribes
+# with; the private key the base64url raw 32 bytes, or a PEM (py_vapid reads either).
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY")
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY").replace("\\n", "\n")  # a PEM may come on one line, with \n
+VAPID_SUBJECT = env("VAPID_SUBJECT") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1]}"
+PUSH_DEVICES_PER_PLAYER = int(env("PUSH_DEVICES_PER_PLAYER", "5"))
+# The push services a subscription may name (a leading dot: that domain's hosts): the workers post
+# to every stored endpoint, so an endpoint anywhere else (an address inside our network) is refused.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS", "fcm.googleapis.com,updates.push.services.mozilla.com,.push.apple.com,.notify.windows.com"
+)
+PUSH_TTL_SECONDS = int(env("PUSH_TTL_SECONDS", str(4 * 3600)))
+
 # Logging: everything to the console (the process manager keeps it), the web server, the worker
 # and beat alike. Django's own default sends a 500's traceback nowhere when DEBUG is off; here it
 # is logged at ERROR by django.request with the traceback.

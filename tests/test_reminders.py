@@ -284,7 +284,15 @@ def test_the_task_sends_and_reports():
     make_dailies()
     make_reader("ada")
     with time_machine.travel(NOW, tick=False):
-        assert tasks.send_reminders() == {"sent": 1, "failed": 0, "batches": 1, "stopped": False}
+        assert tasks.send_reminders() == {
+            "sent": 1,
+            "failed": 0,
+            "batches": 1,
+            "stopped": False,
+            "pushed": 0,
+            "push_failed": 0,
+            "push_gone": 0,
+        }
 
 
 # --- the mail, through a real SMTP conversation -------------------------------------------------
@@ -448,7 +456,7 @@ def test_the_settings_page_starts_off_in_the_sites_zone_and_offers_the_browsers(
     page = client.get("/account/reminders/")
     assert page.status_code == 200 and page["Cache-Control"].startswith("max-age=0")
     form_ = page.context["form"]
-    assert form_.initial == {"email": False, "hour": 8, "time_zone": "Europe/London"}
+    assert form_.initial == {"email": False, "push": False, "hour": 8, "time_zone": "Europe/London"}
     assert b"js/reminders.js" in page.content and b"data-guess-zone" in page.content
     # Without a verified address the page says so, with the way to add one.
     assert b"Add or verify an address" in page.content and b'href="/accounts/email/"' in page.content

@@ -1,4 +1,4 @@
-"""The reminder settings form: a channel, a local hour and an IANA zone, checked here."""
+"""The reminder settings form: the channels (email, push), a local hour and an IANA zone, checked here."""
 
 from __future__ import annotations
 
@@ -13,14 +13,23 @@ HOURS = [(hour, f"{hour:02d}:00") for hour in range(24)]
 
 class ReminderForm(forms.Form):
     email = forms.BooleanField(label="Email me a reminder each day", required=False)
+    # Offered only when the site has VAPID keys (the form drops it otherwise), and shown by push.js
+    # only where the browser can subscribe; ticking it subscribes this browser there and then.
+    push = forms.BooleanField(
+        label="Send a notification to my devices",
+        required=False,
+        widget=forms.CheckboxInput(attrs={"aria-describedby": "push-help push-status"}),  # the template's
+    )
     hour = forms.TypedChoiceField(
         label="At this hour", choices=HOURS, coerce=int, help_text="Your local time, in the zone below."
     )
     time_zone = forms.ChoiceField(label="Time zone")
 
-    def __init__(self, *args: Any, can_email: bool, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, can_email: bool, can_push: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.can_email = can_email
+        if not can_push:
+            del self.fields["push"]
         zone = self.fields["time_zone"]
         assert isinstance(zone, forms.ChoiceField)
         zone.choices = [(name, name.replace("_", " ")) for name in time_zones()]

@@ -1,10 +1,12 @@
 """Reminders the player chooses: their settings (off by default, a local hour in their own zone,
-by email) and the hourly run that sends the day's reminders.
+by email, by push notification to their devices, or both) and the hourly run that sends the day's
+reminders.
 
-Who is due: a player with email on, whose chosen hour has come on their own calendar today, who
-has not been reminded on that local day, has a verified address (allauth's EmailAddress), is no
-guest, and has not played today. "Played" means an attempt at any of today's dailies (the site's
-day, the puzzles the mail would list): opening a puzzle and making a move is coming back.
+Who is due: a player with email on and a verified address (allauth's EmailAddress), or push on
+and a device subscribed (push.py), whose chosen hour has come on their own calendar today, who
+has not been reminded on that local day, is no guest, and has not played today. "Played" means
+an attempt at any of today's dailies (the site's day, the puzzles the mail would list): opening a
+puzzle and making a move is coming back.
 
 At most once per player and local day: each batch claims its players by inserting
 ReminderSent(user, day) rows, unique on (user, day), in the transaction that selects them with
@@ -13,7 +15,7 @@ them); a worker whose insert meets another's claim keeps none of it. Mail goes o
 claim commits, so a message the server refuses (or one cut short, perhaps sent) is logged and
 marked, and not retried that day: a reminder missed is better than two. Only claims never tried
 are released, when the server is down or the task's time is up: those players are due again at
-the next run.
+the next run. A player's push goes with their mail, just before it, under the same claim.
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from ..models import TIER_ORDER, Attempt, DailyPuzzle, Guest, Reminder, ReminderSent
+from ..models import TIER_ORDER, Attempt, DailyPuzzle, Guest, PushSubscription, Reminder, ReminderSent
 from ..results.history import player_streaks
-from . import reminder_mail
+from . import push, reminder_mail
 from .guests import is_guest
 
 log = logging.getLogger(__name__)
@@ -68,21 +70,22 @@ def can_email(user: User) -> bool:
 def reminder_of(user: User) -> Reminder:
     """The player's reminder settings; unsaved and off when they never chose any."""
     found = Reminder.objects.filter(user=user).first()
-    return found or Reminder(user=user, email=False, hour=8, time_zone=settings.TIME_ZONE)
+    return found or Reminder(user=user, email=False, push=False, hour=8, time_zone=settings.TIME_ZONE)
 
 
-def reminder_save(user: User, *, email: bool, hour: int, time_zone: str) -> Reminder:
+def reminder_save(user: User, *, email: bool, hour: int, time_zone: str, push: bool = False) -> Reminder:
     """Store the player's choice (the form has checked it: a valid zone, an hour 0-23, email only
-    with a verified address)."""
+    with a verified address, push only when the site offers it)."""
     reminder, _ = Reminder.objects.update_or_create(
-        user=user, defaults={"email": email, "hour": hour, "time_zone": time_zone}
+        user=user, defaults={"email": email, "push": push, "hour": hour, "time_zone": time_zone}
     )
     return reminder
 
 
 def reminders_stop(user_id: int) -> bool:
     """Turn off every channel of a player's reminders; whether any was on."""
-    return Reminder.objects.filter(user_id=user_id, email=True).update(email=False) > 0
+    on = Q(email=True) | Q(push=True)
+    return Reminder.objects.filter(on, user_id=user_id).update(email=False, push=False) > 0
 
 
 # --- who is due ---------------------------------------------------------------------------------
@@ -121,14 +124,21 @@ def due_reminders(now: datetime.datetime, todays: list[int]) -> tuple[QuerySet[R
     Every condition on another table is an EXISTS on its index, never a join: a join of the
     users with their guest marks was planned as a nested loop over all users for each reminder
     (14 s a batch at 5,000 players, bench/reminders.py)."""
-    zones = list(Reminder.objects.filter(email=True).values_list("time_zone", flat=True).distinct())
+    on = Q(email=True) | Q(push=True)
+    zones = list(Reminder.objects.filter(on).values_list("time_zone", flat=True).distinct())
     condition, days = due_filter(now, zones)
     address = EmailAddress.objects.filter(user_id=OuterRef("user_id"), verified=True).order_by("-primary", "pk")
+    # A channel the player can be reached on: mail to a verified address, or a device subscribed.
+    reachable = Q(email=True, has_address=True) | Q(push=True, has_device=True)
     queryset = (
-        Reminder.objects.filter(condition, email=True)
+        Reminder.objects.filter(condition, on)
+        .alias(
+            has_address=Exists(EmailAddress.objects.filter(user_id=OuterRef("user_id"), verified=True)),
+            has_device=Exists(PushSubscription.objects.filter(user_id=OuterRef("user_id"))),
+        )
         .filter(
+            reachable,
             Exists(User.objects.filter(pk=OuterRef("user_id"), is_active=True)),
-            Exists(EmailAddress.objects.filter(user_id=OuterRef("user_id"), verified=True)),
             ~Exists(Guest.objects.filter(user_id=OuterRef("user_id"))),
             ~Exists(Attempt.objects.filter(user_id=OuterRef("user_id"), daily_id__in=todays)),
         )
@@ -148,6 +158,9 @@ class RunReport:
     sent: int = 0
     failed: int = 0
     batches: int = 0
+    pushed: int = 0  # push messages the push services accepted (one per device)
+    push_failed: int = 0  # refused or unreachable: logged, the device kept
+    push_gone: int = 0  # 404 or 410: the device is forgotten
     stopped: bool = False  # the mail server was down: the players left are due at the next run
 
 
@@ -169,7 +182,7 @@ def claim_batch(
         rows = list(
             due.filter(pk__gt=after)
             .select_for_update(skip_locked=True, of=("self",))
-            .only("id", "user_id", "time_zone", "hour")
+            .only("id", "user_id", "time_zone", "hour", "email", "push")
             .order_by("pk")[:size]
         )
         if not rows:
@@ -207,17 +220,23 @@ def claims_mark(claims: list[tuple[int, datetime.date]], *, failed: bool) -> Non
         claimed.delete()
 
 
-def send_batch(claimed: Claimed, today: datetime.date, puzzles: list) -> tuple[int, int]:
-    """Mail each claimed player over one connection; (sent, failed). A message the server refuses
-    is logged and its claim marked failed, never retried. When the server cannot be reached (or
+def send_batch(
+    claimed: Claimed, today: datetime.date, puzzles: list, report: RunReport | None = None
+) -> tuple[int, int]:
+    """Remind each claimed player: push to their devices when push is on (counted in `report`;
+    push.py logs its failures, which never stop the batch), then mail when email is on, over one
+    connection; the mails (sent, failed). A message the server refuses is logged and its claim
+    marked failed, never retried. When the server cannot be reached (or
     refuses FAILURES_IN_A_ROW in a row), or the task's soft time limit strikes, the claims not yet
     tried are released, so those players are due again at the next run, and MailServerDown (or
     the time limit) is raised: nothing went to them, so trying again cannot remind anyone twice."""
     failed: list[tuple[int, datetime.date]] = []
     tried = sent = in_a_row = 0
+    report = report or RunReport()
     connection = get_connection()
     try:
-        connection.open()
+        if any(reminder.email for reminder, _ in claimed):  # a batch of push only needs no server
+            connection.open()
         for reminder, day in claimed:
             recipient = reminder_mail.Recipient(
                 user_id=reminder.user_id,
@@ -226,6 +245,13 @@ def send_batch(claimed: Claimed, today: datetime.date, puzzles: list) -> tuple[i
                 streak=player_streaks(User(pk=reminder.user_id), today).current,
             )
             tried += 1
+            if reminder.push:
+                counts = push.push_reminder(reminder.user_id, push.reminder_payload(puzzles, recipient.streak))
+                report.pushed += counts[push.Outcome.SENT]
+                report.push_failed += counts[push.Outcome.FAILED]
+                report.push_gone += counts[push.Outcome.GONE]
+            if not (reminder.email and recipient.address):
+                continue
             try:
                 reminder_mail.reminder_message(recipient, today, puzzles, connection=connection).send()
             except SoftTimeLimitExceeded:
@@ -281,7 +307,7 @@ def reminders_send(
         report.batches += 1
         if claimed:
             try:
-                sent, failed = send_batch(claimed, today, puzzles)
+                sent, failed = send_batch(claimed, today, puzzles, report)
             except MailServerDown as down:
                 report.sent += down.sent
                 report.failed += down.failed

@@ -382,6 +382,7 @@ from .coaching import SolveReview, TechniqueUse  # noqa: E402, F401
 from .leagues import League, Membership  # noqa: E402, F401
 from .play import PlayEvent  # noqa: E402, F401
 from .practice import PracticeAnswer, PracticePosition  # noqa: E402, F401
+from .push import PushSubscription  # noqa: E402, F401
 from .ratings import PlayerRating, PuzzleRating, RatingChange  # noqa: E402, F401
 from .reminders import Reminder, ReminderSent  # noqa: E402, F401
 

@@ -21,6 +21,7 @@ class Reminder(models.Model):
 
     user = models.OneToOneField("auth.User", on_delete=models.CASCADE, related_name="reminder")
     email = models.BooleanField("by email", default=False)
+    push = models.BooleanField("by notification", default=False)  # to each of the player's PushSubscriptions
     hour = models.PositiveSmallIntegerField(default=8)
     time_zone = models.CharField(max_length=64)
     updated_at = models.DateTimeField(auto_now=True)
@@ -28,7 +29,11 @@ class Reminder(models.Model):
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(hour__lte=23), name="reminder_hour_0_23")]
         # The task's question: the players with a channel on, zone by zone.
-        indexes = [models.Index(fields=["time_zone", "hour"], name="reminder_zone_hour", condition=Q(email=True))]
+        indexes = [
+            models.Index(
+                fields=["time_zone", "hour"], name="reminder_zone_hour", condition=Q(email=True) | Q(push=True)
+            )
+        ]
 
     def __str__(self) -> str:
         return f"reminder of {self.user} at {self.hour}:00 {self.time_zone}"

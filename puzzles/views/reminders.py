@@ -9,6 +9,7 @@ token); the signed token in the address, naming the user and the list, is what p
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -17,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from ..accounts import reminder_mail, reminders
+from ..accounts import push, reminder_mail, reminders
 from ..accounts.guests import is_guest
 from ..accounts.reminder_form import ReminderForm
 
@@ -33,14 +34,15 @@ def reminder_settings(request: HttpRequest) -> HttpResponse:
     assert user.is_authenticated  # login_required
     reminder = reminders.reminder_of(user)
     can_email = reminders.can_email(user)
-    initial = {"email": reminder.email, "hour": reminder.hour, "time_zone": reminder.time_zone}
-    form = ReminderForm(request.POST or None, initial=initial, can_email=can_email)
+    can_push = push.push_offered()
+    initial = {"email": reminder.email, "push": reminder.push, "hour": reminder.hour, "time_zone": reminder.time_zone}
+    form = ReminderForm(request.POST or None, initial=initial, can_email=can_email, can_push=can_push)
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            reminders.reminder_save(user, **form.cleaned_data)
-            data = form.cleaned_data
-            if data["email"]:
+            data = {"push": reminder.push, **form.cleaned_data}  # without keys, push is left as it was
+            reminders.reminder_save(user, **data)
+            if data["email"] or data["push"]:
                 messages.success(request, f"Saved: a reminder each day at {data['hour']:02d}:00, {data['time_zone']}.")
             else:
                 messages.success(request, "Saved: reminders are off.")
@@ -51,6 +53,9 @@ def reminder_settings(request: HttpRequest) -> HttpResponse:
         "can_email": can_email,
         # A player who never saved a choice is offered their browser's zone (static/js/reminders.js).
         "guess_zone": reminder.pk is None,
+        # push.js asks the browser for a subscription with this key, and sends it to these addresses.
+        "push_key": settings.VAPID_PUBLIC_KEY if can_push else "",
+        "push_devices": push.PushSubscription.objects.filter(user=user).count() if can_push else 0,
     }
     return render(request, "puzzles/reminders/settings.html", context, status=status)
 

@@ -213,6 +213,43 @@ async function staticFile(request, names) {
   return (await caches.match(request, { cacheName: names.static })) || fetch(request);
 }
 
+// ---- Push reminders (puzzles/accounts/push.py sends them; docs/playing.md, "Reminders"). ----
+
+/**
+ * What a push shows: [title, options] from the server's JSON {title, body, icon, url, tag}; a
+ * message that is not such JSON still shows a plain reminder (a push must show something).
+ * The url is kept only if it is of this origin.
+ */
+function notificationOf(text, origin, staticPrefix) {
+  let data;
+  try {
+    data = JSON.parse(text || "{}") || {};
+  } catch {
+    data = {};
+  }
+  const url = new URL(typeof data.url === "string" ? data.url : "/", origin);
+  const options = {
+    body: typeof data.body === "string" ? data.body : "Today's puzzles are out.",
+    icon: typeof data.icon === "string" ? data.icon : `${staticPrefix}icons/icon-192.png`,
+    tag: typeof data.tag === "string" ? data.tag : "daily-reminder",
+    data: { url: url.origin === origin ? url.href : `${origin}/` },
+  };
+  return [typeof data.title === "string" ? data.title : "Today's sudoku", options];
+}
+
+/** A click on the reminder: focus a tab of the site (taking it to the url), else open the url. */
+async function openReminder(clients, url) {
+  const origin = new URL(url).origin;
+  const open = await clients.matchAll({ type: "window", includeUncontrolled: true });
+  const tab = open.find((client) => new URL(client.url).origin === origin);
+  if (tab) {
+    const focused = await tab.focus();
+    if (focused.url !== url && typeof focused.navigate === "function") await focused.navigate(url).catch(() => {});
+    return focused;
+  }
+  return clients.openWindow(url);
+}
+
 // ---- The worker's life. ----
 
 if (typeof self.addEventListener === "function" && self.OFFLINE) {
@@ -266,6 +303,17 @@ if (typeof self.addEventListener === "function" && self.OFFLINE) {
     } else if (route === "static") {
       event.respondWith(staticFile(request, names));
     }
+  });
+
+  self.addEventListener("push", (event) => {
+    const [title, options] = notificationOf(event.data ? event.data.text() : "", self.location.origin, self.OFFLINE.static);
+    event.waitUntil(self.registration.showNotification(title, options));
+  });
+
+  self.addEventListener("notificationclick", (event) => {
+    event.notification.close();
+    const url = event.notification.data?.url || `${self.location.origin}/`;
+    event.waitUntil(openReminder(self.clients, url));
   });
 
   // A page that loaded before this worker controlled it (the first visit) says so: its puzzle
