@@ -459,14 +459,14 @@ def test_the_settings_page_starts_off_in_the_sites_zone_and_offers_the_browsers(
     assert form_.initial == {"email": False, "push": False, "hour": 8, "time_zone": "Europe/London"}
     assert b"js/reminders.js" in page.content and b"data-guess-zone" in page.content
     # Without a verified address the page says so, with the way to add one.
-    assert b"Add or verify an address" in page.content and b'href="/accounts/email/"' in page.content
+    assert b"Add an address" in page.content and b'href="/accounts/email/"' in page.content
 
 
 @pytest.mark.django_db
 def test_a_player_with_a_verified_address_turns_reminders_on_and_off(client):
     ada = log_in(client, "ada")
     EmailAddress.objects.create(user=ada, email="ada@example.com", verified=True, primary=True)
-    assert b"Add or verify an address" not in client.get("/account/reminders/").content
+    assert b"reminders-no-address" not in client.get("/account/reminders/").content
     response = client.post("/account/reminders/", form(hour=6, zone="America/Los_Angeles"))
     assert response.status_code == 302 and response["Location"] == "/account/reminders/"
     reminder = Reminder.objects.get(user=ada)
@@ -485,8 +485,27 @@ def test_email_cannot_be_turned_on_without_a_verified_address(client):
     assert response.status_code == 400
     assert "verified address" in response.content.decode()
     assert not Reminder.objects.exists()
+    # The notice names the address waiting for its link, and how to have it sent again.
+    assert "We sent a link to ada@example.com" in response.content.decode()
+    # The form comes back with the zone the player chose, not replaced by the browser's guess.
+    assert b"data-guess-zone" not in response.content and b"js/reminders.js" not in response.content
+    assert '<option value="Europe/Paris" selected>' in response.content.decode()
     # Choosing the hour with email off is fine.
     assert client.post("/account/reminders/", form(email=False)).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_zone_list_offers_places_and_keeps_a_players_old_alias(client):
+    ada = log_in(client, "ada")
+    options = client.get("/account/reminders/").context["form"].fields["time_zone"].choices
+    names = {name for name, _ in options}
+    assert {"UTC", "Europe/Paris", "America/Los_Angeles", "Pacific/Auckland"} <= names
+    assert not names & {"US/Eastern", "GB-Eire", "Factory", "localtime", "Etc/GMT+5"}
+    # A zone saved before, even an old alias, is still offered to its player and saves again.
+    Reminder.objects.create(user=ada, email=False, hour=9, time_zone="US/Eastern")
+    names = {name for name, _ in client.get("/account/reminders/").context["form"].fields["time_zone"].choices}
+    assert "US/Eastern" in names
+    assert client.post("/account/reminders/", form(email=False, hour=9, zone="US/Eastern")).status_code == 302
 
 
 @pytest.mark.django_db

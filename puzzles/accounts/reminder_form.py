@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from .reminders import is_time_zone, time_zones
+from .reminders import is_time_zone, offered_time_zones
 
 HOURS = [(hour, f"{hour:02d}:00") for hour in range(24)]
 
@@ -32,7 +32,11 @@ class ReminderForm(forms.Form):
             del self.fields["push"]
         zone = self.fields["time_zone"]
         assert isinstance(zone, forms.ChoiceField)
-        zone.choices = [(name, name.replace("_", " ")) for name in time_zones()]
+        names = list(offered_time_zones())
+        kept = self.initial.get("time_zone")  # the player's own, even an old alias, stays theirs
+        if kept and kept not in names and is_time_zone(kept):
+            names = sorted([*names, kept])
+        zone.choices = [(name, name.replace("_", " ")) for name in names]
 
     def clean_time_zone(self) -> str:
         name = self.cleaned_data["time_zone"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import re
 import time
 import uuid
 import zoneinfo
@@ -57,6 +58,18 @@ def time_zones() -> tuple[str, ...]:
     return tuple(sorted(zoneinfo.available_timezones()))
 
 
+# The zones the settings list offers: those named for a place (an area and a city) and UTC, not
+# the old aliases and oddities a machine also knows ("US/Eastern", "GB-Eire", "Factory"). A zone a
+# player already has stays valid and is offered to them (reminder_form.py).
+PLACE_ZONE = re.compile(r"(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific)/.+")
+
+
+@cache
+def offered_time_zones() -> tuple[str, ...]:
+    """The zones the settings list shows, sorted."""
+    return tuple(name for name in time_zones() if name == "UTC" or PLACE_ZONE.fullmatch(name))
+
+
 def is_time_zone(name: str) -> bool:
     """Whether `name` is an IANA zone name zoneinfo can load."""
     return name in time_zones()
@@ -65,6 +78,11 @@ def is_time_zone(name: str) -> bool:
 def can_email(user: User) -> bool:
     """Whether the player has an address the site may remind: verified, on an account (no guest)."""
     return not is_guest(user) and EmailAddress.objects.filter(user=user, verified=True).exists()
+
+
+def unverified_address(user: User) -> str | None:
+    """The player's address still waiting for its verification link, if any."""
+    return EmailAddress.objects.filter(user=user, verified=False).values_list("email", flat=True).first()
 
 
 def reminder_of(user: User) -> Reminder:

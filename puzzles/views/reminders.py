@@ -52,7 +52,10 @@ def reminder_settings(request: HttpRequest) -> HttpResponse:
         "form": form,
         "can_email": can_email,
         # A player who never saved a choice is offered their browser's zone (static/js/reminders.js).
-        "guess_zone": reminder.pk is None,
+        # Not on a form sent back with its errors: that keeps the zone the player chose.
+        "guess_zone": reminder.pk is None and not form.is_bound,
+        # An address added and waiting for its link: the notice names it.
+        "unverified": None if can_email else reminders.unverified_address(user),
         # push.js asks the browser for a subscription with this key, and sends it to these addresses.
         "push_key": settings.VAPID_PUBLIC_KEY if can_push else "",
         "push_devices": push.PushSubscription.objects.filter(user=user).count() if can_push else 0,
