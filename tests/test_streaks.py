@@ -261,7 +261,7 @@ def test_stats_show_the_freezes_saved_as_words_and_a_named_figure(client, a_week
     )
     assert "1 streak freeze saved: a missed day won't break your streak. Play 7 more days for a second." in page
     assert "covered by a freeze in this streak" not in page
-    assert "Each 7 days you play in a streak earn you a streak freeze, and you can save up to 2" in page
+    assert "Every 7 days you play in a streak earn you a streak freeze, and you can save up to 2" in page
 
 
 @pytest.mark.django_db
