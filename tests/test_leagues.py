@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import datetime
 import re
-import threading
 
 import pytest
 import time_machine
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -20,6 +19,7 @@ from puzzles.fairplay import ranking
 from puzzles.leagues import boards, membership
 from puzzles.models import Attempt, League, Membership, Solve
 
+from . import concurrency
 from .factories import log_in, make_daily, make_solve
 
 pytestmark = pytest.mark.django_db
@@ -479,29 +479,11 @@ def test_the_home_pages_league_cards_cost_the_same_queries_for_one_league_or_man
 
 
 def at_once(*jobs) -> tuple[list[str], list[BaseException]]:
-    """Run the jobs in threads started together; what each returned ("ok" or "refused"), and errors."""
-    barrier = threading.Barrier(len(jobs))
-    outcomes: list[str] = []
-    errors: list[BaseException] = []
-
-    def run(job):
-        try:
-            barrier.wait()
-            job()
-            outcomes.append("ok")
-        except membership.LeagueRefused:
-            outcomes.append("refused")
-        except BaseException as exc:  # reported by the caller
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return sorted(outcomes), errors
+    """Run the jobs in threads started together; what each did ("ok" or "refused"), sorted, and errors."""
+    found = concurrency.at_once(*jobs, timeout=60)
+    refused = [o for o in found if isinstance(o, membership.LeagueRefused)]
+    errors = [o for o in concurrency.raised(found) if o not in refused]
+    return sorted(["ok"] * (len(found) - len(refused) - len(errors)) + ["refused"] * len(refused)), errors
 
 
 @pytest.mark.postgres

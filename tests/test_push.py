@@ -29,8 +29,9 @@ from puzzles.accounts import push, reminders
 from puzzles.accounts.guests import guest_create
 from puzzles.models import PushSubscription, Reminder, ReminderSent
 
+from .concurrency import at_once, raised
 from .factories import log_in
-from .test_reminders import NOW, at_once, make_dailies, send_at
+from .test_reminders import NOW, make_dailies, send_at
 
 SUBSCRIBE = "/account/reminders/push/"
 REMOVE = "/account/reminders/push/remove/"
@@ -528,7 +529,7 @@ def test_two_workers_at_once_push_to_each_device_exactly_once(postgres, service)
         devices.append(service.device(player, f"p{n:02d}"))
     reports: list[reminders.RunReport] = []
     with time_machine.travel(NOW, tick=False):
-        errors = at_once(*[lambda: reports.append(reminders.reminders_send(batch=3))] * 2)
+        errors = raised(at_once(*[lambda: reports.append(reminders.reminders_send(batch=3))] * 2))
     assert not errors
     paths = sorted(path for path, _, _ in service.received)
     assert paths == sorted(f"/push/p{n:02d}" for n in range(12))
@@ -546,6 +547,6 @@ def test_two_browsers_subscribing_at_once_never_pass_the_device_limit(postgres, 
     fields = [
         push.subscription_fields(browser_subscription(f"https://fcm.googleapis.com/fcm/send/{n}")) for n in range(4)
     ]
-    errors = at_once(*[lambda f=f: push.device_subscribe(ada, f) for f in fields])
+    errors = raised(at_once(*[lambda f=f: push.device_subscribe(ada, f) for f in fields]))
     assert len(errors) == 3 and all(isinstance(e, push.TooManyDevices) for e in errors)
     assert PushSubscription.objects.filter(user=ada).count() == 1

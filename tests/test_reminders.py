@@ -4,7 +4,6 @@ real SMTP conversation), one-click unsubscribe, and exactly once under two worke
 from __future__ import annotations
 
 import datetime
-import threading
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -14,7 +13,6 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.core import mail, signing
 from django.core.mail.backends.base import BaseEmailBackend
-from django.db import connections
 from django.test import Client
 
 from puzzles.accounts import reminder_mail, reminders
@@ -23,6 +21,7 @@ from puzzles.models import TIER_ORDER, Attempt, Reminder, ReminderSent
 from puzzles.pipeline import tasks
 from sudokusite.settings import CELERY_BEAT_SCHEDULE, email_settings
 
+from .concurrency import at_once, raised
 from .factories import log_in, make_daily, make_solve
 from .test_accounts import Mailbox, free_port
 
@@ -396,28 +395,6 @@ def test_the_unsubscribe_link_refuses_other_methods_and_any_body(client):
 # --- exactly once under two workers (PostgreSQL) ------------------------------------------------
 
 
-def at_once(*jobs) -> list[BaseException]:
-    """Run the jobs in threads started together; the errors they raised."""
-    barrier = threading.Barrier(len(jobs))
-    errors: list[BaseException] = []
-
-    def run(job):
-        try:
-            barrier.wait()
-            job()
-        except BaseException as exc:  # reported by the caller
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return errors
-
-
 @pytest.mark.postgres
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
@@ -429,7 +406,7 @@ def test_two_workers_at_once_send_each_due_reminder_exactly_once(postgres, setti
     reports: list[reminders.RunReport] = []
     try:
         with time_machine.travel(NOW, tick=False):
-            errors = at_once(*[lambda: reports.append(reminders.reminders_send(batch=4))] * 2)
+            errors = raised(at_once(*[lambda: reports.append(reminders.reminders_send(batch=4))] * 2))
     finally:
         controller.stop()
     assert not errors

@@ -5,40 +5,25 @@ SQLite ignores select_for_update, so these run on PostgreSQL only.
 
 import datetime
 import random
-import threading
 
 import pytest
-from django.db import connections
 
 from puzzles.models import DailyPuzzle, Pool, Puzzle, SeedBatch
 from puzzles.pipeline import pools, publishing
 from puzzles.play import attempts
+
+from ..concurrency import at_once, raised
 
 pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def run_together(*jobs):
     """Run the jobs in threads released at the same moment; re-raise the first failure."""
-    barrier = threading.Barrier(len(jobs))
-    results, errors = [None] * len(jobs), []
-
-    def runner(i, job):
-        try:
-            barrier.wait()
-            results[i] = job()
-        except BaseException as exc:  # reported to the test below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=runner, args=(i, job)) for i, job in enumerate(jobs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
+    found = at_once(*jobs)
+    errors = raised(found)
     if errors:
         raise errors[0]
-    return results
+    return found
 
 
 def make_puzzles(tier, n, seed=0):
