@@ -135,16 +135,28 @@ function jsonResponse(data) {
 
 // ---- What each route does. ----
 
-/** A navigation: the network first, then the cache (a puzzle page), then the offline page. */
-async function page(request, names, puzzle) {
+// A puzzle page kept here is shown after this long without the network's answer: a connection
+// that hangs rather than fails. The network's answer, when it comes, still updates the copy.
+const PAGE_WAIT_MS = 4_000;
+
+/**
+ * A navigation: the network first, then the cache (a puzzle page, also when the network is slower
+ * than PAGE_WAIT_MS), then the offline page. `later` is the event's waitUntil.
+ */
+async function page(request, names, puzzle, later = () => {}) {
   const key = pageKey(request.url);
-  try {
-    const response = await fetch(request);
+  const network = fetch(request).then(async (response) => {
     if (puzzle && response.status === 200) await keep(names.pages, key, response.clone());
     return response;
+  });
+  const kept = puzzle ? await caches.match(key, { cacheName: names.pages }) : undefined;
+  try {
+    if (!kept) return await network;
+    later(network.catch(() => {}));
+    const slow = new Promise((resolve) => setTimeout(() => resolve(null), PAGE_WAIT_MS));
+    return (await Promise.race([network, slow])) || kept;
   } catch (error) {
-    const cached = (puzzle && (await caches.match(key, { cacheName: names.pages })))
-      || (await caches.match(self.OFFLINE.offline, { cacheName: names.static }));
+    const cached = kept || (await caches.match(self.OFFLINE.offline, { cacheName: names.static }));
     if (cached) return cached;
     throw error;
   }
@@ -295,7 +307,7 @@ if (typeof self.addEventListener === "function" && self.OFFLINE) {
       // before the answer comes. The form goes to the network as if there were no worker.
       event.waitUntil(forgetSessions());
     } else if (route === "puzzle-page" || route === "page") {
-      event.respondWith(page(request, names, route === "puzzle-page"));
+      event.respondWith(page(request, names, route === "puzzle-page", (work) => event.waitUntil(work)));
     } else if (route === "state") {
       event.respondWith(state(request));
     } else if (route === "write") {

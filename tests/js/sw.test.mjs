@@ -50,7 +50,7 @@ class FakeCaches {
 }
 
 /** The worker's functions, with `network(request)` as its fetch ("offline" throws). */
-function worker(network = () => "offline") {
+function worker(network = () => "offline", setTimeout = globalThis.setTimeout) {
   const caches = new FakeCaches();
   const fetch = async (request) => {
     const answer = await network(request);
@@ -58,7 +58,7 @@ function worker(network = () => "offline") {
     return answer;
   };
   const context = vm.createContext({
-    self: {}, caches, fetch, crypto, Request, Response, URL, TextEncoder, console, Date, Math, JSON, Promise,
+    self: {}, caches, fetch, crypto, Request, Response, URL, TextEncoder, console, Date, Math, JSON, Promise, setTimeout,
   });
   vm.runInContext(CODE, context);
   return { sw: context, caches };
@@ -68,6 +68,34 @@ const json = (data, status = 200) => new Response(JSON.stringify(data), { status
 const stateOf = (token) => new Request(STATE, { headers: { "X-CSRFToken": token } });
 const player = { id: 7, name: "ada", guest: false };
 const position = { givens: "0".repeat(81), digits: "4".padEnd(81, "0"), corner: [], centre: [], colours: [], version: 3, elapsed: 12, player, started: true };
+
+describe("pages", () => {
+  const PAGE = `${ORIGIN}/daily/2026-11-26/easy/`;
+  const names = { static: "sudoku-static-1", pages: "sudoku-pages-1" };
+
+  test("a kept puzzle page is shown when the network hangs, and the network's late answer updates it", async () => {
+    let answer;
+    const hanging = new Promise((resolve) => { answer = resolve; });
+    const waits = [];
+    const { sw, caches } = worker(() => hanging, (fn, ms) => { waits.push(ms); fn(); });
+    await (await caches.open(names.pages)).put(PAGE, new Response("kept"));
+    const later = [];
+    const shown = await sw.page(new Request(PAGE), names, true, (work) => later.push(work));
+    assert.equal(await shown.text(), "kept");
+    assert.deepEqual(waits, [4_000]);
+    answer(new Response("fresh"));
+    await Promise.all(later);
+    assert.equal(await (await caches.match(PAGE, { cacheName: names.pages })).text(), "fresh");
+  });
+
+  test("without a kept copy the network is awaited, and a failure shows the offline page", async () => {
+    const { sw, caches } = worker(() => "offline", () => assert.fail("no wait without a copy"));
+    sw.self.OFFLINE = { offline: `${ORIGIN}/offline/` };
+    await (await caches.open(names.static)).put(`${ORIGIN}/offline/`, new Response("offline page"));
+    const shown = await sw.page(new Request(PAGE), names, true);
+    assert.equal(await shown.text(), "offline page");
+  });
+});
 
 describe("routes", () => {
   test("the worker answers pages, the state, the board's writes and static files, and nothing else", () => {
