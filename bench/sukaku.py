@@ -52,6 +52,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -67,6 +68,7 @@ SERATE = "diuf.sudoku.test.serate"
 # expert's median, and the rating no extreme puzzle may fall below.
 AT_LEAST, EXTREME_OVERLAP, EXTREME_FLOOR = 40, 0.10, 6.0
 TOP_TECHNIQUES = 3
+COLUMNS = ("tier", "n", "median", "min", "p10", "p90", "max", "<=prev", ">next", "rho", "  SE's hardest")
 
 
 class Unavailable(Exception):
@@ -182,7 +184,9 @@ def _serate_lines(grids: list[str], classes: Path, threads: int, cache: Path) ->
         given.write("\n".join(grids) + "\n")
     try:
         with (
-            subprocess.Popen(serate_command(classes, Path(given.name), threads), stdout=subprocess.PIPE, text=True) as java,
+            subprocess.Popen(
+                serate_command(classes, Path(given.name), threads), stdout=subprocess.PIPE, text=True
+            ) as java,
             cache.open("a", encoding="utf-8") as kept,
         ):
             assert java.stdout is not None
@@ -217,9 +221,7 @@ def make_fresh(tier: str, count: int, seed: int, band: tuple[int, int]) -> list[
         stock = family_stock(tier, (r.hardest for r in made if r.in_band))
         puzzle = generate_varied(tier, rng, stock)
         score = puzzle.rating.score
-        made.append(
-            Rated(format_grid(puzzle.givens), tier, score, puzzle.rating.hardest, band[0] <= score <= band[1])
-        )
+        made.append(Rated(format_grid(puzzle.givens), tier, score, puzzle.rating.hardest, band[0] <= score <= band[1]))
     return made
 
 
@@ -299,7 +301,7 @@ def checks(figures: dict[str, dict]) -> list[tuple[bool, str]]:
     tiers = [t for t in TIERS if t in figures]
     counts = ", ".join(f"{t} {figures[t]['count']}" for t in tiers)
     medians = [figures[t]["median"] for t in tiers]
-    rising = all(a is not None and b is not None and b > a for a, b in zip(medians, medians[1:]))
+    rising = all(a is not None and b is not None and b > a for a, b in pairwise(medians))
     order = " < ".join(f"{t} {_one(m)}" for t, m in zip(tiers, medians))
     out = [
         (all(figures[t]["count"] >= AT_LEAST for t in tiers), f"{AT_LEAST} or more rated per tier: {counts}"),
@@ -341,7 +343,7 @@ def _rho(value: float | None) -> str:
 def print_figures(title: str, figures: dict[str, dict]) -> None:
     print(f"\n{title}")
     widths = (-8, 5, 6, 5, 5, 5, 5, 9, 9, 7, 0)
-    print(row("tier", "n", "median", "min", "p10", "p90", "max", "<=prev", ">next", "rho", "  SE's hardest", widths=widths))
+    print(row(*COLUMNS, widths=widths))
     for tier, f in figures.items():
         names = ", ".join(f"{name} {n}" for name, n in f["techniques"])
         cells = [f["count"], *(_one(f[k]) for k in ("median", "min", "p10", "p90", "max"))]
@@ -387,7 +389,9 @@ def main() -> None:
     if args.json:
         summary = {"sukaku": {"source": args.source, "commit": args.commit}, "origin": origin, "bands": bands}
         sets = {"all": every, "in_band": in_band}
-        summary |= {name: {"tiers": f, "checks": [{"holds": h, "what": w} for h, w in checks(f)]} for name, f in sets.items()}
+        summary |= {
+            name: {"tiers": f, "checks": [{"holds": h, "what": w} for h, w in checks(f)]} for name, f in sets.items()
+        }
         print(json.dumps(summary | {"puzzles": [asdict(r) for r in rated]}, indent=1))
         return
     print(f"{origin}; Sukaku Explainer {args.commit[:12]}; ratings on SE's scale, rho is Spearman of our score")
