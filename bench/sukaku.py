@@ -226,8 +226,8 @@ def make_fresh(tier: str, count: int, seed: int, band: tuple[int, int]) -> list[
 
 
 def read_puzzles(lines: Iterable[str], name: str = "") -> tuple[list[tuple[str, str]], list[str]]:
-    """(puzzles as (grid, tier), problems as 'name:line: why') from '<81 characters> <tier>' lines;
-    '#' lines and blank lines are skipped."""
+    """(puzzles as (grid in digits, tier), problems as 'name:line: why') from '<81 characters> <tier>'
+    lines; '#' lines and blank lines are skipped."""
     puzzles, problems = [], []
     for number, line in enumerate(lines, start=1):
         fields = line.split()
@@ -238,11 +238,11 @@ def read_puzzles(lines: Iterable[str], name: str = "") -> tuple[list[tuple[str, 
             problems.append(f"{where}: expected '<grid> <tier>' with a tier of {', '.join(TIERS)}")
             continue
         try:
-            parse(fields[0])
+            grid = format_grid(parse(fields[0]))  # one spelling per puzzle, the cache's key
         except InvalidGrid as error:
             problems.append(f"{where}: {error}")
             continue
-        puzzles.append((fields[0], fields[1]))
+        puzzles.append((grid, fields[1]))
     return puzzles, problems
 
 

@@ -89,6 +89,11 @@ def test_the_puzzle_file_reader_skips_comments_and_reports_bad_lines():
     assert [p.split(":")[1] for p in problems] == ["4", "5", "6"]
 
 
+def test_a_puzzle_file_may_write_blanks_as_dots_and_is_read_in_digits():
+    puzzles, problems = sukaku.read_puzzles([f"{GRID.replace('0', '.')} easy"])
+    assert (puzzles, problems) == ([(GRID, "easy")], [])
+
+
 def test_hard_is_aimed_by_the_families_made_so_far_inside_the_band(monkeypatch):
     # Made in turn: an x-wing in band, a skyscraper outside it, an xy-wing in band.
     made = iter([(400, "x-wing"), (500, "skyscraper"), (420, "xy-wing"), (400, "x-wing")])
