@@ -44,6 +44,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -68,6 +69,9 @@ SERATE = "diuf.sudoku.test.serate"
 # expert's median, and the rating no extreme puzzle may fall below.
 AT_LEAST, EXTREME_OVERLAP, EXTREME_FLOOR = 40, 0.10, 6.0
 TOP_TECHNIQUES = 3
+# SE names some techniques with a code of their variant (Skyscraper 011, WXYZ-Wing 126): the
+# commonest hardest techniques are counted without it.
+VARIANT_CODE = re.compile(r" \d{3,}$")
 COLUMNS = ("tier", "n", "median", "min", "p10", "p90", "max", "<=prev", ">next", "rho", "  SE's hardest")
 
 
@@ -282,10 +286,15 @@ def tier_figures(rated: list[Rated], tiers: Iterable[str] = TIERS) -> dict[str, 
             "at_or_below_previous_median": _share(ratings, lambda se: se <= below) if below is not None else None,
             "above_next_median": _share(ratings, lambda se: se > above) if above is not None else None,
             "below_floor": sum(se < EXTREME_FLOOR for se in ratings),
-            "techniques": Counter(r.se_hardest for r in inside).most_common(TOP_TECHNIQUES),
+            "techniques": Counter(technique(r.se_hardest) for r in inside).most_common(TOP_TECHNIQUES),
             "spearman": spearman([r.score for r in inside], ratings),
         }
     return out
+
+
+def technique(se_name: str) -> str:
+    """technique(se_name) -> SE's name of a technique without its variant code, if any."""
+    return VARIANT_CODE.sub("", se_name)
 
 
 def _ratings(rated: list[Rated]) -> list[float]:

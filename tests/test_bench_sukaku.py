@@ -135,6 +135,18 @@ def test_the_tier_figures_give_the_range_the_overlaps_and_the_commonest_techniqu
     assert easy["spearman"] is None  # our scores are all the same there
 
 
+def test_techniques_are_counted_without_se_s_variant_codes():
+    pool = [
+        rated("hard", 4.0, hardest=name) for name in ("Skyscraper 011", "Skyscraper 111", "Unique Rectangle type 1")
+    ]
+    assert sukaku.tier_figures(pool, ["hard"])["hard"]["techniques"] == [
+        ("Skyscraper", 2),
+        ("Unique Rectangle type 1", 1),
+    ]
+    assert sukaku.technique("Grouped 2 Strong links 101") == "Grouped 2 Strong links"
+    assert sukaku.technique("UVWXYZ-Wing 2619") == "UVWXYZ-Wing"
+
+
 def test_spearman_inside_a_tier_compares_our_score_with_se():
     pool = [rated("hard", se, score=score) for score, se in ((400, 4.0), (420, 4.2), (440, 4.4), (460, 4.3))]
     assert sukaku.tier_figures(pool, ["hard"])["hard"]["spearman"] == pytest.approx(0.8)
