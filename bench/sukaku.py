@@ -305,35 +305,30 @@ def _share(values: list[float], test) -> float | None:
     return sum(map(test, values)) / len(values) if values else None
 
 
-def checks(figures: dict[str, dict]) -> list[tuple[bool, str]]:
-    """The issue's 'done when' on one set of tier figures, as (holds, what was measured)."""
+def checks(figures: dict[str, dict]) -> list[tuple[str, bool, str]]:
+    """The issue's 'done when' on one set of tier figures, as (check, holds, what was measured);
+    the checks are 'count', 'rising', 'overlap' and 'floor', the last two only with extreme."""
     tiers = [t for t in TIERS if t in figures]
     counts = ", ".join(f"{t} {figures[t]['count']}" for t in tiers)
     medians = [figures[t]["median"] for t in tiers]
     rising = all(a is not None and b is not None and b > a for a, b in pairwise(medians))
     order = " < ".join(f"{t} {_one(m)}" for t, m in zip(tiers, medians))
     out = [
-        (all(figures[t]["count"] >= AT_LEAST for t in tiers), f"{AT_LEAST} or more rated per tier: {counts}"),
-        (rising, f"each tier's SE median above the previous tier's: {order}"),
+        ("count", all(figures[t]["count"] >= AT_LEAST for t in tiers), f"{AT_LEAST} or more rated per tier: {counts}"),
+        ("rising", rising, f"each tier's SE median above the previous tier's: {order}"),
     ]
     extreme = figures.get("extreme")
     if extreme and "expert" in figures:
         share = extreme["at_or_below_previous_median"]
-        out.append(
-            (
-                share is not None and share <= EXTREME_OVERLAP,
-                f"at most {EXTREME_OVERLAP:.0%} of extreme at or below expert's median "
-                f"({_one(figures['expert']['median'])}): {_percent(share)}",
-            )
+        expert_median = _one(figures["expert"]["median"])
+        what = (
+            f"at most {EXTREME_OVERLAP:.0%} of extreme at or below expert's median ({expert_median}): {_percent(share)}"
         )
+        out.append(("overlap", share is not None and share <= EXTREME_OVERLAP, what))
     if extreme:
-        out.append(
-            (
-                extreme["count"] > 0 and extreme["below_floor"] == 0,
-                f"no extreme below {EXTREME_FLOOR}: {extreme['below_floor']} of {extreme['count']}, "
-                f"lowest {_one(extreme['min'])}",
-            )
-        )
+        lowest = f"{extreme['below_floor']} of {extreme['count']}, lowest {_one(extreme['min'])}"
+        clear = extreme["count"] > 0 and extreme["below_floor"] == 0
+        out.append(("floor", clear, f"no extreme below {EXTREME_FLOOR}: {lowest}"))
     return out
 
 
@@ -342,7 +337,7 @@ def _one(value: float | None) -> str:
 
 
 def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{value:.0%}"
+    return "-" if value is None else f"{value:.1%}"  # one in 200 shows as 0.5%, not 0%
 
 
 def _rho(value: float | None) -> str:
@@ -358,7 +353,7 @@ def print_figures(title: str, figures: dict[str, dict]) -> None:
         cells = [f["count"], *(_one(f[k]) for k in ("median", "min", "p10", "p90", "max"))]
         shares = _percent(f["at_or_below_previous_median"]), _percent(f["above_next_median"])
         print(row(tier, *cells, *shares, _rho(f["spearman"]), f"  {names}", widths=widths))
-    for holds, text in checks(figures):
+    for _, holds, text in checks(figures):
         print(f"{'holds' if holds else 'does not hold'}: {text}")
 
 
@@ -399,7 +394,8 @@ def main() -> None:
         summary = {"sukaku": {"source": args.source, "commit": args.commit}, "origin": origin, "bands": bands}
         sets = {"all": every, "in_band": in_band}
         summary |= {
-            name: {"tiers": f, "checks": [{"holds": h, "what": w} for h, w in checks(f)]} for name, f in sets.items()
+            name: {"tiers": f, "checks": [{"check": c, "holds": h, "what": w} for c, h, w in checks(f)]}
+            for name, f in sets.items()
         }
         print(json.dumps(summary | {"puzzles": [asdict(r) for r in rated]}, indent=1))
         return

@@ -166,21 +166,26 @@ def ladder(extreme: list[float], per_tier: int = 40) -> list[Rated]:
 
 def test_the_checks_hold_when_the_tiers_climb_and_extreme_stays_clear_of_expert():
     results = sukaku.checks(sukaku.tier_figures(ladder([7.0] * 36 + [6.2] * 4)))
-    assert [holds for holds, _ in results] == [True, True, True, True]
-    assert "expert 6.2 < extreme 7.0" in results[1][1]
-    assert results[2][1].endswith(": 10%")
+    assert [(check, holds) for check, holds, _ in results] == [
+        ("count", True),
+        ("rising", True),
+        ("overlap", True),
+        ("floor", True),
+    ]
+    assert "expert 6.2 < extreme 7.0" in results[1][2]
+    assert results[2][2].endswith(": 10.0%")
 
 
 def test_the_checks_fail_on_too_few_puzzles_overlap_and_an_extreme_below_six():
     results = sukaku.checks(sukaku.tier_figures(ladder([7.0] * 30 + [6.2] * 5 + [5.9])))
-    assert [holds for holds, _ in results] == [False, True, False, False]
-    assert "extreme 36" in results[0][1]
-    assert results[2][1].endswith(": 17%")
-    assert "1 of 36, lowest 5.9" in results[3][1]
+    assert [holds for _, holds, _ in results] == [False, True, False, False]
+    assert "extreme 36" in results[0][2]
+    assert results[2][2].endswith(": 16.7%")
+    assert "1 of 36, lowest 5.9" in results[3][2]
 
 
 def test_a_tier_whose_median_does_not_climb_fails_that_check():
     pool = ladder([7.0] * 40) + [rated("medium", 1.4) for _ in range(50)]
-    holds, text = sukaku.checks(sukaku.tier_figures(pool))[1]
-    assert not holds
+    check, holds, text = sukaku.checks(sukaku.tier_figures(pool))[1]
+    assert (check, holds) == ("rising", False)
     assert "easy 1.5 < medium 1.4" in text
