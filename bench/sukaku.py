@@ -374,7 +374,8 @@ def main() -> None:
         classes = sukaku_build(args.source, args.commit)
         if args.puzzles:
             puzzles, problems = read_puzzles(args.puzzles.read_text().splitlines(), args.puzzles.name)
-            print(*problems, sep="\n", file=sys.stderr)
+            for problem in problems:
+                print(problem, file=sys.stderr)
             rated = rate_given(puzzles, bands)
             origin = f"{len(rated)} puzzles from {args.puzzles}"
         else:
