@@ -10,7 +10,7 @@ puzzle again in full (rate(givens), no ceiling), as the site does when it shows 
 With --aimed the hard tier also runs exactly as a refill (pools.pool_fill) makes and keeps it,
 without the database: an empty pool of the hard target (--target, else PUZZLE_POOL_TARGETS) is
 filled from engine.generate_stream, every puzzle offered to the pool's rule (inside the score
-band, engine.family_keeps while aiming, which lasts the first half of each
+band, engine.family_keeps while aiming, which lasts the first AIM_SHARE of each
 GENERATION_BUDGET_SECONDS; spares outside the band up to the target), and when it is full
 another empty one is filled, until the time is up. It prints the puzzles kept inside the band
 per minute, how many fills ended with every family, and the spread of the kept puzzles across
@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import percentile, row
 from puzzles.engine import (
+    AIM_SHARE,
     DEFAULT_FILLER,
     FAMILIES,
     TIERS,
@@ -84,7 +85,7 @@ def fill_pools(rng: random.Random, seconds: float, target: int) -> Fills:
         while len(held) < target and time.perf_counter() - start < seconds:
             if time.perf_counter() - budget_start >= GENERATION_BUDGET_SECONDS:
                 budget_start = time.perf_counter()  # the next refill task, on the pool as it is
-            aiming = time.perf_counter() - budget_start < GENERATION_BUDGET_SECONDS / 2
+            aiming = time.perf_counter() - budget_start < GENERATION_BUDGET_SECONDS * AIM_SHARE
             made = next(puzzles)
             stock = family_stock("hard", (p.rating.hardest for p in held))
             if low <= made.rating.score <= high:
@@ -159,7 +160,7 @@ def main() -> None:
         made = len(fills.kept) + fills.spares + fills.discarded
         print(
             f"\nHard as the refills keep it: pools of {args.target} filled from empty, band {low}-{high}, "
-            f"aiming for the first {GENERATION_BUDGET_SECONDS / 2:.0f} s of each task"
+            f"aiming for the first {GENERATION_BUDGET_SECONDS * AIM_SHARE:.0f} s of each task"
         )
         show("made", "kept in band", "kept per minute", "spares", "discarded", "fills", "every family")
         show(
@@ -171,7 +172,7 @@ def main() -> None:
             fills.fills,
             fills.with_every_family,
         )
-        hard["hard, kept by the refills"] = fills.kept
+        hard["kept hard"] = fills.kept
     for label, made in hard.items():
         shares(label, made)
 

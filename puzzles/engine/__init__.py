@@ -16,7 +16,7 @@ from .catalogue import (
     tier_of,
 )
 from .clearer import SYMMETRIES, clear, symmetry_of
-from .families import FAMILIES, family_keeps, family_stock
+from .families import AIM_SHARE, FAMILIES, family_keeps, family_stock
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .generator import Generated, GenerationGaveUp, check_options, generate, generate_stream
 from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid, parse, unit_name
@@ -29,6 +29,7 @@ from .steps import Step
 from .walk import Moment, walk
 
 __all__ = [
+    "AIM_SHARE",
     "DEFAULT_FILLER",
     "FAMILIES",
     "FILLERS",

@@ -42,6 +42,9 @@ def family_stock(tier: str, hardest: Iterable[str | None]) -> dict[str, int]:
 # No family may fill more than this share of a pool, so the common ones (skyscrapers, XY-wings)
 # leave room for the rest.
 FAMILY_SHARE = 0.4
+# A refill aims (family_keeps with aiming) for this share of its time budget, then keeps any
+# puzzle it has room for, so a family rarely met cannot hold its pool short for long.
+AIM_SHARE = 0.5
 
 
 def family_keeps(hardest: str | None, stock: Mapping[str, int], target: int, aiming: bool = True) -> bool:

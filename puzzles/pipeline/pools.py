@@ -153,9 +153,9 @@ def pool_fill(tier: str, *, budget_seconds: float, rng: random.Random | None = N
     when none inside is left; past that they are discarded. In a tier with families of hardest
     techniques (hard), every puzzle the engine makes is offered to the pool, which keeps it
     while its family has room (engine.family_keeps): places are held for the families the pool
-    lacks, and no family fills more than its share. That aim lasts the first half of the
-    budget; after it any puzzle inside the band is kept, so a family the band rarely admits
-    cannot hold the pool short. A slow tier (extreme puzzles are rare) only ever uses its own
+    lacks, and no family fills more than its share. That aim lasts the first half of the budget
+    (engine.AIM_SHARE); after it any puzzle inside the band is kept, so a family the band rarely
+    admits cannot hold the pool short. A slow tier (extreme puzzles are rare) only ever uses its own
     budget, so it cannot hold the other pools back.
     """
     rng = rng or random.Random()
@@ -169,7 +169,7 @@ def pool_fill(tier: str, *, budget_seconds: float, rng: random.Random | None = N
         if Puzzle.objects.available(tier).in_band(band).count() >= pool.target:
             break
         made = next(puzzles)
-        if puzzle_store(made, fill_pool=True, aiming=elapsed < budget_seconds / 2):
+        if puzzle_store(made, fill_pool=True, aiming=elapsed < budget_seconds * engine.AIM_SHARE):
             report.stored += 1
         else:
             report.discarded += 1
