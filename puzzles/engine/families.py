@@ -54,7 +54,7 @@ def family_keeps(hardest: str | None, stock: Mapping[str, int], target: int, aim
     It keeps any while there is room; but while `aiming`, once its family is held it keeps one
     more only with room to spare for a puzzle of each family still missing, and while its family
     holds less than FAMILY_SHARE of the target. So no puzzle a pool has room for is wasted, and
-    one filled from empty ends with every family, the rare ones too.
+    one filled from empty keeps a place for every family, the rare ones too.
     """
     held = sum(stock.values())
     family = FAMILY_OF.get(hardest or "", "")

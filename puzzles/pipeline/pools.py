@@ -89,9 +89,8 @@ def puzzle_store(
 
     With `fill_pool`, the tier's pool row is locked and the puzzle stored only while the pool
     wants it (_pool_wants, `aiming` at variety or not), so concurrent refills cannot overfill
-    it. With `batch_id`, the batch's count
-    is claimed by a conditional update, so a batch never gets more than it asked for. A puzzle
-    already in the database (same givens) is skipped.
+    it. With `batch_id`, the batch's count is claimed by a conditional update, so a batch never
+    gets more than it asked for. A puzzle already in the database (same givens) is skipped.
     """
     row = _puzzle_row(made)
     if batch_id is not None and not fill_pool and connection.vendor == "postgresql":
