@@ -7,8 +7,14 @@ techniques, and how long rating the made puzzles takes.
 Everything runs in this one process, so on one core. Each tier makes puzzles from a fixed seed
 for `--seconds` (or exactly `--puzzles` of them, when given). The rating column rates each made
 puzzle again in full (rate(givens), no ceiling), as the site does when it shows the steps.
-With --aimed the hard tier also runs as the pool's refills do: each puzzle aimed at the family
-of hard techniques least represented so far (generator.generate_varied).
+With --aimed the hard tier also runs exactly as a refill (pools.pool_fill) makes and keeps it,
+without the database: an empty pool of the hard target (--target, else PUZZLE_POOL_TARGETS) is
+filled from engine.generate_stream, every puzzle offered to the pool's rule (inside the score
+band, engine.family_keeps while aiming, which lasts the first AIM_SHARE of each
+GENERATION_BUDGET_SECONDS; spares outside the band up to the target), and when it is full
+another empty one is filled, until the time is up. It prints the puzzles kept inside the band
+per minute, how many fills ended with every family, and the spread of the kept puzzles across
+the families.
 """
 
 from __future__ import annotations
@@ -19,31 +25,84 @@ import statistics
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import percentile, row
-from puzzles.engine import DEFAULT_FILLER, FAMILIES, TIERS, Generated, family_stock, generate, generate_varied, rate
+from puzzles.engine import (
+    AIM_SHARE,
+    DEFAULT_FILLER,
+    FAMILIES,
+    TIERS,
+    Generated,
+    family_keeps,
+    family_stock,
+    generate,
+    generate_stream,
+    rate,
+)
+from sudokusite.settings import GENERATION_BUDGET_SECONDS, PUZZLE_POOL_TARGETS, PUZZLE_SCORE_BANDS
 
 
 def show(*cells: object) -> None:
     print(row(*cells))
 
 
-def make(tier: str, rng: random.Random, seconds: float, puzzles: int, aimed: bool) -> tuple[list[Generated], float]:
+def make(tier: str, rng: random.Random, seconds: float, puzzles: int) -> tuple[list[Generated], float]:
     """Puzzles of a tier from one random source, for `seconds` or until `puzzles` are made."""
     made: list[Generated] = []
-    held: list[str | None] = []
     start = time.perf_counter()
     while (len(made) < puzzles) if puzzles else (time.perf_counter() - start < seconds):
-        if aimed:
-            puzzle = generate_varied(tier, rng, family_stock(tier, held))
-            held.append(puzzle.rating.hardest)
-        else:
-            puzzle = generate(tier, rng)
-        made.append(puzzle)
+        made.append(generate(tier, rng))
     return made, time.perf_counter() - start
+
+
+@dataclass
+class Fills:
+    """What the pool's refills kept of the hard puzzles made, fill after fill from empty."""
+
+    kept: list[Generated] = field(default_factory=list)  # inside the band
+    spares: int = 0
+    discarded: int = 0
+    fills: int = 0
+    with_every_family: int = 0
+    seconds: float = 0.0
+
+
+def fill_pools(rng: random.Random, seconds: float, target: int) -> Fills:
+    """Hard pools of `target` filled from empty, one after another, for `seconds`, by the rule
+    of pools.pool_fill and _pool_wants; a fill cut short by the time is not counted."""
+    low, high = PUZZLE_SCORE_BANDS["hard"]
+    fills = Fills()
+    puzzles = generate_stream("hard", rng)
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        held: list[Generated] = []
+        spares = 0
+        budget_start = time.perf_counter()
+        while len(held) < target and time.perf_counter() - start < seconds:
+            if time.perf_counter() - budget_start >= GENERATION_BUDGET_SECONDS:
+                budget_start = time.perf_counter()  # the next refill task, on the pool as it is
+            aiming = time.perf_counter() - budget_start < GENERATION_BUDGET_SECONDS * AIM_SHARE
+            made = next(puzzles)
+            stock = family_stock("hard", (p.rating.hardest for p in held))
+            if low <= made.rating.score <= high:
+                if family_keeps(made.rating.hardest, stock, target, aiming):
+                    held.append(made)
+                    continue
+            elif spares < target:
+                spares += 1
+                continue
+            fills.discarded += 1
+        fills.kept += held
+        fills.spares += spares
+        if len(held) == target:
+            fills.fills += 1
+            fills.with_every_family += min(family_stock("hard", (p.rating.hardest for p in held)).values()) > 0
+    fills.seconds = time.perf_counter() - start
+    return fills
 
 
 def rating_times(made: list[Generated]) -> list[float]:
@@ -73,21 +132,20 @@ def main() -> None:
     parser.add_argument("--puzzles", type=int, default=0, help="make exactly this many per tier")
     parser.add_argument("--tiers", default=",".join(TIERS))
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--aimed", action="store_true", help="also run hard aimed family by family")
+    parser.add_argument("--aimed", action="store_true", help="also fill hard pools as the refills do")
+    parser.add_argument("--target", type=int, default=PUZZLE_POOL_TARGETS["hard"], help="the hard pool's target")
     args = parser.parse_args()
     tiers = [t.strip() for t in args.tiers.split(",") if t.strip()]
-    runs = [(t, False) for t in tiers] + ([("hard", True)] if args.aimed else [])
     budget = f"{args.puzzles} puzzles" if args.puzzles else f"{args.seconds:.0f} s"
     print(f"Generated per minute, one core ({budget} per tier, seed {args.seed}, filler {DEFAULT_FILLER})")
     show("tier", "puzzles", "per minute", "tries/puzzle", "rate med ms", "rate p90 ms")
     hard: dict[str, list[Generated]] = {}
-    for tier, aimed in runs:
-        made, elapsed = make(tier, random.Random(args.seed), args.seconds, args.puzzles, aimed)
+    for tier in tiers:
+        made, elapsed = make(tier, random.Random(args.seed), args.seconds, args.puzzles)
         times = rating_times(made)
-        label = f"{tier}, aimed" if aimed else tier
         tries = sum(p.tries for p in made)
         show(
-            label,
+            tier,
             len(made),
             f"{len(made) * 60 / elapsed:.0f}",
             f"{tries / len(made):.1f}",
@@ -95,7 +153,26 @@ def main() -> None:
             f"{percentile(times, 0.9):.1f}",
         )
         if tier == "hard":
-            hard[label] = made
+            hard[tier] = made
+    if args.aimed:
+        low, high = PUZZLE_SCORE_BANDS["hard"]
+        fills = fill_pools(random.Random(args.seed), args.seconds, args.target)
+        made = len(fills.kept) + fills.spares + fills.discarded
+        print(
+            f"\nHard as the refills keep it: pools of {args.target} filled from empty, band {low}-{high}, "
+            f"aiming for the first {GENERATION_BUDGET_SECONDS * AIM_SHARE:.0f} s of each task"
+        )
+        show("made", "kept in band", "kept per minute", "spares", "discarded", "fills", "every family")
+        show(
+            made,
+            len(fills.kept),
+            f"{len(fills.kept) * 60 / fills.seconds:.0f}",
+            fills.spares,
+            fills.discarded,
+            fills.fills,
+            fills.with_every_family,
+        )
+        hard["kept hard"] = fills.kept
     for label, made in hard.items():
         shares(label, made)
 

@@ -1,4 +1,5 @@
 import datetime
+import itertools
 import random
 
 import pytest
@@ -211,39 +212,67 @@ def _hold_hard(*hardest: str) -> None:
         Puzzle.objects.filter(pk=puzzle.pk).update(hardest=name)
 
 
-def test_a_hard_refill_aims_at_the_family_the_pool_holds_least_of(monkeypatch, settings):
-    settings.PUZZLE_SCORE_BANDS = {**settings.PUZZLE_SCORE_BANDS, "hard": (300, 500)}
-    _hold_hard("skyscraper", "skyscraper", "xy-wing", "x-wing", "naked-triple", "unique-rectangle-1", "swordfish")
-    Puzzle.objects.filter(tier="hard").update(score=400)
-    Puzzle.objects.filter(tier="hard", hardest="x-wing").update(used=True)  # published: no longer held
-    Puzzle.objects.filter(tier="hard", hardest="swordfish").update(score=600)  # a spare outside the band
-    Pool.objects.create(tier="hard", target=Puzzle.objects.available("hard").count() + 1)
-    asked = []
-    generate_varied = pools.engine.generate_varied
+class Rated:
+    """Records every hard puzzle the engine rates while a refill runs, kept or not."""
 
-    def spy(tier, rng, stock, **options):
-        asked.append(dict(stock))
-        return generate_varied(tier, rng, stock, **options)
+    def __init__(self, monkeypatch) -> None:
+        self.givens: list[str] = []
+        rate = pools.engine.generator.rate
 
-    monkeypatch.setattr(pools.engine, "generate_varied", spy)
-    report = pools.pool_fill("hard", budget_seconds=60, rng=random.Random(5))
-    assert asked[0] == {"fish": 0, "subsets": 1, "wings": 1, "one-digit patterns": 2, "uniqueness": 1}
-    assert report.stored + report.discarded == len(asked)
-    made = Puzzle.objects.filter(tier="hard").order_by("-pk").first()
-    assert made.tier == "hard" and made.hardest  # fish is rare: the aim may fall back to any hard puzzle
+        def spy(givens, **options):
+            rating = rate(givens, **options)
+            if rating.tier == "hard":
+                self.givens.append(pools.engine.format_grid(givens))
+            return rating
+
+        monkeypatch.setattr(pools.engine.generator, "rate", spy)
 
 
-def test_a_hard_refill_gets_the_least_held_family_when_it_turns_up_within_the_tries(settings):
-    settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}  # aiming alone
+def test_a_hard_refill_keeps_every_puzzle_it_makes_while_the_family_has_room(monkeypatch, settings):
+    settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}  # all inside
+    # Uniqueness is held least: a refill used to aim at it and throw the other puzzles away.
+    _hold_hard(*["x-wing", "naked-triple", "xy-wing", "skyscraper"] * 3, "unique-rectangle-1")
+    Pool.objects.create(tier="hard", target=17)  # room for four more of any family
+    rated = Rated(monkeypatch)
+    report = pools.pool_fill("hard", budget_seconds=600, rng=random.Random(1))
+    stored = set(Puzzle.objects.filter(tier="hard").values_list("givens", flat=True))
+    assert (report.stored, report.discarded, report.level) == (4, 0, 17)
+    assert len(rated.givens) == 4 and set(rated.givens) <= stored  # no hard puzzle made was thrown away
+
+
+def test_a_hard_refill_from_empty_ends_with_every_family_the_rare_ones_too(settings):
+    settings.PUZZLE_SCORE_BANDS = {**settings.PUZZLE_SCORE_BANDS, "hard": (300, 500)}  # X-wings count
+    Pool.objects.create(tier="hard", target=10)
+    report = pools.pool_fill("hard", budget_seconds=600, rng=random.Random(3))
+    held = Puzzle.objects.available("hard").in_band((300, 500)).values_list("hardest", flat=True)
+    stock = pools.engine.family_stock("hard", held)
+    assert report.level == 10 and min(stock.values()) >= 1, stock
+    assert max(stock.values()) <= 4, stock  # two fifths of the pool at most
+
+
+def test_a_hard_refill_holds_the_last_place_for_the_family_the_pool_lacks(settings):
+    settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}
     _hold_hard("skyscraper", "x-wing", "naked-triple", "unique-rectangle-1")
     Pool.objects.create(tier="hard", target=5)
-    pools.pool_fill("hard", budget_seconds=60, rng=random.Random(1))
+    report = pools.pool_fill("hard", budget_seconds=600, rng=random.Random(1))
     made = Puzzle.objects.filter(tier="hard").order_by("-pk").first()
-    assert made.hardest in ("xy-wing", "xyz-wing")
+    assert made.hardest in ("xy-wing", "xyz-wing") and report.stored == 1
+
+
+def test_a_hard_refill_takes_any_puzzle_inside_the_band_once_half_its_budget_is_spent(monkeypatch, settings):
+    settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}
+    _hold_hard("xy-wing")
+    Pool.objects.create(tier="hard", target=2)  # while aiming, the last place waits for another family
+    clock = itertools.count(step=60)  # each look at the clock is a minute on: past half at once
+    monkeypatch.setattr(pools.time, "monotonic", lambda: next(clock))
+    report = pools.pool_fill("hard", budget_seconds=100, rng=random.Random(1))
+    made = Puzzle.objects.filter(tier="hard").order_by("-pk").first()
+    assert (report.stored, report.discarded, report.level) == (1, 0, 2)
+    assert pools.engine.family_stock("hard", [made.hardest])["wings"] == 1  # a second wing
 
 
 def test_other_tiers_refill_without_aiming(monkeypatch, settings):
     settings.PUZZLE_SCORE_BANDS = {tier: (0, 2000) for tier in settings.PUZZLE_SCORE_BANDS}  # one puzzle fills it
-    monkeypatch.setattr(pools.engine, "generate_varied", None)  # would fail if called
+    monkeypatch.setattr(pools.engine, "generate_stream", None)  # would fail if called
     Pool.objects.create(tier="medium", target=1)
     assert pools.pool_fill("medium", budget_seconds=30, rng=random.Random(2)).stored == 1

@@ -16,9 +16,9 @@ from .catalogue import (
     tier_of,
 )
 from .clearer import SYMMETRIES, clear, symmetry_of
-from .families import FAMILIES, family_stock
+from .families import AIM_SHARE, FAMILIES, family_keeps, family_stock
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
-from .generator import Generated, GenerationGaveUp, check_options, generate, generate_varied
+from .generator import Generated, GenerationGaveUp, check_options, generate, generate_stream
 from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid, parse, unit_name
 from .hinting import position_candidates, single_after
 from .justify import MAX_STEPS, Justification, Position, justify, single_for
@@ -29,6 +29,7 @@ from .steps import Step
 from .walk import Moment, walk
 
 __all__ = [
+    "AIM_SHARE",
     "DEFAULT_FILLER",
     "FAMILIES",
     "FILLERS",
@@ -56,11 +57,12 @@ __all__ = [
     "clear",
     "conflicts",
     "count_solutions",
+    "family_keeps",
     "family_stock",
     "fill",
     "format_grid",
     "generate",
-    "generate_varied",
+    "generate_stream",
     "instances",
     "judge",
     "justify",

@@ -1,13 +1,14 @@
 """Families of hardest techniques, so the pools can ask for variety.
 
-A week of hard dailies should not be seven XY-wings: refills aim at the family the pool holds
-least of (generator.generate_varied). Only the hard tier is split so far. The table names
+A week of hard dailies should not be seven XY-wings: a refill keeps a puzzle only while its
+family has room in the pool (family_keeps). Only the hard tier is split so far. The table names
 techniques only; tests/engine/test_generator.py keeps it in step with the catalogue (every
 technique of a split tier in exactly one family, and nothing else).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 
 FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
@@ -38,8 +39,26 @@ def family_stock(tier: str, hardest: Iterable[str | None]) -> dict[str, int]:
     return stock
 
 
-def least_stocked(tier: str, stock: Mapping[str, int]) -> tuple[str, ...]:
-    """The tier's families holding the fewest puzzles in `stock` (all of them on a tie)."""
-    families = FAMILIES[tier]
-    fewest = min(stock.get(family, 0) for family in families)
-    return tuple(family for family in families if stock.get(family, 0) == fewest)
+# No family may fill more than this share of a pool, so the common ones (skyscrapers, XY-wings)
+# leave room for the rest.
+FAMILY_SHARE = 0.4
+# A refill aims (family_keeps with aiming) for this share of its time budget, then keeps any
+# puzzle it has room for, so a family rarely met cannot hold its pool short for long.
+AIM_SHARE = 0.5
+
+
+def family_keeps(hardest: str | None, stock: Mapping[str, int], target: int, aiming: bool = True) -> bool:
+    """Whether a pool of `target` puzzles, holding `stock` per family of its tier, keeps one more
+    whose hardest technique is `hardest`.
+
+    It keeps any while there is room; but while `aiming`, once its family is held it keeps one
+    more only with room to spare for a puzzle of each family still missing, and while its family
+    holds less than FAMILY_SHARE of the target. So no puzzle a pool has room for is wasted, and
+    one filled from empty keeps a place for every family, the rare ones too.
+    """
+    held = sum(stock.values())
+    family = FAMILY_OF.get(hardest or "", "")
+    if not aiming or stock.get(family, 0) == 0:
+        return held < target
+    missing = sum(1 for count in stock.values() if count == 0)
+    return held + missing < target and stock[family] < math.ceil(FAMILY_SHARE * target)

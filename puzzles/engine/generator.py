@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogue import TIERS
 from .clearer import SYMMETRIES, clear
-from .families import FAMILIES, FAMILY_OF, least_stocked
 from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .grid import Grid, format_grid
 from .rater import Rating, rate
 from .solver import solved_by_propagation
-
-# Tries a varied hard puzzle may spend looking for the least-stocked family before it settles
-# for the best puzzle met on the way (generate_varied). That is a few hard puzzles' worth of
-# tries, so aiming costs at most a few puzzles' time; bench/hardest.py --aimed measures it.
-AIM_TRIES = 18
 
 
 class GenerationGaveUp(RuntimeError):
@@ -100,44 +94,28 @@ def generate(
     raise GenerationGaveUp(f"no {difficulty} puzzle in {tries} tries")
 
 
-def generate_varied(
-    difficulty: str,
-    rng: random.Random,
-    stock: Mapping[str, int],
-    filler: str = DEFAULT_FILLER,
-    symmetry: str = "none",
-    aim_tries: int = AIM_TRIES,
-) -> Generated:
-    """generate_varied(difficulty, rng, stock) -> a puzzle of the tier, aimed at variety.
+def generate_stream(
+    difficulty: str, rng: random.Random, filler: str = DEFAULT_FILLER, symmetry: str = "none"
+) -> Iterator[Generated]:
+    """generate_stream(difficulty, rng) -> every puzzle of the tier the tries make, in turn, without end.
 
-    `stock` counts the puzzles already held per family of the tier (families.py); the puzzle
-    is aimed at the family with the fewest (any of them on a tie). Aiming never stalls: once
-    `aim_tries` tries are spent, the puzzle of the tier met on the way whose family is least
-    stocked is taken (or, if none was met, the next one made), so aiming costs at most
-    `aim_tries` tries more than any puzzle of the tier. A tier without families is made by
-    generate().
+    The first is the puzzle generate() makes from the same rng. Each one's tries, time and fills
+    count from the one before, so a caller that keeps only some (a pool that wants variety,
+    families.family_keeps) has made each of the others once, not thrown away the work.
     """
-    if difficulty not in FAMILIES:
-        return generate(difficulty, rng, filler=filler, symmetry=symmetry)
     check_options(difficulty, filler, symmetry)
-    aim = {t for family in least_stocked(difficulty, stock) for t in FAMILIES[difficulty][family]}
-    started = time.perf_counter()
+    return _stream(difficulty, rng, filler, symmetry)
+
+
+def _stream(difficulty: str, rng: random.Random, filler: str, symmetry: str) -> Iterator[Generated]:
     stats: list[FillStats] = []
-    best: tuple[Grid, Grid, Rating] | None = None
-    for tries, made in enumerate(_attempts(difficulty, rng, filler, symmetry, stats), start=1):
+    tries, started = 0, time.perf_counter()
+    for made in _attempts(difficulty, rng, filler, symmetry, stats):
+        tries += 1
         if made is not None:
-            if made[2].hardest in aim:
-                return _finished(made, filler, symmetry, tries, started, stats)
-            if best is None or _stocked(made, stock) < _stocked(best, stock):
-                best = made
-        if tries >= aim_tries and best is not None:
-            return _finished(best, filler, symmetry, tries, started, stats)
-    raise AssertionError("unreachable: the tries never end")
-
-
-def _stocked(made: tuple[Grid, Grid, Rating], stock: Mapping[str, int]) -> int:
-    """How many puzzles the stock holds of the family of a made puzzle's hardest technique."""
-    return stock.get(FAMILY_OF.get(made[2].hardest or "", ""), 0)
+            yield _finished(made, filler, symmetry, tries, started, list(stats))
+            stats.clear()
+            tries, started = 0, time.perf_counter()
 
 
 def _attempts(

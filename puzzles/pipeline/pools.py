@@ -9,10 +9,11 @@ conditional updates where two workers could race.
 from __future__ import annotations
 
 import datetime
+import itertools
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -41,15 +42,18 @@ def puzzle_make(
     filler: str = engine.DEFAULT_FILLER,
     symmetry: str = "none",
     rng: random.Random | None = None,
-    stock: dict[str, int] | None = None,
 ) -> engine.Generated:
-    """Run the engine until it produces a puzzle of the tier (no database work). With `stock`
-    (puzzles held per family of hardest technique, _family_stock) the puzzle is aimed at the
-    family held least, within a bounded number of tries (engine.generate_varied)."""
-    rng = rng or random.Random()
-    if stock is not None:
-        return engine.generate_varied(tier, rng, stock, filler=filler, symmetry=symmetry)
-    return engine.generate(tier, rng, filler=filler, symmetry=symmetry)
+    """Run the engine until it produces a puzzle of the tier (no database work)."""
+    return engine.generate(tier, rng or random.Random(), filler=filler, symmetry=symmetry)
+
+
+def _puzzles_for_pool(tier: str, rng: random.Random) -> Iterator[engine.Generated]:
+    """The puzzles a refill makes, in turn, without end. In a tier with families of hardest
+    techniques it keeps only some (_pool_wants), so it takes every puzzle of the tier the engine
+    makes on the way (engine.generate_stream) rather than one per call."""
+    if tier in engine.FAMILIES:
+        return engine.generate_stream(tier, rng)
+    return (puzzle_make(tier, rng=rng) for _ in itertools.count())
 
 
 def _family_stock(tier: str) -> dict[str, int] | None:
@@ -78,28 +82,30 @@ def _puzzle_row(made: engine.Generated) -> Puzzle:
     )
 
 
-def puzzle_store(made: engine.Generated, *, batch_id: int | None = None, fill_pool: bool = False) -> Puzzle | None:
+def puzzle_store(
+    made: engine.Generated, *, batch_id: int | None = None, fill_pool: bool = False, aiming: bool = False
+) -> Puzzle | None:
     """Store one generated puzzle in its own transaction; None when it was not wanted.
 
     With `fill_pool`, the tier's pool row is locked and the puzzle stored only while the pool
-    wants it (_pool_wants), so concurrent refills cannot overfill it. With `batch_id`, the batch's count
-    is claimed by a conditional update, so a batch never gets more than it asked for. A puzzle
-    already in the database (same givens) is skipped.
+    wants it (_pool_wants, `aiming` at variety or not), so concurrent refills cannot overfill
+    it. With `batch_id`, the batch's count is claimed by a conditional update, so a batch never
+    gets more than it asked for. A puzzle already in the database (same givens) is skipped.
     """
     row = _puzzle_row(made)
     if batch_id is not None and not fill_pool and connection.vendor == "postgresql":
         return _store_for_batch_in_one_statement(row, batch_id)
-    return _store_with_orm(row, batch_id=batch_id, fill_pool=fill_pool)
+    return _store_with_orm(row, batch_id=batch_id, fill_pool=fill_pool, aiming=aiming)
 
 
-def _store_with_orm(row: Puzzle, *, batch_id: int | None, fill_pool: bool) -> Puzzle | None:
+def _store_with_orm(row: Puzzle, *, batch_id: int | None, fill_pool: bool, aiming: bool = False) -> Puzzle | None:
     """puzzle_store's rules through the ORM: the pool's row lock, the batch's claim, the insert."""
     pool_pk = pool_get(row.tier).pk if fill_pool else None
     try:
         with transaction.atomic():
             if pool_pk is not None:
                 pool = Pool.objects.select_for_update().get(pk=pool_pk)
-                if not _pool_wants(row, pool.target):
+                if not _pool_wants(row, pool.target, aiming):
                     return None
             if batch_id is not None:
                 claimed = SeedBatch.objects.filter(pk=batch_id, made__lt=F("requested")).update(made=F("made") + 1)
@@ -112,13 +118,17 @@ def _store_with_orm(row: Puzzle, *, batch_id: int | None, fill_pool: bool) -> Pu
         return None
 
 
-def _pool_wants(row: Puzzle, target: int) -> bool:
+def _pool_wants(row: Puzzle, target: int, aiming: bool = False) -> bool:
     """Whether a refill keeps this puzzle: inside its tier's score band while the pool holds fewer
-    than `target` there; outside it, as a spare for publishing, while there are fewer than
+    than `target` there (in a tier with families, while `aiming`, only while its family has room:
+    engine.family_keeps); outside it, as a spare for publishing, while there are fewer than
     `target` spares. Called under the pool's row lock."""
     band = score_band(row.tier)
     available = Puzzle.objects.available(row.tier)
     if band[0] <= row.score <= band[1]:
+        stock = _family_stock(row.tier)
+        if stock is not None and not engine.family_keeps(row.hardest, stock, target, aiming):
+            return False
         return available.in_band(band).count() < target
     return available.outside_band(band).count() < target
 
@@ -140,21 +150,25 @@ def pool_fill(tier: str, *, budget_seconds: float, rng: random.Random | None = N
 
     Puzzles of the tier outside the band are kept as spares (up to `target` of them) for a day
     when none inside is left; past that they are discarded. In a tier with families of hardest
-    techniques (hard), each puzzle is aimed at the family the pool holds least of, so the
-    dailies vary. A slow tier (extreme puzzles are
-    rare) only ever uses its own budget, so it cannot hold the other pools back.
+    techniques (hard), every puzzle the engine makes is offered to the pool, which keeps it
+    while its family has room (engine.family_keeps): places are held for the families the pool
+    lacks, and no family fills more than its share. That aim lasts the first half of the budget
+    (engine.AIM_SHARE); after it any puzzle inside the band is kept, so a family the band rarely
+    admits cannot hold the pool short. A slow tier (extreme puzzles are rare) only ever uses its own
+    budget, so it cannot hold the other pools back.
     """
     rng = rng or random.Random()
     pool = pool_get(tier)
     band = score_band(tier)
     report = FillReport(tier=tier, target=pool.target)
+    puzzles = _puzzles_for_pool(tier, rng)
     started = time.monotonic()
-    while time.monotonic() - started < budget_seconds:
+    while (elapsed := time.monotonic() - started) < budget_seconds:
         pool.refresh_from_db()
         if Puzzle.objects.available(tier).in_band(band).count() >= pool.target:
             break
-        made = puzzle_make(tier, rng=rng, stock=_family_stock(tier))
-        if puzzle_store(made, fill_pool=True):
+        made = next(puzzles)
+        if puzzle_store(made, fill_pool=True, aiming=elapsed < budget_seconds * engine.AIM_SHARE):
             report.stored += 1
         else:
             report.discarded += 1

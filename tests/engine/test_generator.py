@@ -8,6 +8,7 @@ tier T must be solved by T's technique families and not by those of the tier bel
 
 from __future__ import annotations
 
+import math
 import random
 from functools import cache
 from pathlib import Path
@@ -16,9 +17,9 @@ import pytest
 
 from puzzles.engine.catalogue import TECHNIQUES
 from puzzles.engine.clearer import clear
-from puzzles.engine.families import FAMILIES, FAMILY_OF, family_stock, least_stocked
+from puzzles.engine.families import FAMILIES, FAMILY_SHARE, family_keeps, family_stock
 from puzzles.engine.fillers import FILLERS, fill
-from puzzles.engine.generator import Generated, GenerationGaveUp, generate, generate_varied
+from puzzles.engine.generator import Generated, GenerationGaveUp, generate, generate_stream
 from puzzles.engine.grid import format_grid
 from puzzles.engine.rater import TIERS, rate, tier_of
 from puzzles.engine.solver import solve
@@ -329,40 +330,49 @@ def test_a_generated_puzzle_aimed_at_techniques_has_its_hardest_among_them():
     assert independent.count(g.givens, 2) == 1 and independent.is_minimal(g.givens)
 
 
-def test_the_least_stocked_families_are_all_those_tied_at_the_fewest():
+def test_the_stock_counts_puzzles_by_the_family_of_their_hardest_technique():
     stock = family_stock("hard", ["x-wing", "xy-wing", "skyscraper", "naked-triple", "swordfish", None, "bogus"])
     assert stock == {"fish": 2, "subsets": 1, "wings": 1, "one-digit patterns": 1, "uniqueness": 0}
-    assert least_stocked("hard", stock) == ("uniqueness",)
-    assert least_stocked("hard", family_stock("hard", [])) == tuple(FAMILIES["hard"])
+    assert family_stock("hard", []) == dict.fromkeys(FAMILIES["hard"], 0)
 
 
-def test_a_varied_puzzle_comes_from_the_family_held_least():
-    stock = {"fish": 5, "subsets": 5, "wings": 0, "one-digit patterns": 5, "uniqueness": 5}
-    for seed in range(3):
-        g = generate_varied("hard", random.Random(seed), stock, aim_tries=200)
-        assert g.rating.tier == "hard"
-        assert FAMILY_OF[g.rating.hardest] == "wings"
+def test_a_pool_keeps_the_first_of_each_family_while_it_has_room():
+    stock = {"fish": 0, "subsets": 0, "wings": 0, "one-digit patterns": 9, "uniqueness": 0}
+    assert family_keeps("swordfish", stock, target=10)
+    assert not family_keeps("swordfish", stock | {"one-digit patterns": 10}, target=10)
 
 
-def test_aiming_at_a_rare_family_settles_for_the_first_hard_puzzle_once_its_tries_are_spent():
-    stock = {"fish": 0, "subsets": 9, "wings": 9, "one-digit patterns": 9, "uniqueness": 9}
-    for seed in range(3):
-        plain = generate("hard", random.Random(seed))
-        varied = generate_varied("hard", random.Random(seed), stock, aim_tries=1)
-        if FAMILY_OF[plain.rating.hardest] != "fish":  # the first hard puzzle met, taken as it is
-            assert (varied.givens, varied.tries) == (plain.givens, plain.tries)
-        assert varied.rating.tier == "hard"
+def test_a_pool_holds_a_place_for_each_family_it_lacks():
+    stock = {"fish": 0, "subsets": 1, "wings": 2, "one-digit patterns": 3, "uniqueness": 1}
+    assert family_keeps("xy-wing", stock, target=9)  # 7 held, a place held for fish, one to spare
+    assert not family_keeps("xy-wing", stock | {"wings": 3}, target=9)  # the last place is fish's
+    assert family_keeps("x-wing", stock | {"wings": 3}, target=9)
 
 
-def test_the_fallback_prefers_the_least_stocked_family_among_the_puzzles_met():
-    stock = {"fish": 0, "subsets": 9, "wings": 9, "one-digit patterns": 1, "uniqueness": 9}
-    for seed in range(3):
-        g = generate_varied("hard", random.Random(seed), stock, aim_tries=60)
-        assert g.tries <= 60 or FAMILY_OF[g.rating.hardest] == "fish"
-        assert FAMILY_OF[g.rating.hardest] in {"fish", "one-digit patterns"}
+def test_no_family_fills_more_than_its_share_of_the_pool():
+    share = math.ceil(FAMILY_SHARE * 20)
+    stock = {"fish": 1, "subsets": 1, "wings": 2, "one-digit patterns": share - 1, "uniqueness": 1}
+    assert family_keeps("skyscraper", stock, target=20)
+    full = stock | {"one-digit patterns": share}
+    assert not family_keeps("skyscraper", full, target=20) and family_keeps("xy-wing", full, target=20)
 
 
-def test_a_tier_without_families_is_made_as_generate_makes_it():
-    plain = generate("medium", random.Random(4))
-    varied = generate_varied("medium", random.Random(4), {})
-    assert (varied.givens, varied.tries) == (plain.givens, plain.tries)
+def test_without_aiming_a_pool_keeps_any_puzzle_it_has_room_for():
+    stock = {"fish": 0, "subsets": 0, "wings": 0, "one-digit patterns": 9, "uniqueness": 0}
+    assert family_keeps("skyscraper", stock, target=10, aiming=False)
+    assert not family_keeps("skyscraper", stock | {"wings": 1}, target=10, aiming=False)
+
+
+def test_the_stream_starts_with_the_puzzle_generate_makes_and_counts_tries_from_the_one_before():
+    plain = generate("hard", random.Random(0))
+    stream = generate_stream("hard", random.Random(0))
+    first, second = next(stream), next(stream)
+    assert (first.givens, first.tries) == (plain.givens, plain.tries)
+    assert second.rating.tier == "hard" and second.givens != first.givens
+    assert len(second.fill_stats) == second.tries >= 1
+    assert independent.count(second.givens, 2) == 1 and independent.is_minimal(second.givens)
+
+
+def test_the_stream_refuses_an_unknown_difficulty_at_once():
+    with pytest.raises(ValueError, match="unknown difficulty"):
+        generate_stream("impossible", random.Random(0))
