@@ -13,15 +13,15 @@ is never a test dependency.
 
 The puzzles are made as a pool refill makes them (puzzles/pipeline/pools.py: pool_fill,
 puzzle_make, _family_stock), without a database:
-- the same: each puzzle is made by puzzle_make's engine call with its defaults (the default
-  filler, no symmetry), one seeded generator per tier; a tier with families (hard) is aimed with
-  generate_varied at the families least held among the puzzles made so far inside the tier's
-  score band (PUZZLE_SCORE_BANDS, read from sudokusite/settings.py with the environment's
-  SCORE_BAND_* overrides), as _family_stock counts the pool's available puzzles in band;
-- not the same: the stock starts empty, as for a new pool, and no puzzle is published out of
-  it; every puzzle made is kept and rated, where a refill stops at its target in band and
-  discards spares past theirs; admins' seed batches, made by generate() without aiming, are
-  not imitated; and the same seed gives the same puzzles only as long as the engine does.
+- the same: each puzzle is made by the engine call a refill uses, with its defaults (the
+  default filler, no symmetry), one seeded generator per tier; a tier with families (hard)
+  takes every puzzle of engine.generate_stream in turn, as a refill offers each one to its pool;
+  the bands are PUZZLE_SCORE_BANDS, read from sudokusite/settings.py with the environment's
+  SCORE_BAND_* overrides;
+- not the same: every puzzle made is kept and rated, where a refill keeps a hard puzzle only
+  while its family has room (engine.family_keeps), stops at its target in band and discards
+  spares past theirs; admins' seed batches are not imitated; and the same seed gives the same
+  puzzles only as long as the engine does.
 The figures are printed for all the puzzles made and again for those inside their tier's band,
 which is where dailies are published from.
 
@@ -41,6 +41,7 @@ issue's checks, each as holds or does not hold with its figures.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -59,7 +60,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import ROOT, percentile, row, spearman
-from puzzles.engine import TIERS, InvalidGrid, family_stock, format_grid, generate_varied, parse, rate
+from puzzles.engine import TIERS, InvalidGrid, format_grid, generate_stream, parse, rate
 
 DEFAULT_SOURCE = "https://github.com/SudokuMonster/SukakuExplainer.git"
 PINNED = "362854eea4e983017726d406ac9ee8a28909bcc7"  # "Fix #111 1st in bug report #114"
@@ -221,9 +222,7 @@ def make_fresh(tier: str, count: int, seed: int, band: tuple[int, int]) -> list[
     far), from a generator seeded by the seed and the tier."""
     rng = random.Random(f"{seed}:{tier}")
     made: list[Rated] = []
-    for _ in range(count):
-        stock = family_stock(tier, (r.hardest for r in made if r.in_band))
-        puzzle = generate_varied(tier, rng, stock)
+    for puzzle in itertools.islice(generate_stream(tier, rng), count):
         score = puzzle.rating.score
         made.append(Rated(format_grid(puzzle.givens), tier, score, puzzle.rating.hardest, band[0] <= score <= band[1]))
     return made
