@@ -8,11 +8,13 @@ import re
 
 import pytest
 import time_machine
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.sessions.backends.cache import SessionStore
 from django.core.cache import caches
 from django.db import connection
 from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
+from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -23,7 +25,7 @@ from puzzles.leagues.membership import league_create, league_join
 from puzzles.models import TIER_ORDER, Attempt, Solve
 from puzzles.results import history
 from puzzles.results.drawing import entries_of, grid_svg
-from puzzles.views.home import CARD_TECHNIQUES, card_techniques
+from puzzles.views.home import CARD_TECHNIQUES, card_techniques, render_home
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_solve
 
@@ -123,6 +125,28 @@ def test_two_players_home_pages_never_show_each_others_parts(daily):
         assert _unmask_cipher_token(token) == cookie
     visitor = Client().get("/").content.decode()
     assert "Log out" not in visitor and "Your record" not in visitor and "Solved in" not in visitor
+
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.mark.parametrize("reader", ["player", "guest", "visitor"])
+def test_the_kept_account_part_is_the_header_drawn_for_the_request(reader, rf, db):
+    """The home page's account part is kept by name, kind and page (views/home.py): it reads as
+    the header's part drawn with the request, a player's log-out form carrying its own token."""
+    readers = {"player": lambda: User.objects.create_user("a<b"), "guest": guest_create, "visitor": AnonymousUser}
+    user = readers[reader]()
+    for path in ("/", "/daily/2026-03-18/easy/", "/"):  # the last from the kept drawing
+        request = rf.get(path)
+        request.user, request.session = user, SessionStore()
+        parts = {"today": TODAY, "cards": "", "waiting": False, "record": "", "league_cards": ""}
+        page = render_home(request, {**parts, "reader": reader}).content.decode()
+        drawn = render_to_string("_account.html", request=request)
+        assert "Log" in drawn and TOKEN.sub("", drawn) in TOKEN.sub("", page)
+        tokens = TOKEN.findall(page)
+        assert len(tokens) == (reader == "player")
+        for token in tokens:
+            assert _unmask_cipher_token(token) == request.META["CSRF_COOKIE"]
 
 
 def test_a_message_left_for_the_reader_shows_once_on_the_home_page(daily):
