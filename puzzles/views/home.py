@@ -36,6 +36,7 @@ from ..models import TIER_ORDER, Attempt, DailyPuzzle, Membership, Pool, site_to
 from ..pipeline.dailies import dailies_of
 from ..results import history
 from ..results.drawing import entries_of, grid_svg
+from ..results.recent import attempts_written_out
 
 # What each difficulty asks of a player, on its card: the techniques it names, easiest first,
 # from the engine's catalogue; the rest of the tier's techniques are counted ("and 3 more").
@@ -193,10 +194,8 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
     if user.is_authenticated:
         before = dailies_of(yesterday)
         played = [d.pk for d in (*dailies.values(), *before.values())]
-        # Only what the cards and yesterday's results show: not the notes, colours and the rest.
-        shown = ("daily_id", "digits", "active_seconds", "solve__seconds", "solve__assisted", "solve__late")
-        mine = Attempt.objects.filter(user=user, daily_id__in=played).select_related("solve").only(*shown)
-        attempts = {a.daily_id: a for a in mine}
+        # Only what the cards and yesterday's results show, in one written-out query.
+        attempts = attempts_written_out(user.pk, played)
     guest = is_guest(user)
     keys = [_medians_key(today, dailies)]
     if user.is_authenticated:
