@@ -78,11 +78,14 @@ def share_text(
     return "\n".join(lines)
 
 
-def current_streak(solve: Solve) -> int:
+def current_streak(solve: Solve, recent: list[int] | None = None) -> int:
     """The solver's current streak, as the stats page counts it (in the site's time zone), read from
-    their solves made on the puzzle's own day alone (history.player_streaks)."""
+    their solves made on the puzzle's own day alone (history.player_streaks). `recent`: the ids of
+    their solves of today's and yesterday's dailies, if the caller read them already."""
     today = site_today()
-    return kept_streaks(solve.user, today, recent_solve_ids(solve.user, today)).current
+    if recent is None:
+        recent = recent_solve_ids(solve.user, today)
+    return kept_streaks(solve.user, today, recent).current
 
 
 def site_url(path: str) -> str:
@@ -95,15 +98,16 @@ def daily_url(daily: DailyPuzzle) -> str:
     return site_url(reverse("puzzles:daily", args=(daily.date, daily.difficulty)))
 
 
-def share_for(solve: Solve, url: str) -> Share:
-    """The share of one solve (its daily and puzzle loaded), linking to `url`, the day's puzzle."""
+def share_for(solve: Solve, url: str, recent: list[int] | None = None) -> Share:
+    """The share of one solve (its daily and puzzle loaded), linking to `url`, the day's puzzle;
+    `recent` as current_streak takes it."""
     daily = solve.daily
     text = share_text(
         day=daily.date,
         difficulty=daily.difficulty,
         seconds=solve.seconds,
         clean=not solve.assisted,
-        streak=current_streak(solve),
+        streak=current_streak(solve, recent),
         techniques=(daily.puzzle.techniques or {}).keys(),
         url=url,
     )

@@ -27,7 +27,7 @@ from ..accounts.guests import is_guest
 from ..coaching.profile import WEEKS, skill_profile
 from ..context_processors import site_urls
 from ..durations import duration_or_dash
-from ..models import TIER_ORDER, DailyPuzzle, Pool, Solve, Tier, site_today
+from ..models import TIER_ORDER, DailyPuzzle, Pool, Tier, site_today
 from ..pipeline.dailies import daily_served
 from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
@@ -37,6 +37,7 @@ from ..results.leaderboard import BOARD_SECONDS, Leaderboard, day_board, leaderb
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
+from ..results.solve_read import solve_read
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
 from .home import home_context, render_home
 from .share import preview_context
@@ -164,11 +165,12 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     daily = _served_or_404(day, difficulty)
     page = _navigated(request)
     template = "puzzles/results.html" if page else "puzzles/_results.html"
+    recent: list[int] = []
     solve = None
     if request.user.is_authenticated:
-        # With its review (annotated); the page draws the player's grid from the attempt too.
-        mine = Solve.objects.select_related("annotated", *(("attempt",) if page else ()))
-        solve = mine.filter(user=request.user, daily=daily).first()
+        # With its review, and the player's recent solves for the share's streak, in one query;
+        # the page draws the player's grid from the attempt too.
+        solve, recent = solve_read(request.user, daily, site_today(), attempt=page)
         if solve is not None:
             solve.daily, solve.user = daily, request.user  # already loaded, the daily with its puzzle
     if solve is None:
@@ -180,6 +182,7 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         "board_rows": _board_rows(board),
         "daily": daily,
         "solve": solve,
+        "recent_solves": recent,
         "standing": standing,
         "receipt": receipt_for(daily, board),
         "board": board,
