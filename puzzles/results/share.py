@@ -78,14 +78,11 @@ def share_text(
     return "\n".join(lines)
 
 
-def current_streak(solve: Solve, recent: list[int] | None = None) -> int:
+def current_streak(solve: Solve) -> int:
     """The solver's current streak, as the stats page counts it (in the site's time zone), read from
-    their solves made on the puzzle's own day alone (history.player_streaks). `recent`: the ids of
-    their solves of today's and yesterday's dailies, if the caller read them already."""
+    their solves made on the puzzle's own day alone (history.player_streaks)."""
     today = site_today()
-    if recent is None:
-        recent = recent_solve_ids(solve.user, today)
-    return kept_streaks(solve.user, today, recent).current
+    return kept_streaks(solve.user, today, recent_solve_ids(solve.user, today)).current
 
 
 def site_url(path: str) -> str:
@@ -98,16 +95,16 @@ def daily_url(daily: DailyPuzzle) -> str:
     return site_url(reverse("puzzles:daily", args=(daily.date, daily.difficulty)))
 
 
-def share_for(solve: Solve, url: str, recent: list[int] | None = None) -> Share:
+def share_for(solve: Solve, url: str, streak: int | None = None) -> Share:
     """The share of one solve (its daily and puzzle loaded), linking to `url`, the day's puzzle;
-    `recent` as current_streak takes it."""
+    `streak`: the solver's current_streak, if the caller has it already."""
     daily = solve.daily
     text = share_text(
         day=daily.date,
         difficulty=daily.difficulty,
         seconds=solve.seconds,
         clean=not solve.assisted,
-        streak=current_streak(solve, recent),
+        streak=current_streak(solve) if streak is None else streak,
         techniques=(daily.puzzle.techniques or {}).keys(),
         url=url,
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -22,19 +23,30 @@ from django.db.models import Field, Model
 
 from ..models import Attempt, DailyPuzzle, Solve, SolveReview
 from .history import ONE_DAY, recent_solve_ids
+from .leaderboard import NO_DAILY, Fingerprint, fingerprint_of, fingerprint_sql
 
 # A column's value as the ORM hands it over (the database's converters, then the field's).
 Converter = Callable[[Any], Any]
+# A parameter of the query: its name, given by the caller, or "" and its own value.
+Param = tuple[str, Any]
 
 
-def solve_read_orm(
-    user: User, daily: DailyPuzzle, today: datetime.date, attempt: bool
-) -> tuple[Solve | None, list[int]]:
-    """The player's solve of `daily` with its review (and its attempt if asked), or None; and the
-    ids of their solves of `today`'s and the day before's dailies, in order."""
+@dataclass(frozen=True)
+class Read:
+    """What the results page reads: the player's solve of the daily (with its review, and its
+    attempt if asked) or None, the ids of their solves of today's and yesterday's dailies in
+    order, and the fingerprint of the daily's ranked solves (leaderboard.fingerprint_of)."""
+
+    solve: Solve | None
+    recent: list[int]
+    fingerprint: Fingerprint
+
+
+def solve_read_orm(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bool) -> Read:
+    """The results page's read through the ORM, in three queries."""
     mine = Solve.objects.select_related("annotated", *(("attempt",) if attempt else ()))
     solve = mine.filter(user=user, daily=daily).first()
-    return solve, sorted(recent_solve_ids(user, today))
+    return Read(solve, sorted(recent_solve_ids(user, today)), fingerprint_of(daily))
 
 
 def _columns(model: type[Model]) -> list[Field]:
@@ -65,28 +77,36 @@ def _field(model: type[Model], name: str) -> Field:
 
 
 @functools.cache
-def _query(attempt: bool) -> str:
-    """solve_read's query, written out once per process (with the attempt's columns or not)."""
+def _query(attempt: bool) -> tuple[str, tuple[Param, ...]]:
+    """solve_read's query, written out once per process (with the attempt's columns or not), and
+    its parameters in order: each named (given by the caller) or a value of its own."""
     s, r, a, d = Solve._meta, SolveReview._meta, Attempt._meta, DailyPuzzle._meta
     mine, daily_of = _field(Solve, "user").column, _field(Solve, "daily").column
     columns = [f"s.{f.column}" for f in _columns(Solve)] + [f"r.{f.column}" for f in _columns(SolveReview)]
     joins = (
         f" JOIN {d.db_table} AS d ON d.{d.pk.column} = s.{daily_of}"
         f" LEFT JOIN {r.db_table} AS r ON r.{_field(SolveReview, 'solve').column} = s.{s.pk.column}"
-        f" AND s.{daily_of} = %(daily)s"
+        f" AND s.{daily_of} = %s"
     )
+    names: tuple[Param, ...] = (("daily", None),)
     if attempt:
         columns += [f"a.{f.column}" for f in _columns(Attempt)]
         joins += (
             f" LEFT JOIN {a.db_table} AS a ON a.{a.pk.column} = s.{_field(Solve, 'attempt').column}"
-            f" AND s.{daily_of} = %(daily)s"
+            f" AND s.{daily_of} = %s"
         )
+        names += (("daily", None),)
+    # The fingerprint's own query (one row, or none without ranked solves), on every row.
+    fingerprint, params = fingerprint_sql()
+    columns += ["f.n", "f.ids", "f.users"]
+    joins += f" LEFT JOIN ({fingerprint}) AS f ON 1 = 1"
+    names += tuple(("daily", None) if p == NO_DAILY else ("", p) for p in params)
     date = _field(DailyPuzzle, "date").column
-    return (
+    sql = (
         f"SELECT {', '.join(columns)} FROM {s.db_table} AS s{joins}"
-        f" WHERE s.{mine} = %(user)s"
-        f" AND (s.{daily_of} = %(daily)s OR d.{date} BETWEEN %(yesterday)s AND %(today)s)"
+        f" WHERE s.{mine} = %s AND (s.{daily_of} = %s OR d.{date} BETWEEN %s AND %s)"
     )
+    return sql, (*names, ("user", None), ("daily", None), ("yesterday", None), ("today", None))
 
 
 def _made(model: type[Model], values: Sequence[Any]) -> Any:
@@ -95,20 +115,19 @@ def _made(model: type[Model], values: Sequence[Any]) -> Any:
     return model.from_db(connection.alias, names, [convert(v) for convert, v in zip(_converters(model), values)])
 
 
-def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bool) -> tuple[Solve | None, list[int]]:
+def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bool) -> Read:
     """solve_read_orm's answer in one written-out query: the solve with its review cached (None if
-    it has none, so asking costs no query) and its attempt if asked; the recent solves' ids."""
-    params: dict[str, int | datetime.date] = {
-        "user": user.pk,
-        "daily": daily.pk,
-        "today": today,
-        "yesterday": today - ONE_DAY,
-    }
+    it has none, so asking costs no query) and its attempt if asked; the recent solves' ids; the
+    fingerprint, read with them (a player with no solve at all is shown no board, and is given
+    none)."""
+    sql, names = _query(attempt)
+    known: dict[str, Any] = {"user": user.pk, "daily": daily.pk, "today": today, "yesterday": today - ONE_DAY}
     with connection.cursor() as cursor:
-        cursor.execute(_query(attempt), params)
+        cursor.execute(sql, [known[name] if name else value for name, value in names])
         rows = cursor.fetchall()
     solves, reviews = len(_columns(Solve)), len(_columns(SolveReview))
     solve, recent = None, []
+    fingerprint: Fingerprint = (0, None, None)
     for row in rows:
         found: Solve = _made(Solve, row[:solves])
         if found.daily_id == daily.pk:
@@ -116,10 +135,12 @@ def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bo
             review = row[solves : solves + reviews]
             Solve.annotated.related.set_cached_value(solve, None if review[0] is None else _made(SolveReview, review))
             if attempt:
-                Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews :]))
+                Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -3]))
         if _recent(found, daily, today):
             recent.append(found.pk)
-    return solve, sorted(recent)
+        n, ids, users = row[-3:]
+        fingerprint = (n, ids, users) if n is not None else (0, None, None)
+    return Read(solve, sorted(recent), fingerprint)
 
 
 def _recent(solve: Solve, daily: DailyPuzzle, today: datetime.date) -> bool:

@@ -12,10 +12,8 @@ register = template.Library()
 
 
 @register.simple_tag
-def share_of(solve: Solve | None, recent: object = None) -> Share | None:
-    """{% share_of solve recent_solves as share %}: the text, title and link a player shares; None
-    without a solve. `recent_solves`: the ids of the player's solves of today's and yesterday's
-    dailies, when the view read them with the solve (results/solve_read.py)."""
+def share_of(solve: Solve | None) -> Share | None:
+    """{% share_of solve as share %}: the text, title and link a player shares; None without a solve."""
     if not solve:
         return None
-    return share_for(solve, daily_url(solve.daily), recent if isinstance(recent, list) else None)
+    return share_for(solve, daily_url(solve.daily))

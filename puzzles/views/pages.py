@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.cache import caches
+from django.core.cache import cache, caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -33,10 +33,11 @@ from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.drawing import grid_svg
-from ..results.leaderboard import BOARD_SECONDS, Leaderboard, day_board, leaderboard_for, standing_of
+from ..results.leaderboard import BOARD_SECONDS, Leaderboard, board_key, day_board, leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
+from ..results.share import daily_url, share_for
 from ..results.solve_read import solve_read
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
 from .home import home_context, render_home
@@ -165,28 +166,33 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     daily = _served_or_404(day, difficulty)
     page = _navigated(request)
     template = "puzzles/results.html" if page else "puzzles/_results.html"
-    recent: list[int] = []
-    solve = None
+    today, solve = site_today(), None
     if request.user.is_authenticated:
-        # With its review, and the player's recent solves for the share's streak, in one query;
-        # the page draws the player's grid from the attempt too.
-        solve, recent = solve_read(request.user, daily, site_today(), attempt=page)
+        # With its review, the player's recent solves (the share's streak is kept under them) and
+        # the fingerprint of the day's board, in one query; the page draws the player's grid from
+        # the attempt too.
+        read = solve_read(request.user, daily, today, attempt=page)
+        solve = read.solve
         if solve is not None:
             solve.daily, solve.user = daily, request.user  # already loaded, the daily with its puzzle
     if solve is None:
         return render(request, template, {"daily": daily, "solve": None}, status=404)
-    everyones = day_board(daily)  # the same for every player: cached (leaderboard.py)
+    # The day's board, the same for every player, and the player's streaks: both kept, read at once.
+    keys = (board_key(daily, read.fingerprint), history.streaks_key(solve.user.pk, today, read.recent))
+    kept = cache.get_many(keys)
+    everyones = day_board(daily, fingerprint=read.fingerprint, found=kept.get(keys[0]))
+    streak = history.kept_streaks(solve.user, today, read.recent, kept.get(keys[1])).current
     standing = standing_of(solve, everyones, guest=is_guest(solve.user))
     board = leaderboard_for(daily, user_id=request.user.pk, board=everyones, standing=standing, solve=solve)
     context = {
         "board_rows": _board_rows(board),
         "daily": daily,
         "solve": solve,
-        "recent_solves": recent,
+        "share": share_for(solve, daily_url(daily), streak),
         "standing": standing,
         "receipt": receipt_for(daily, board),
         "board": board,
-        "day_word": "today's" if daily.date == site_today() else "that day's",
+        "day_word": "today's" if daily.date == today else "that day's",
         "review": review_shown(solve),
         "review_expected": review_expected(solve),
         "played": puzzle_played(daily.puzzle),  # None until the puzzle's day is over
