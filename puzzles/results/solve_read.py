@@ -1,8 +1,9 @@
 """The results page's read: the player's solve of a daily with its review (and its attempt, for
-the page's drawing), and the ids of their solves of today's and yesterday's dailies (the share's
-streak is kept under them, history.streaks_key).
+the page's drawing), the ids of their solves of today's and yesterday's dailies (the share's
+streak is kept under them, history.streaks_key), and the fingerprint of the day's ranked solves
+(the day's board is kept under it, leaderboard.board_key).
 
-Two ways to the same answer: `solve_read_orm`, the rules through the ORM (two queries), and
+Two ways to the same answer: `solve_read_orm`, the rules through the ORM (three queries), and
 `solve_read`, the same in one written-out query spelled once from the models' tables and columns
 (`_meta`), its rows made into the instances the ORM would have made, which the results page uses.
 The player's solves are few (one a daily); the review and the attempt are joined to the row of
