@@ -184,18 +184,20 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     streak = history.kept_streaks(solve.user, today, read.recent, kept.get(keys[1])).current
     standing = standing_of(solve, everyones, guest=is_guest(solve.user))
     board = leaderboard_for(daily, user_id=request.user.pk, board=everyones, standing=standing, solve=solve)
+    day_word = "today's" if daily.date == today else "that day's"
+    receipt_part, rules_part = _board_parts(board, day_word)
     context = {
         "board_rows": _board_rows(board),
+        "receipt_part": receipt_part,
+        "rules_part": rules_part,
         "daily": daily,
         "solve": solve,
         "share": share_for(solve, daily_url(daily), streak),
         "standing": standing,
-        "receipt": receipt_for(daily, board),
         "board": board,
-        "day_word": "today's" if daily.date == today else "that day's",
+        "day_word": day_word,
         "review": review_shown(solve),
         "review_expected": review_expected(solve),
-        "played": puzzle_played(daily.puzzle),  # None until the puzzle's day is over
     }
     if page:
         title = f"Your solved {daily.difficulty} puzzle"
@@ -214,6 +216,23 @@ def _board_rows(board: Leaderboard) -> SafeString:
         rows = mark_safe(render_to_string("puzzles/_board_rows.html", {"board": board, "daily": board.daily}))
         local_cache.set(key, rows, BOARD_SECONDS)
     return rows
+
+
+def _board_parts(board: Leaderboard, day_word: str) -> tuple[SafeString, SafeString]:
+    """The receipt (what the puzzle took, its median) and how ranking works, as HTML: the same for
+    every player of the day's board, so drawn once per board and kept in this process's memory.
+    How the puzzle played (once its day is over) joins the key, as a task moves it."""
+    played = puzzle_played(board.daily.puzzle)  # None until the puzzle's day is over
+    key = f"results-parts:{board.key}:{day_word}:{played}"
+    parts = local_cache.get(key)
+    if parts is None:
+        context = {"receipt": receipt_for(board.daily, board), "day_word": day_word, "played": played, "board": board}
+        parts = tuple(
+            mark_safe(render_to_string("puzzles/_results_shared.html", {**context, "part": part}).strip())
+            for part in ("receipt", "rules")
+        )
+        local_cache.set(key, parts, BOARD_SECONDS)
+    return parts
 
 
 @require_GET
