@@ -325,13 +325,13 @@ def test_having_seen_the_how_to_play_is_a_players_setting(client):
     assert wrong.status_code == 400 and "seen_howto must be true or false" in wrong.json()["error"]
 
 
-# --- the player's attempts, written out (results/recent.py) ----------------------------------------
+# --- the player's attempts, written out (results/fastpath.py) --------------------------------------
 
 
 def test_the_written_out_attempts_are_the_orms_in_every_state(daily):
     """Not started, in progress, solved (clean, assisted, late): the written-out read loads the same
     attempts and solves as the ORM's, and asks nothing more when a card reads whether one is solved."""
-    from puzzles.results.recent import attempts_shown, attempts_written_out
+    from puzzles.results.fastpath import attempts_shown, attempts_written_out
 
     dailies = [daily, make_daily(daily.date - datetime.timedelta(days=1)), make_daily(daily.date, "medium")]
     ada = User.objects.create_user("ada")

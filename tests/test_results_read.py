@@ -1,4 +1,4 @@
-"""The results page's read in one written-out query (results/solve_read.py), held to the ORM's."""
+"""The results page's read in one written-out query (results/fastpath.py), held to the ORM's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 
 from puzzles.models import Attempt, Solve, SolveReview
-from puzzles.results.solve_read import solve_read, solve_read_orm
+from puzzles.results.fastpath import solve_read, solve_read_orm
 
 from .coaching_factory import make_review
 from .factories import make_daily, make_solve

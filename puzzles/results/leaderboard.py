@@ -138,7 +138,7 @@ Fingerprint = tuple[int, int | None, int | None]
 def fingerprint_sql() -> tuple[str, tuple]:
     """The fingerprint's query as the ORM writes it from Solve.objects.ranked(), for NO_DAILY:
     written once per process, as writing it took the ORM longer than the database takes to answer.
-    Its columns are named n, ids and users (results/solve_read.py reads them in its own query)."""
+    Its columns are named n, ids and users (results/fastpath.py reads them in its own query)."""
     ranked = Solve.objects.ranked().filter(daily_id=NO_DAILY).order_by().values("daily_id")
     return (
         ranked.annotate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"))

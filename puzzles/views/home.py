@@ -36,7 +36,7 @@ from ..models import TIER_ORDER, Attempt, DailyPuzzle, Membership, Pool, site_to
 from ..pipeline.dailies import dailies_of
 from ..results import history
 from ..results.drawing import entries_of, grid_svg
-from ..results.recent import attempts_written_out
+from ..results.fastpath import attempts_written_out
 
 # What each difficulty asks of a player, on its card: the techniques it names, easiest first,
 # from the engine's catalogue; the rest of the tier's techniques are counted ("and 3 more").

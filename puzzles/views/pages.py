@@ -33,12 +33,12 @@ from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.drawing import grid_svg
+from ..results.fastpath import solve_read
 from ..results.leaderboard import BOARD_SECONDS, Leaderboard, board_key, day_board, leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
 from ..results.share import daily_url, share_for
-from ..results.solve_read import solve_read
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
 from .home import home_context, render_home
 from .share import preview_context
