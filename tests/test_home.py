@@ -8,10 +8,12 @@ import re
 
 import pytest
 import time_machine
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.sessions.backends.cache import SessionStore
 from django.core.cache import caches
 from django.db import connection
 from django.middleware.csrf import _unmask_cipher_token
+from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -23,7 +25,7 @@ from puzzles.leagues.membership import league_create, league_join
 from puzzles.models import TIER_ORDER, Attempt, Solve
 from puzzles.results import history
 from puzzles.results.drawing import entries_of, grid_svg
-from puzzles.views.home import CARD_TECHNIQUES, card_techniques
+from puzzles.views.home import CARD_TECHNIQUES, card_techniques, render_home
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_solve
 
@@ -123,6 +125,28 @@ def test_two_players_home_pages_never_show_each_others_parts(daily):
         assert _unmask_cipher_token(token) == cookie
     visitor = Client().get("/").content.decode()
     assert "Log out" not in visitor and "Your record" not in visitor and "Solved in" not in visitor
+
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.mark.parametrize("reader", ["player", "guest", "visitor"])
+def test_the_kept_account_part_is_the_header_drawn_for_the_request(reader, rf, db):
+    """The home page's account part is kept by name, kind and page (views/home.py): it reads as
+    the header's part drawn with the request, a player's log-out form carrying its own token."""
+    readers = {"player": lambda: User.objects.create_user("a<b"), "guest": guest_create, "visitor": AnonymousUser}
+    user = readers[reader]()
+    for path in ("/", "/daily/2026-03-18/easy/", "/"):  # the last from the kept drawing
+        request = rf.get(path)
+        request.user, request.session = user, SessionStore()
+        parts = {"today": TODAY, "cards": "", "waiting": False, "record": "", "league_cards": ""}
+        page = render_home(request, {**parts, "reader": reader}).content.decode()
+        drawn = render_to_string("_account.html", request=request)
+        assert "Log" in drawn and TOKEN.sub("", drawn) in TOKEN.sub("", page)
+        tokens = TOKEN.findall(page)
+        assert len(tokens) == (reader == "player")
+        for token in tokens:
+            assert _unmask_cipher_token(token) == request.META["CSRF_COOKIE"]
 
 
 def test_a_message_left_for_the_reader_shows_once_on_the_home_page(daily):
@@ -299,3 +323,44 @@ def test_having_seen_the_how_to_play_is_a_players_setting(client):
     assert answer.status_code == 200 and answer.json()["settings"]["seen_howto"] is True
     wrong = client.post("/api/settings/", {"settings": {"seen_howto": "yes"}}, content_type="application/json")
     assert wrong.status_code == 400 and "seen_howto must be true or false" in wrong.json()["error"]
+
+
+# --- the player's attempts, written out (results/fastpath.py) --------------------------------------
+
+
+def test_the_written_out_attempts_are_the_orms_in_every_state(daily):
+    """Not started, in progress, solved (clean, assisted, late): the written-out read loads the same
+    attempts and solves as the ORM's, and asks nothing more when a card reads whether one is solved."""
+    from puzzles.results.fastpath import attempts_shown, attempts_written_out
+
+    dailies = [daily, make_daily(daily.date - datetime.timedelta(days=1)), make_daily(daily.date, "medium")]
+    ada = User.objects.create_user("ada")
+    Attempt.objects.create(user=ada, daily=dailies[1], digits=EASY_SOLUTION[:40] + "0" * 41, active_seconds=65.5)
+    make_solve(daily, "ada", 245)
+    make_solve(dailies[2], "ada", 300, assisted=True, late=True)
+    make_solve(daily, "bob", 100)  # someone else's
+    for user in (ada, User.objects.get(username="bob"), User.objects.create_user("cy")):
+        ids = [d.pk for d in dailies]
+        orm, written = attempts_shown(user.pk, ids), attempts_written_out(user.pk, ids)
+        assert written.keys() == orm.keys()
+        with CaptureQueriesContext(connection) as asked:
+            for daily_id, attempt in written.items():
+                theirs = orm[daily_id]
+                assert (attempt.pk, attempt.daily_id, attempt.digits, attempt.active_seconds) == (
+                    theirs.pk,
+                    theirs.daily_id,
+                    theirs.digits,
+                    theirs.active_seconds,
+                )
+                assert attempt.is_solved == theirs.is_solved
+                if attempt.is_solved:
+                    solve, their = attempt.solve, theirs.solve
+                    assert (solve.pk, solve.seconds, solve.assisted, solve.late) == (
+                        their.pk,
+                        their.seconds,
+                        their.assisted,
+                        their.late,
+                    )
+                    assert history.play_status(attempt) == history.play_status(theirs)
+        assert len(asked) == 0
+    assert len(attempts_written_out(ada.pk, [d.pk for d in dailies])) == 3

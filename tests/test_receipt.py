@@ -4,6 +4,7 @@ that shows it with the day's leaderboard and the player's percentile."""
 import datetime
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -179,3 +180,25 @@ def test_the_receipt_links_each_technique_and_the_hardest_step_to_the_guide(clie
 def test_a_technique_the_engine_does_not_know_is_named_without_a_link():
     (known, unknown) = receipt._ordered_counts({"naked-single": 3, "made-up-technique": 1})
     assert known.in_guide and not unknown.in_guide
+
+
+def test_the_kept_receipt_is_each_boards_own_and_moves_with_a_new_ranked_solve(daily):
+    """The receipt and the ranking rules are drawn once per day's board and kept (views/pages.py):
+    two players of one board read the same, and a new ranked solve, which moves the median, is
+    shown at once."""
+    make_solve(daily, "rival", 400)
+    make_solve(daily, "ada", 200)
+    clients = {}
+    for name in ("ada", "rival"):
+        clients[name] = Client()
+        log_in(clients[name], name)
+
+    def receipt(name: str) -> str:
+        body = clients[name].get(results_url(daily)).content.decode()
+        return body.split('<section class="results-receipt"', 1)[1].split("</section>", 1)[0]
+
+    first = receipt("ada")
+    assert "<strong>5:00</strong> (2 ranked solves)" in first and "Hardest step" in first
+    assert receipt("rival") == first == receipt("ada")
+    make_solve(daily, "ace", 100)
+    assert "<strong>3:20</strong> (3 ranked solves)" in receipt("rival")

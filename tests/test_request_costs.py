@@ -75,9 +75,10 @@ def test_the_results_ask_the_database_a_few_questions_however_many_solved(client
     played(client, day)
     address = f"/daily/{day.date.isoformat()}/easy/results/"
     client.get(address, **NAVIGATION)
-    # The solve with its review, the day's board's fingerprint (the board itself, which places the
-    # player too, is cached while it holds), their history.
-    with django_assert_max_num_queries(3 + session_reads()):
+    # The solve with its review, the player's recent solves (the share's streak is kept under
+    # them) and the day's board's fingerprint, in one (the board itself, which places the player
+    # too, is cached while it holds).
+    with django_assert_max_num_queries(1 + session_reads()):
         page = client.get(address, **NAVIGATION).content.decode()
     assert "solver0" in page and "Solved in" in page
 
@@ -147,8 +148,8 @@ def test_a_ranked_players_results_below_the_top_ask_a_few_questions(day, django_
     log_in(player, "slow")
     address = f"/daily/{day.date.isoformat()}/easy/results/"
     player.get(address, **NAVIGATION)
-    # The solve with its review, the board's fingerprint (the board places the solve), the
-    # player's rating (the "new" mark) and the player's history.
-    with django_assert_max_num_queries(4 + session_reads()):
+    # The solve with its review, the player's recent solves and the board's fingerprint in one
+    # (the board places the solve), and the player's rating (the "new" mark).
+    with django_assert_max_num_queries(2 + session_reads()):
         page = player.get(address, **NAVIGATION).content.decode()
     assert "Rank 26 of 26." in page and page.count("(you)") == 1

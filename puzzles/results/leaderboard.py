@@ -131,10 +131,14 @@ class DayBoard:
 NO_DAILY = -1
 
 
+Fingerprint = tuple[int, int | None, int | None]
+
+
 @functools.cache
-def _fingerprint_sql() -> tuple[str, tuple]:
+def fingerprint_sql() -> tuple[str, tuple]:
     """The fingerprint's query as the ORM writes it from Solve.objects.ranked(), for NO_DAILY:
-    written once per process, as writing it took the ORM longer than the database takes to answer."""
+    written once per process, as writing it took the ORM longer than the database takes to answer.
+    Its columns are named n, ids and users (results/fastpath.py reads them in its own query)."""
     ranked = Solve.objects.ranked().filter(daily_id=NO_DAILY).order_by().values("daily_id")
     return (
         ranked.annotate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"))
@@ -143,20 +147,29 @@ def _fingerprint_sql() -> tuple[str, tuple]:
     )
 
 
-def fingerprint_of(daily: DailyPuzzle) -> tuple[int, int | None, int | None]:
+def fingerprint_of(daily: DailyPuzzle) -> Fingerprint:
     """How many ranked solves the daily has, and the sums of their ids and of their players' ids."""
-    sql, params = _fingerprint_sql()
+    sql, params = fingerprint_sql()
     with connection.cursor() as cursor:
         cursor.execute(sql, [daily.pk if p == NO_DAILY else p for p in params])
         row = cursor.fetchone()
     return (row[0], row[1], row[2]) if row is not None else (0, None, None)
 
 
-def day_board(daily: DailyPuzzle, top: int = TOP) -> DayBoard:
-    """The daily's board as everyone sees it, from the cache while its ranked solves are the same."""
-    solvers, ids, users = fingerprint_of(daily)
-    key = f"board:{daily.pk}:{daily.puzzle_id}:{top}:{solvers}:{ids}:{users}"
-    board = cache.get(key)
+def board_key(daily: DailyPuzzle, fingerprint: Fingerprint, top: int = TOP) -> str:
+    """Where the daily's board is kept while its ranked solves have that fingerprint."""
+    solvers, ids, users = fingerprint
+    return f"board:{daily.pk}:{daily.puzzle_id}:{top}:{solvers}:{ids}:{users}"
+
+
+def day_board(
+    daily: DailyPuzzle, top: int = TOP, *, fingerprint: Fingerprint | None = None, found: DayBoard | None = None
+) -> DayBoard:
+    """The daily's board as everyone sees it, from the cache while its ranked solves are the same.
+    `fingerprint`: fingerprint_of(daily) if the caller read it already; `found`: what the caller
+    read from the cache under board_key (the results page reads its keys in one go)."""
+    key = board_key(daily, fingerprint_of(daily) if fingerprint is None else fingerprint, top)
+    board = cache.get(key) if found is None else found
     if board is None:
         ranked = _ranked(daily)
         solves = list(ranked.select_related("user").order_by("rank_time", "solved_at", "pk")[:top])

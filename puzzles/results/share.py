@@ -95,15 +95,16 @@ def daily_url(daily: DailyPuzzle) -> str:
     return site_url(reverse("puzzles:daily", args=(daily.date, daily.difficulty)))
 
 
-def share_for(solve: Solve, url: str) -> Share:
-    """The share of one solve (its daily and puzzle loaded), linking to `url`, the day's puzzle."""
+def share_for(solve: Solve, url: str, streak: int | None = None) -> Share:
+    """The share of one solve (its daily and puzzle loaded), linking to `url`, the day's puzzle;
+    `streak`: the solver's current_streak, if the caller has it already."""
     daily = solve.daily
     text = share_text(
         day=daily.date,
         difficulty=daily.difficulty,
         seconds=solve.seconds,
         clean=not solve.assisted,
-        streak=current_streak(solve),
+        streak=current_streak(solve) if streak is None else streak,
         techniques=(daily.puzzle.techniques or {}).keys(),
         url=url,
     )

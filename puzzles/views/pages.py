@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.cache import caches
+from django.core.cache import cache, caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -27,16 +27,18 @@ from ..accounts.guests import is_guest
 from ..coaching.profile import WEEKS, skill_profile
 from ..context_processors import site_urls
 from ..durations import duration_or_dash
-from ..models import TIER_ORDER, DailyPuzzle, Pool, Solve, Tier, site_today
+from ..models import TIER_ORDER, DailyPuzzle, Pool, Tier, site_today
 from ..pipeline.dailies import daily_served
 from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.drawing import grid_svg
-from ..results.leaderboard import BOARD_SECONDS, Leaderboard, day_board, leaderboard_for, standing_of
+from ..results.fastpath import solve_read
+from ..results.leaderboard import BOARD_SECONDS, Leaderboard, board_key, day_board, leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected, review_shown
+from ..results.share import daily_url, share_for
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
 from .home import home_context, render_home
 from .share import preview_context
@@ -164,29 +166,38 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
     daily = _served_or_404(day, difficulty)
     page = _navigated(request)
     template = "puzzles/results.html" if page else "puzzles/_results.html"
-    solve = None
+    today, solve = site_today(), None
     if request.user.is_authenticated:
-        # With its review (annotated); the page draws the player's grid from the attempt too.
-        mine = Solve.objects.select_related("annotated", *(("attempt",) if page else ()))
-        solve = mine.filter(user=request.user, daily=daily).first()
+        # With its review, the player's recent solves (the share's streak is kept under them) and
+        # the fingerprint of the day's board, in one query; the page draws the player's grid from
+        # the attempt too.
+        read = solve_read(request.user, daily, today, attempt=page)
+        solve = read.solve
         if solve is not None:
             solve.daily, solve.user = daily, request.user  # already loaded, the daily with its puzzle
     if solve is None:
         return render(request, template, {"daily": daily, "solve": None}, status=404)
-    everyones = day_board(daily)  # the same for every player: cached (leaderboard.py)
+    # The day's board, the same for every player, and the player's streaks: both kept, read at once.
+    keys = (board_key(daily, read.fingerprint), history.streaks_key(solve.user.pk, today, read.recent))
+    kept = cache.get_many(keys)
+    everyones = day_board(daily, fingerprint=read.fingerprint, found=kept.get(keys[0]))
+    streak = history.kept_streaks(solve.user, today, read.recent, kept.get(keys[1])).current
     standing = standing_of(solve, everyones, guest=is_guest(solve.user))
     board = leaderboard_for(daily, user_id=request.user.pk, board=everyones, standing=standing, solve=solve)
+    day_word = "today's" if daily.date == today else "that day's"
+    receipt_part, rules_part = _board_parts(board, day_word)
     context = {
         "board_rows": _board_rows(board),
+        "receipt_part": receipt_part,
+        "rules_part": rules_part,
         "daily": daily,
         "solve": solve,
+        "share": share_for(solve, daily_url(daily), streak),
         "standing": standing,
-        "receipt": receipt_for(daily, board),
         "board": board,
-        "day_word": "today's" if daily.date == site_today() else "that day's",
+        "day_word": day_word,
         "review": review_shown(solve),
         "review_expected": review_expected(solve),
-        "played": puzzle_played(daily.puzzle),  # None until the puzzle's day is over
     }
     if page:
         title = f"Your solved {daily.difficulty} puzzle"
@@ -205,6 +216,23 @@ def _board_rows(board: Leaderboard) -> SafeString:
         rows = mark_safe(render_to_string("puzzles/_board_rows.html", {"board": board, "daily": board.daily}))
         local_cache.set(key, rows, BOARD_SECONDS)
     return rows
+
+
+def _board_parts(board: Leaderboard, day_word: str) -> tuple[SafeString, SafeString]:
+    """The receipt (what the puzzle took, its median) and how ranking works, as HTML: the same for
+    every player of the day's board, so drawn once per board and kept in this process's memory.
+    How the puzzle played (once its day is over) joins the key, as a task moves it."""
+    played = puzzle_played(board.daily.puzzle)  # None until the puzzle's day is over
+    key = f"results-parts:{board.key}:{day_word}:{played}"
+    parts = local_cache.get(key)
+    if parts is None:
+        context = {"receipt": receipt_for(board.daily, board), "day_word": day_word, "played": played, "board": board}
+        parts = tuple(
+            mark_safe(render_to_string("puzzles/_results_shared.html", {**context, "part": part}).strip())
+            for part in ("receipt", "rules")
+        )
+        local_cache.set(key, parts, BOARD_SECONDS)
+    return parts
 
 
 @require_GET

@@ -1,0 +1,69 @@
+"""The results page's read in one written-out query (results/fastpath.py), held to the ORM's."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.db.models import Model
+from django.test.utils import CaptureQueriesContext
+
+from puzzles.models import Attempt, Solve, SolveReview
+from puzzles.results.fastpath import solve_read, solve_read_orm
+
+from .coaching_factory import make_review
+from .factories import make_daily, make_solve
+
+pytestmark = pytest.mark.django_db
+
+TODAY = datetime.date(2026, 3, 18)
+
+
+def fields_of(instance: Model | None) -> dict | None:
+    """Every concrete field's value as loaded, or None."""
+    if instance is None:
+        return None
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+@pytest.mark.parametrize("attempt", [False, True])
+def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
+    """A solve with a review and one without, of today, yesterday and a day of the archive; the
+    recent solves of other difficulties and days, someone else's, none at all; dailies with ranked
+    solves and without: the same solve, review and attempt, field by field, the same recent ids and
+    the same fingerprint of the day's ranked solves; nothing asked afterwards."""
+    days = [TODAY, TODAY - datetime.timedelta(days=1), TODAY - datetime.timedelta(days=9)]
+    dailies = [make_daily(day, tier) for day in days for tier in ("easy", "hard")]
+    ada, bob = User.objects.create_user("ada"), User.objects.create_user("bob")
+    reviewed = make_solve(dailies[0], "ada", 245, assisted=True)
+    make_review(reviewed)
+    for daily in dailies[2:]:
+        make_solve(daily, "ada", 300, late=daily.date != TODAY)
+    make_solve(dailies[1], "bob", 100)
+    make_solve(dailies[1], "dee", 120)
+    Attempt.objects.create(user=bob, daily=dailies[0], digits="1" + "0" * 80)
+    counted = set()
+    for user in (ada, bob, User.objects.create_user("cy")):
+        for daily in dailies:
+            orm, read = solve_read_orm(user, daily, TODAY, attempt), solve_read(user, daily, TODAY, attempt)
+            theirs, mine = orm.solve, read.solve
+            assert read.recent == orm.recent
+            if mine is not None:  # a player with no solve is shown no board
+                assert read.fingerprint == orm.fingerprint
+                counted.add(read.fingerprint[0])
+            assert fields_of(mine) == fields_of(theirs)
+            if mine is None:
+                continue
+            with CaptureQueriesContext(connection) as asked:
+                assert Solve.annotated.is_cached(mine)
+                assert fields_of(getattr(mine, "annotated", None)) == fields_of(getattr(theirs, "annotated", None))
+                if attempt:
+                    assert fields_of(mine.attempt) == fields_of(theirs.attempt)
+            assert len(asked) == 0
+    assert solve_read(ada, dailies[0], TODAY, True).recent == sorted(
+        Solve.objects.filter(user=ada, daily__date__gte=days[1]).values_list("pk", flat=True)
+    )
+    assert SolveReview.objects.count() == 1
+    assert counted == {0, 2}  # a board with no ranked solve, and one with two
