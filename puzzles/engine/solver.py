@@ -221,20 +221,34 @@ def _search(state: State, limit: int, found: list[State], propagate: Callable[[S
                     return
 
 
-def state_from_boards(placed: Boards) -> State | None:
-    """The search state for givens held as nine per-digit bitboards, or None on a clash."""
+def reach_of(board: int) -> int:
+    """The cells that see any cell of `board`: its cells' peers, joined."""
+    seen = 0
+    while board:
+        low = board & -board
+        seen |= PEER_BITS[low.bit_length() - 1]
+        board ^= low
+    return seen
+
+
+def state_from_boards(placed: Boards, reach: dict[int, int] | None = None) -> State | None:
+    """The search state for givens held as nine per-digit bitboards, or None on a clash.
+
+    `reach`, when given, remembers each board's reach_of between calls: the clearer asks about
+    givens that differ from the last ones in a cell or two, so most boards are known already.
+    """
     filled = 0
     for board in placed:
         filled |= board
     state = [0] * 19 + [-1] * 9
     empty = FULL_BOARD & ~filled
     for d, board in enumerate(placed):
-        seen = 0
-        rest = board
-        while rest:
-            low = rest & -rest
-            seen |= PEER_BITS[low.bit_length() - 1]
-            rest ^= low
+        if reach is None:
+            seen = reach_of(board)
+        else:
+            seen = reach.get(board, -1)
+            if seen < 0:
+                seen = reach[board] = reach_of(board)
         if seen & board:
             return None  # the same digit twice in one unit
         state[d] = empty & ~seen
@@ -303,13 +317,13 @@ def solved_by_propagation(grid: Grid) -> bool:
     return state is not None and _propagate(state) and not state[_UNSOLVED]
 
 
-def has_other_solution(placed: Boards, cell: int, digit: int) -> bool:
+def has_other_solution(placed: Boards, cell: int, digit: int, reach: dict[int, int] | None = None) -> bool:
     """Whether the givens (as bitboards) allow a solution with something other than `digit` in `cell`.
 
     This is the clearer's uniqueness test: a clue may go exactly when, without it, no solution
-    puts another digit in its cell.
+    puts another digit in its cell. `reach` is state_from_boards' memory, kept by the caller.
     """
-    state = state_from_boards(placed)
+    state = state_from_boards(placed, reach)
     if state is None:
         return False
     state[digit - 1] &= ~CELL_BIT[cell]
