@@ -33,6 +33,7 @@ from .solver import Boards, boards_of, has_other_solution
 Reach = dict[int, int]  # state_from_boards' memory of each digit board's peers
 
 SYMMETRIES = ("none", "rotational", "mirror")
+_SET_CELLS = 12  # the largest unavoidable set worth listing (unavoidable_sets)
 
 # For each cell, the cells of its band (three rows of boxes) and its stack (three columns).
 _NEAR: tuple[int, ...] = tuple(
@@ -103,9 +104,11 @@ def unavoidable_sets(solution: Grid) -> list[int]:
 
     Two kinds are found, each cheaply: the sets two digits can trade places in
     (_digit_swaps), and the sets two rows of a band, or two columns of a stack, can trade
-    their cells in (_line_swaps).
+    their cells in (_line_swaps). Sets of more than _SET_CELLS cells are left out: they are
+    seldom the first to lose their last clue, and listing them costs more than they save.
     """
-    return _digit_swaps(boards_of(solution)) + _line_swaps(solution)
+    found = _digit_swaps(boards_of(solution)) + _line_swaps(solution)
+    return [cells for cells in found if cells.bit_count() <= _SET_CELLS]
 
 
 def _digit_swaps(solution_boards: Boards) -> list[int]:
@@ -227,9 +230,7 @@ def clear(solution: Grid | str, rng: random.Random, symmetry: str = "none") -> G
         for cell in group:
             placed[grid[cell] - 1] &= ~CELL_BIT[cell]
             filled &= ~CELL_BIT[cell]
-        if _leaves_a_set_bare(sets_of, filled, group) or not _stays_unique(
-            placed, group, grid, solution_boards, reach
-        ):
+        if _leaves_a_set_bare(sets_of, filled, group) or not _stays_unique(placed, group, grid, solution_boards, reach):
             for cell in group:
                 placed[grid[cell] - 1] |= CELL_BIT[cell]
                 filled |= CELL_BIT[cell]

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles.engine.clearer import clear, symmetry_groups
+from puzzles.engine.clearer import clear, symmetry_groups, unavoidable_sets
 from puzzles.engine.fillers import fill
 from puzzles.engine.grid import InvalidGrid, format_grid
 from puzzles.engine.solver import solve
@@ -79,3 +79,23 @@ def test_a_seed_still_fills_and_clears_the_puzzle_it_always_made(symmetry, seed,
     rng = random.Random(seed)
     solution, _ = fill(rng)
     assert format_grid(clear(solution, rng, symmetry=symmetry)) == expected
+
+
+def test_every_unavoidable_set_found_gives_a_second_solution_once_its_cells_are_cleared():
+    for seed in range(3):
+        full, _ = fill(random.Random(seed))
+        sets = unavoidable_sets(full)
+        assert len(sets) > 20
+        for cells in sets:
+            assert 4 <= cells.bit_count() <= 12
+            bare = [0 if cells >> c & 1 else d for c, d in enumerate(full)]
+            assert independent.count(bare, 2) == 2
+
+
+def test_no_cleared_puzzle_leaves_an_unavoidable_set_without_a_clue():
+    for seed in range(3):
+        rng = random.Random(seed)
+        full, _ = fill(rng)
+        givens = clear(full, rng)
+        clues = sum(1 << c for c, d in enumerate(givens) if d)
+        assert all(cells & clues for cells in unavoidable_sets(full))
