@@ -18,9 +18,11 @@ from .grid import (
     CELL_BIT,
     CELLS,
     COL_OF,
+    COLS,
     FULL_BOARD,
     PEER_BITS,
     ROW_OF,
+    ROWS,
     UNIT_BITS,
     UNITS_OF,
     Grid,
@@ -146,19 +148,23 @@ def _line_swaps(solution: Grid) -> list[int]:
     left out: they are rectangles of two digits, which _digit_swaps finds already.
     """
     found: list[int] = []
-    for line_of in (lambda line, i: line * 9 + i, lambda line, i: i * 9 + line):
+    for lines in (ROWS, COLS):
         for first in range(0, 9, 3):
             for r, s in ((first, first + 1), (first, first + 2), (first + 1, first + 2)):
-                where_in_s = {solution[line_of(s, i)]: i for i in range(9)}
+                one, other = lines[r], lines[s]
+                where_in_other = {solution[cell]: i for i, cell in enumerate(other)}
                 left = set(range(9))
                 while left:
                     i = start = left.pop()
-                    cycle = [i]
-                    while (i := where_in_s[solution[line_of(r, i)]]) != start:
-                        cycle.append(i)
+                    cycle = 0
+                    while True:
+                        cycle |= CELL_BIT[one[i]] | CELL_BIT[other[i]]
                         left.discard(i)
-                    if len(cycle) > 2:
-                        found.append(sum(CELL_BIT[line_of(r, i)] | CELL_BIT[line_of(s, i)] for i in cycle))
+                        i = where_in_other[solution[one[i]]]
+                        if i == start:
+                            break
+                    if cycle.bit_count() > 4:
+                        found.append(cycle)
     return found
 
 
