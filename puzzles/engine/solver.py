@@ -196,8 +196,9 @@ def _propagate(
                 if not _place(state, d, hidden):
                     return False
                 progress = True
-            # Only a board they changed nothing in is settled; otherwise the next round looks again.
-            state[_SEEN + d] = start if b == start and not hidden else before
+            # Every unit was looked at as it stood in `start` or smaller: a unit still as in
+            # `start` next time has nothing new, one that lost cells since is looked at again.
+            state[_SEEN + d] = start
         if not progress:
             return True
 
