@@ -169,18 +169,20 @@ def _propagate(
             start = b
             hidden = 0
             look = units
+            changed = -1  # every cell, when the rules have never looked at this board
             if before >= 0:
                 changed = before ^ b
                 if changed.bit_count() <= _FEW_CHANGED:
                     look = ()
-                    while changed:
-                        low = changed & -changed
+                    rest = changed
+                    while rest:
+                        low = rest & -rest
                         look += units_of[low.bit_length() - 1]
-                        changed ^= low
+                        rest ^= low
             for unit in look:
-                x = b & unit
-                if x == before & unit:
+                if not changed & unit:
                     continue  # as last time: its single is placed, its locked cells cleared
+                x = b & unit
                 if x:
                     if not x & (x - 1):
                         hidden |= x
