@@ -168,6 +168,18 @@ def _line_swaps(solution: Grid) -> list[int]:
     return found
 
 
+def _sets_by_cell(sets: list[int]) -> list[list[int]]:
+    """For each cell, the unavoidable sets it lies in."""
+    by_cell: list[list[int]] = [[] for _ in CELLS]
+    for cells in sets:
+        rest = cells
+        while rest:
+            low = rest & -rest
+            by_cell[low.bit_length() - 1].append(cells)
+            rest ^= low
+    return by_cell
+
+
 def _leaves_a_set_bare(sets_of: list[list[int]], filled: int, group: tuple[int, ...]) -> bool:
     """Whether taking the group out left an unavoidable set without any clue (so the clues stay)."""
     return any(not filled & bare for cell in group for bare in sets_of[cell])
@@ -193,11 +205,12 @@ def _stays_unique(
 ) -> bool:
     """Whether the puzzle, with the group's clues already taken out of `placed`, is still unique.
 
-    Two shortcuts come before the full search. A removed clue that the other givens force back
-    (a naked or hidden single) is safe. And most second solutions differ from the first only
-    near the removed cell, so we first look for one with every cell outside the removed cells'
-    bands and stacks pinned to the known solution: a small search that, on random grids,
-    settles many of the clues that must stay.
+    Two shortcuts come before the full search (after clear() has looked for a bare unavoidable
+    set). A removed clue that the other givens force back (a naked or hidden single) is safe.
+    And many second solutions differ from the first only near the removed cell, so we first
+    look for one with every cell outside the removed cells' bands and stacks pinned to the
+    known solution: a small search that settles some of the clues that must stay. `reach` is
+    the searches' shared memory (state_from_boards).
     """
     if all(_forced(placed, c, solution[c]) for c in group):
         return True
@@ -222,13 +235,7 @@ def clear(solution: Grid | str, rng: random.Random, symmetry: str = "none") -> G
     groups = symmetry_groups(symmetry)
     rng.shuffle(groups)
     solution_boards = boards_of(grid)
-    sets_of: list[list[int]] = [[] for _ in CELLS]
-    for bare in unavoidable_sets(grid):
-        rest = bare
-        while rest:
-            low = rest & -rest
-            sets_of[low.bit_length() - 1].append(bare)
-            rest ^= low
+    sets_of = _sets_by_cell(unavoidable_sets(grid))
     reach: Reach = {}
     placed = solution_boards[:]
     filled = FULL_BOARD
@@ -236,6 +243,7 @@ def clear(solution: Grid | str, rng: random.Random, symmetry: str = "none") -> G
         for cell in group:
             placed[grid[cell] - 1] &= ~CELL_BIT[cell]
             filled &= ~CELL_BIT[cell]
+        # A bare unavoidable set proves the clues must stay without a search.
         if _leaves_a_set_bare(sets_of, filled, group) or not _stays_unique(placed, group, grid, solution_boards, reach):
             for cell in group:
                 placed[grid[cell] - 1] |= CELL_BIT[cell]
