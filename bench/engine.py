@@ -3,8 +3,10 @@
     python bench/engine.py [--seconds-per-tier 20] [--samples 300] [--qqwing-source GIT]
                            [--rounds 3] [--only-qqwing]
 
-Everything runs in this one process, so on one core. Figures are medians unless a column says
-otherwise; they vary a little between runs and machines, so compare runs made on one machine.
+Everything runs in this one process, so on one core. Every figure is CPU time (the process's,
+time.process_time), not wall time, so a machine shared with other work slows the figures less;
+"per minute" means per minute of CPU. Figures are medians unless a column says otherwise; they
+vary a little between runs and machines, so compare runs made on one machine.
 
 The first table sets us beside qqwing (bench/qqwing.py builds it and says what it times): a
 minimal puzzle and counting over top-1465, in rounds that alternate qqwing and us, so a change
@@ -44,9 +46,9 @@ T = TypeVar("T")
 
 
 def timed(fn: Callable[[], T]) -> tuple[float, T]:
-    start = time.perf_counter()
+    start = time.process_time()
     value = fn()
-    return (time.perf_counter() - start) * 1000, value
+    return (time.process_time() - start) * 1000, value
 
 
 def show(*cells: object) -> None:
@@ -99,10 +101,10 @@ def bench_minimal(samples: int) -> list[list[int]]:
 
 def bench_count() -> list[list[int]]:
     grids = [parse(line) for line in TOP1465.read_text().split() if line.strip()]
-    start = time.perf_counter()
+    start = time.process_time()
     for grid in grids:
         count_solutions(grid, limit=2)
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     print(
         f"\ncount_solutions(limit=2) over top-1465: {len(grids)} puzzles in {seconds:.2f} s, "
         f"{len(grids) / seconds:.0f} puzzles/s"
@@ -181,13 +183,13 @@ def bench_generate(seconds: float) -> None:
     for tier in TIERS:
         rng = random.Random(2026)
         made, tries, times = 0, 0, []
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             ms, puzzle = timed(lambda: generate(tier, rng))
             made += 1
             tries += puzzle.tries
             times.append(ms)
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         show(tier, made, f"{made * 60 / elapsed:.0f}", f"{tries / made:.1f}", f"{statistics.median(times):.0f}")
 
 
