@@ -160,3 +160,25 @@ FIRST_FOUND = [
 def test_a_grid_with_many_solutions_still_solves_to_the_same_first_one(givens, first):
     assert format_grid(solve(givens)) == first
     assert count_solutions(givens, limit=50) == 50
+
+
+def test_propagation_that_remembers_what_it_looked_at_ends_where_a_fresh_one_does():
+    from puzzles.engine.solver import _SEEN, _UNSOLVED, _branch_cell, _place, _propagate, initial_state
+
+    checked = 0
+    for text in hardest(30):
+        state = initial_state(parse(text))
+        for _ in range(6):  # down one path of guesses, comparing at every step
+            ok = _propagate(state)
+            if not ok or not state[_UNSOLVED]:
+                break
+            cell = _branch_cell(state)
+            digit = next(d for d in range(9) if state[d] >> cell & 1)
+            remembering = state[:]
+            fresh = state[:_SEEN] + [-1] * 9
+            assert _place(remembering, digit, 1 << cell) and _place(fresh, digit, 1 << cell)
+            assert _propagate(remembering) == _propagate(fresh)
+            assert remembering[:_SEEN] == fresh[:_SEEN]
+            checked += 1
+            state = remembering
+    assert checked > 30
