@@ -18,8 +18,11 @@ from .grid import (
     CELL_BIT,
     CELLS,
     COL_OF,
+    COLS,
+    FULL_BOARD,
     PEER_BITS,
     ROW_OF,
+    ROWS,
     UNIT_BITS,
     UNITS_OF,
     Grid,
@@ -29,7 +32,10 @@ from .grid import (
 )
 from .solver import Boards, boards_of, has_other_solution
 
+Reach = dict[int, int]  # state_from_boards' memory of each digit board's peers
+
 SYMMETRIES = ("none", "rotational", "mirror")
+_SET_CELLS = 12  # the largest unavoidable set worth listing (unavoidable_sets)
 
 # For each cell, the cells of its band (three rows of boxes) and its stack (three columns).
 _NEAR: tuple[int, ...] = tuple(
@@ -94,7 +100,92 @@ def _forced(placed: Boards, cell: int, digit: int) -> bool:
     return any(open_cells & UNIT_BITS[u] == bit for u in UNITS_OF[cell])
 
 
-def _differs_somewhere(placed: Boards, group: tuple[int, ...], solution: Grid) -> bool:
+def unavoidable_sets(solution: Grid) -> list[int]:
+    """Small unavoidable sets of a full grid, as bitboards: every puzzle of this grid keeps a
+    clue in each one, since the cells of a set can be refilled into a second solution.
+
+    Two kinds are found, each cheaply: the sets two digits can trade places in
+    (_digit_swaps), and the sets two rows of a band, or two columns of a stack, can trade
+    their cells in (_line_swaps). Sets of more than _SET_CELLS cells are left out: they are
+    seldom the first to lose their last clue, and listing them costs more than they save.
+    """
+    found = _digit_swaps(boards_of(solution)) + _line_swaps(solution)
+    return [cells for cells in found if cells.bit_count() <= _SET_CELLS]
+
+
+def _digit_swaps(solution_boards: Boards) -> list[int]:
+    """The smallest sets of cells two digits can trade places in, keeping every house whole.
+
+    A cell's partners are the other digit's cells among its peers (one in its row, one in its
+    column, one in its box); each set is a connected group of partners, so it holds both
+    digits in every house it meets.
+    """
+    found: list[int] = []
+    for a in range(9):
+        for b in range(a + 1, 9):
+            left = solution_boards[a] | solution_boards[b]
+            while left:
+                group = frontier = left & -left
+                while frontier:
+                    low = frontier & -frontier
+                    frontier ^= low
+                    cell = low.bit_length() - 1
+                    own = solution_boards[a] if solution_boards[a] & low else solution_boards[b]
+                    new = (left & ~own) & PEER_BITS[cell] & ~group
+                    group |= new
+                    frontier |= new
+                found.append(group)
+                left &= ~group
+    return found
+
+
+def _line_swaps(solution: Grid) -> list[int]:
+    """The smallest sets of cells two rows of one band (or two columns of one stack) can trade.
+
+    Trading the cells of rows r and s in some columns keeps those columns and the band's boxes
+    whole; the rows stay whole when both hold the same digits there. Following column c to
+    the column where s holds r's digit of c closes a cycle of such columns. Cycles of two are
+    left out: they are rectangles of two digits, which _digit_swaps finds already.
+    """
+    found: list[int] = []
+    for lines in (ROWS, COLS):
+        for first in range(0, 9, 3):
+            for r, s in ((first, first + 1), (first, first + 2), (first + 1, first + 2)):
+                one, other = lines[r], lines[s]
+                where_in_other = {solution[cell]: i for i, cell in enumerate(other)}
+                left = set(range(9))
+                while left:
+                    i = start = left.pop()
+                    cycle = 0
+                    while True:
+                        cycle |= CELL_BIT[one[i]] | CELL_BIT[other[i]]
+                        left.discard(i)
+                        i = where_in_other[solution[one[i]]]
+                        if i == start:
+                            break
+                    if cycle.bit_count() > 4:
+                        found.append(cycle)
+    return found
+
+
+def _sets_by_cell(sets: list[int]) -> list[list[int]]:
+    """For each cell, the unavoidable sets it lies in."""
+    by_cell: list[list[int]] = [[] for _ in CELLS]
+    for cells in sets:
+        rest = cells
+        while rest:
+            low = rest & -rest
+            by_cell[low.bit_length() - 1].append(cells)
+            rest ^= low
+    return by_cell
+
+
+def _leaves_a_set_bare(sets_of: list[list[int]], filled: int, group: tuple[int, ...]) -> bool:
+    """Whether taking the group out left an unavoidable set without any clue (so the clues stay)."""
+    return any(not filled & bare for cell in group for bare in sets_of[cell])
+
+
+def _differs_somewhere(placed: Boards, group: tuple[int, ...], solution: Grid, reach: Reach) -> bool:
     """Whether the givens allow a solution that differs from `solution` in a cell of the group.
 
     Any second solution must differ from the known one in a removed cell, so for each removed
@@ -103,20 +194,23 @@ def _differs_somewhere(placed: Boards, group: tuple[int, ...], solution: Grid) -
     trial = placed[:]
     for cell in group:
         digit = solution[cell]
-        if has_other_solution(trial, cell, digit):
+        if has_other_solution(trial, cell, digit, reach):
             return True
         trial[digit - 1] |= CELL_BIT[cell]
     return False
 
 
-def _stays_unique(placed: Boards, group: tuple[int, ...], solution: Grid, solution_boards: Boards) -> bool:
+def _stays_unique(
+    placed: Boards, group: tuple[int, ...], solution: Grid, solution_boards: Boards, reach: Reach
+) -> bool:
     """Whether the puzzle, with the group's clues already taken out of `placed`, is still unique.
 
-    Two shortcuts come before the full search. A removed clue that the other givens force back
-    (a naked or hidden single) is safe. And most second solutions differ from the first only
-    near the removed cell, so we first look for one with every cell outside the removed cells'
-    bands and stacks pinned to the known solution: a small search that, on random grids,
-    settles many of the clues that must stay.
+    Two shortcuts come before the full search (after clear() has looked for a bare unavoidable
+    set). A removed clue that the other givens force back (a naked or hidden single) is safe.
+    And many second solutions differ from the first only near the removed cell, so we first
+    look for one with every cell outside the removed cells' bands and stacks pinned to the
+    known solution: a small search that settles some of the clues that must stay. `reach` is
+    the searches' shared memory (state_from_boards).
     """
     if all(_forced(placed, c, solution[c]) for c in group):
         return True
@@ -124,9 +218,9 @@ def _stays_unique(placed: Boards, group: tuple[int, ...], solution: Grid, soluti
     for cell in group:
         near |= _NEAR[cell]
     pinned = [p | (s & ~near) for p, s in zip(placed, solution_boards)]
-    if _differs_somewhere(pinned, group, solution):
+    if _differs_somewhere(pinned, group, solution, reach):
         return False
-    return not _differs_somewhere(placed, group, solution)
+    return not _differs_somewhere(placed, group, solution, reach)
 
 
 def clear(solution: Grid | str, rng: random.Random, symmetry: str = "none") -> Grid:
@@ -141,13 +235,19 @@ def clear(solution: Grid | str, rng: random.Random, symmetry: str = "none") -> G
     groups = symmetry_groups(symmetry)
     rng.shuffle(groups)
     solution_boards = boards_of(grid)
+    sets_of = _sets_by_cell(unavoidable_sets(grid))
+    reach: Reach = {}
     placed = solution_boards[:]
+    filled = FULL_BOARD
     for group in groups:
         for cell in group:
             placed[grid[cell] - 1] &= ~CELL_BIT[cell]
-        if not _stays_unique(placed, group, grid, solution_boards):
+            filled &= ~CELL_BIT[cell]
+        # A bare unavoidable set proves the clues must stay without a search.
+        if _leaves_a_set_bare(sets_of, filled, group) or not _stays_unique(placed, group, grid, solution_boards, reach):
             for cell in group:
                 placed[grid[cell] - 1] |= CELL_BIT[cell]
+                filled |= CELL_BIT[cell]
     givens = [0] * 81
     for d, board in enumerate(placed):
         while board:

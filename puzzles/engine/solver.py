@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .grid import BOXES, CELL_BIT, COLS, FULL_BOARD, PEER_BITS, ROWS, UNIT_BITS, Grid, as_grid
+from .grid import BOXES, CELL_BIT, COLS, FULL_BOARD, PEER_BITS, ROWS, UNIT_BITS, UNITS_OF, Grid, as_grid
 
 Boards = list[int]  # nine bitboards, index d - 1 for digit d
 
-# A state is [cand_1..cand_9, placed_1..placed_9, unsolved]: one flat list so a branch copies it
-# with a single slice.
+# A state is [cand_1..cand_9, placed_1..placed_9, unsolved, seen_1..seen_9]: one flat list so a
+# branch copies it with a single slice. seen_d is digit d's board as the house rules last found
+# it (-1 before they ever looked): a board that has not changed since holds nothing new for them.
 State = list[int]
 _UNSOLVED = 18
+_SEEN = 19
 
 
 def _locked_table() -> dict[int, int]:
@@ -47,6 +49,10 @@ def _locked_table() -> dict[int, int]:
 
 _LOCKED = _locked_table()
 _BOX_BITS = UNIT_BITS[18:]
+_UNIT_BITS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(UNIT_BITS[u] for u in UNITS_OF[c]) for c in range(81))
+_BOX_BITS_OF: tuple[tuple[int, ...], ...] = tuple((UNIT_BITS[UNITS_OF[c][2]],) for c in range(81))
+# Up to this many changed cells in a board, the house rules look at those cells' units alone.
+_FEW_CHANGED = 3
 
 
 def _place(state: State, d: int, cells: int) -> bool:
@@ -54,15 +60,18 @@ def _place(state: State, d: int, cells: int) -> bool:
     cand = state[d]
     if cells & ~cand:
         return False  # a cell that can no longer take this digit
-    seen = 0
-    rest = cells
-    while rest:
-        low = rest & -rest
-        peers = PEER_BITS[low.bit_length() - 1]
-        if peers & cells:
-            return False
-        seen |= peers
-        rest ^= low
+    if cells & (cells - 1):
+        seen = 0
+        rest = cells
+        while rest:
+            low = rest & -rest
+            peers = PEER_BITS[low.bit_length() - 1]
+            if peers & cells:
+                return False
+            seen |= peers
+            rest ^= low
+    else:
+        seen = PEER_BITS[cells.bit_length() - 1]  # one cell, the usual case: no loop
     keep = ~cells
     # Written out: a comprehension over the nine boards costs noticeably more, and this runs
     # for every placement of every search (bench/engine.py shows it).
@@ -82,7 +91,12 @@ def _place(state: State, d: int, cells: int) -> bool:
 
 
 def _naked_singles(state: State) -> bool:
-    """Place naked singles, every one found at once, until none is left; False on a contradiction."""
+    """Place naked singles, every one found at once, until none is left; False on a contradiction.
+
+    A single's cell has one candidate, so the singles of different digits lie in different
+    cells and only singles of one digit can clash: all of them are placed in one pass over the
+    nine boards, which leaves the state _place would leave placing them a digit at a time.
+    """
     while True:
         unsolved = state[_UNSOLVED]
         if not unsolved:
@@ -96,17 +110,45 @@ def _naked_singles(state: State) -> bool:
         singles = ones & ~twos
         if not singles:
             return True
+        keep = ~singles
         for d in range(9):
-            s = singles & state[d]
-            if s and not _place(state, d, s):
-                return False
+            b = state[d]
+            cells = singles & b
+            if not cells:
+                state[d] = b & keep
+                continue
+            if cells & (cells - 1):
+                seen = 0
+                rest = cells
+                while rest:
+                    low = rest & -rest
+                    peers = PEER_BITS[low.bit_length() - 1]
+                    if peers & cells:
+                        return False  # two singles of one digit that see each other
+                    seen |= peers
+                    rest ^= low
+            else:
+                seen = PEER_BITS[cells.bit_length() - 1]
+            state[d] = b & ~seen & keep
+            state[9 + d] |= cells
+        state[_UNSOLVED] = unsolved & keep
 
 
 def _propagate(
-    state: State, units: tuple[int, ...] = UNIT_BITS, locked: Callable[[int], int | None] | None = _LOCKED.get
+    state: State,
+    units: tuple[int, ...] = UNIT_BITS,
+    units_of: tuple[tuple[int, ...], ...] = _UNIT_BITS_OF,
+    locked: Callable[[int], int | None] | None = _LOCKED.get,
 ) -> bool:
     """Apply naked singles, hidden singles in `units` and, with `locked`, locked candidates
-    until nothing changes; False on a contradiction."""
+    until nothing changes; False on a contradiction. `units_of` gives each cell's units.
+
+    The house rules look at one digit's board at a time, so a board that is as they last left
+    it (its seen_d) is skipped, and within a board so is a unit whose cells have not changed:
+    what they found there is placed or cleared already. When only a few cells changed, only
+    their units are looked at. Skipping reaches the same fixed point, so the search visits the
+    same nodes, only with fewer steps.
+    """
     while True:
         if not _naked_singles(state):
             return False
@@ -115,13 +157,31 @@ def _propagate(
         progress = False
         for d in range(9):
             b = state[d]
+            before = state[_SEEN + d]
+            if b == before:
+                continue
             placed = state[9 + d]
             if not b:
                 if placed.bit_count() != 9:
                     return False  # a digit with nowhere left to go
+                state[_SEEN + d] = 0
                 continue
+            start = b
             hidden = 0
-            for unit in units:
+            look = units
+            changed = -1  # every cell, when the rules have never looked at this board
+            if before >= 0:
+                changed = before ^ b
+                if changed.bit_count() <= _FEW_CHANGED:
+                    look = ()
+                    rest = changed
+                    while rest:
+                        low = rest & -rest
+                        look += units_of[low.bit_length() - 1]
+                        rest ^= low
+            for unit in look:
+                if not changed & unit:
+                    continue  # as last time: its single is placed, its locked cells cleared
                 x = b & unit
                 if x:
                     if not x & (x - 1):
@@ -138,6 +198,9 @@ def _propagate(
                 if not _place(state, d, hidden):
                     return False
                 progress = True
+            # Every unit was looked at as it stood in `start` or smaller: a unit still as in
+            # `start` next time has nothing new, one that lost cells since is looked at again.
+            state[_SEEN + d] = start
         if not progress:
             return True
 
@@ -152,7 +215,7 @@ def _propagate_quick(state: State) -> bool:
     has_other_solution uses it; bench/engine.py measures both. Any pruning here is sound and
     _place refuses a clash, so the search stays exact either way.
     """
-    return _propagate(state, _BOX_BITS, None)
+    return _propagate(state, _BOX_BITS, _BOX_BITS_OF, None)
 
 
 def _branch_cell(state: State) -> int:
@@ -201,20 +264,34 @@ def _search(state: State, limit: int, found: list[State], propagate: Callable[[S
                     return
 
 
-def state_from_boards(placed: Boards) -> State | None:
-    """The search state for givens held as nine per-digit bitboards, or None on a clash."""
+def reach_of(board: int) -> int:
+    """The cells that see any cell of `board`: its cells' peers, joined."""
+    seen = 0
+    while board:
+        low = board & -board
+        seen |= PEER_BITS[low.bit_length() - 1]
+        board ^= low
+    return seen
+
+
+def state_from_boards(placed: Boards, reach: dict[int, int] | None = None) -> State | None:
+    """The search state for givens held as nine per-digit bitboards, or None on a clash.
+
+    `reach`, when given, remembers each board's reach_of between calls: the clearer asks about
+    givens that differ from the last ones in a cell or two, so most boards are known already.
+    """
     filled = 0
     for board in placed:
         filled |= board
-    state = [0] * 19
+    state = [0] * 19 + [-1] * 9
     empty = FULL_BOARD & ~filled
     for d, board in enumerate(placed):
-        seen = 0
-        rest = board
-        while rest:
-            low = rest & -rest
-            seen |= PEER_BITS[low.bit_length() - 1]
-            rest ^= low
+        if reach is None:
+            seen = reach_of(board)
+        else:
+            seen = reach.get(board, -1)
+            if seen < 0:
+                seen = reach[board] = reach_of(board)
         if seen & board:
             return None  # the same digit twice in one unit
         state[d] = empty & ~seen
@@ -283,13 +360,13 @@ def solved_by_propagation(grid: Grid) -> bool:
     return state is not None and _propagate(state) and not state[_UNSOLVED]
 
 
-def has_other_solution(placed: Boards, cell: int, digit: int) -> bool:
+def has_other_solution(placed: Boards, cell: int, digit: int, reach: dict[int, int] | None = None) -> bool:
     """Whether the givens (as bitboards) allow a solution with something other than `digit` in `cell`.
 
     This is the clearer's uniqueness test: a clue may go exactly when, without it, no solution
-    puts another digit in its cell.
+    puts another digit in its cell. `reach` is state_from_boards' memory, kept by the caller.
     """
-    state = state_from_boards(placed)
+    state = state_from_boards(placed, reach)
     if state is None:
         return False
     state[digit - 1] &= ~CELL_BIT[cell]
