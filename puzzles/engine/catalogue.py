@@ -189,13 +189,6 @@ TECHNIQUES: tuple[Technique, ...] = (
         "A two-string kite in which a group of cells (the digit's places in one box along a line) stands for one of the cells.",
     ),
     Technique(
-        "grouped-turbot-fish",
-        "hard",
-        4.3,
-        "Grouped turbot fish",
-        "A turbot fish with a group of cells for one of its cells, its box link often a box whose places lie on one row and one column.",
-    ),
-    Technique(
         "xyz-wing",
         "hard",
         4.4,

@@ -22,7 +22,6 @@ FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
             "empty-rectangle",
             "grouped-skyscraper",
             "grouped-two-string-kite",
-            "grouped-turbot-fish",
         ),
         "uniqueness": ("unique-rectangle-1", "unique-rectangle-2", "unique-rectangle-3", "unique-rectangle-4"),
     },

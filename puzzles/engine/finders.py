@@ -36,7 +36,6 @@ FINDER_OF: dict[str, Finder] = {
     "empty-rectangle": patterns.empty_rectangle,
     "grouped-skyscraper": grouped.grouped_skyscraper,
     "grouped-two-string-kite": grouped.grouped_two_string_kite,
-    "grouped-turbot-fish": grouped.grouped_turbot_fish,
     "xyz-wing": wings.xyz_wing,
     "unique-rectangle-1": uniqueness.unique_rectangle_1,
     "unique-rectangle-2": uniqueness.unique_rectangle_2,

@@ -1,5 +1,5 @@
-"""Grouped one-digit patterns: the skyscraper, the two-string kite, the turbot fish and the
-x-chain with a group of cells standing for a cell at one end of a link.
+"""Grouped one-digit patterns: the skyscraper, the two-string kite and the x-chain with a group
+of cells standing for a cell at one end of a link.
 
 A group is the two or three places of a digit in one box that also lie on one row or column.
 "One of the group holds the digit" works like one cell holding it: a row whose places for a
@@ -8,10 +8,13 @@ box whose places lie on one row and one column is a strong link between the row'
 column's, and a group is weakly linked to every cell (or group) that sees all of its cells. A
 node below is a single cell or a group, as an 81-bit set of cells.
 
-The four-node chains a = b - c = d are found in one search for all three shapes, as
-patterns.py does for the plain ones; the x-chain is the shortest of three strong links or more.
-Each pattern counts here only with a group in it: without one it is the plain pattern's. Like
-every chain on one digit they are sound for every solution.
+The four-node chains a = b - c = d on two lines are found in one search for both shapes, as
+patterns.py does for the plain ones; the x-chain is the shortest of three strong links or more,
+through boxes as well. A four-node chain with a strong link in a box (Sukaku Explainer's grouped
+turbot crane) is left out: its commonest form is the empty rectangle, and the walks of 800
+top-1465 puzzles never took another as the step to make (docs/algorithms.md). Each pattern
+counts here only with a group in it: without one it is the plain pattern's. Like every chain on
+one digit they are sound for every solution.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ _SEGMENTS: dict[int, tuple[int, ...]] = {
     line: tuple(UNIT_BITS[line] & UNIT_BITS[box] for box in range(18, 27) if UNIT_BITS[line] & UNIT_BITS[box])
     for line in range(18)
 }
-_SHAPES = ("grouped-skyscraper", "grouped-two-string-kite", "grouped-turbot-fish")
+_SHAPES = ("grouped-skyscraper", "grouped-two-string-kite")
 # A grouped x-chain of more strong links than this is past the expert ceiling and past what
 # Sudoku Explainer looks for.
 _MOST_LINKS = 6
@@ -106,18 +109,10 @@ def _low(node: Node) -> int:
 # --- four-node chains -------------------------------------------------------------------------
 
 
-def _kind(house: int) -> int:
-    """0 for a row, 1 for a column, 2 for a box."""
-    return house // 9
-
-
 def _shape(first: int, last: int) -> str:
-    """The name of a grouped four-node chain by its two strong links' houses: a box makes it a
-    turbot fish; two rows (or two columns) a skyscraper; a row and a column a kite."""
-    kinds = (_kind(first), _kind(last))
-    if 2 in kinds:
-        return "grouped-turbot-fish"
-    return "grouped-skyscraper" if kinds[0] == kinds[1] else "grouped-two-string-kite"
+    """The name of a grouped four-node chain by its two strong links' lines: two rows (or two
+    columns) make a skyscraper, a row and a column a kite."""
+    return "grouped-skyscraper" if first // 9 == last // 9 else "grouped-two-string-kite"
 
 
 def _first_chain(cands: Candidates, shape: str) -> Step | None:
@@ -145,9 +140,9 @@ def _digit_chains(digit: Digit, board: int) -> dict[str, Step]:
 
 def _chains(digit: Digit, board: int) -> Iterator[tuple[str, Step]]:
     """Each grouped chain a = b - c = d on one digit that removes something, with its shape:
-    a = b and c = d are strong links in different houses, every cell of c sees every cell of b,
+    a = b and c = d are strong links in different lines, every cell of c sees every cell of b,
     the four nodes share no cell and at least one link has a group."""
-    links = grouped_links(board)
+    links = [link for link in grouped_links(board) if link[2] < 18]
     if not any(_is_group(a) or _is_group(b) for a, b, _ in links):
         return
     seen: dict[Node, int] = {}
@@ -236,12 +231,6 @@ def grouped_two_string_kite(digits: Grid, cands: Candidates) -> Step | None:
     """A two-string kite (a row and a column linked through a box) with a group at one end or
     more: one of the two far ends holds the digit, so cells seeing all of both can't."""
     return _first_chain(cands, "grouped-two-string-kite")
-
-
-def grouped_turbot_fish(digits: Grid, cands: Candidates) -> Step | None:
-    """A turbot fish with a group at one end or more, one of its strong links in a box (a box
-    whose places lie on one row and one column links the two): one far end holds the digit."""
-    return _first_chain(cands, "grouped-turbot-fish")
 
 
 # --- grouped x-chain --------------------------------------------------------------------------
