@@ -45,6 +45,23 @@ _SHAPES = ("grouped-skyscraper", "grouped-two-string-kite")
 _MOST_LINKS = 6
 
 
+# The last position's boards: the three finders run one after another on the same position.
+# One tuple, read and replaced whole, so a thread never pairs one position's key with another's boards.
+_last_boards: tuple[tuple[int, ...], list[int]] = ((), [])
+
+
+def _boards(cands: Candidates) -> list[int]:
+    """digit_boards(cands), kept for the next finder on the same position."""
+    global _last_boards
+    key = tuple(cands)
+    cached = _last_boards
+    if cached[0] == key:
+        return cached[1]
+    boards = digit_boards(cands)
+    _last_boards = (key, boards)
+    return boards
+
+
 # --- nodes and links --------------------------------------------------------------------------
 
 
@@ -117,7 +134,7 @@ def _shape(first: int, last: int) -> str:
 
 def _first_chain(cands: Candidates, shape: str) -> Step | None:
     """The first grouped four-node chain of the given shape that removes something, digits 1 to 9."""
-    boards = digit_boards(cands)
+    boards = _boards(cands)
     for digit in range(1, 10):
         step = _digit_chains(digit, boards[digit]).get(shape)
         if step is not None:
@@ -239,7 +256,7 @@ def grouped_two_string_kite(digits: Grid, cands: Candidates) -> Step | None:
 def grouped_x_chain(digits: Grid, cands: Candidates) -> Step | None:
     """The shortest chain on one digit of three strong links or more between nodes, joined by
     weak links, with a group in it: one end holds the digit, so cells seeing all of both can't."""
-    boards = digit_boards(cands)
+    boards = _boards(cands)
     best: tuple[tuple[Node, ...], Digit, int] | None = None
     for digit in range(1, 10):
         found = _digit_x_chain(boards[digit])
