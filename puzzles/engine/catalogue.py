@@ -175,6 +175,20 @@ TECHNIQUES: tuple[Technique, ...] = (
         "A digit confined to one row and one column of a box, with a link outside it: the cell where they meet can't hold it.",
     ),
     Technique(
+        "grouped-skyscraper",
+        "hard",
+        4.3,
+        "Grouped skyscraper",
+        "A skyscraper in which a group of cells (the digit's places in one box along the line) stands for one of the cells.",
+    ),
+    Technique(
+        "grouped-two-string-kite",
+        "hard",
+        4.3,
+        "Grouped two-string kite",
+        "A two-string kite in which a group of cells (the digit's places in one box along a line) stands for one of the cells.",
+    ),
+    Technique(
         "xyz-wing",
         "hard",
         4.4,
@@ -265,6 +279,16 @@ TECHNIQUES: tuple[Technique, ...] = (
         5.6,
         "ALS-XZ",
         "Two almost locked sets that can't both hold a shared digit: one of them holds another digit they share, so cells seeing all of its places can't.",
+    ),
+    Technique(
+        "grouped-x-chain",
+        "expert",
+        5.7,
+        "Grouped X-chain",
+        "An X-chain in which groups of cells (a digit's places in one box along a line) stand for some of the cells.",
+        growth=0.3,
+        smallest=6,
+        ceiling=EXPERT_CEILING,
     ),
     Technique(
         "xy-chain",

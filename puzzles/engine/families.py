@@ -16,7 +16,14 @@ FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
         "fish": ("x-wing", "swordfish"),
         "subsets": ("naked-triple", "hidden-triple"),
         "wings": ("xy-wing", "xyz-wing"),
-        "one-digit patterns": ("skyscraper", "two-string-kite", "turbot-fish", "empty-rectangle"),
+        "one-digit patterns": (
+            "skyscraper",
+            "two-string-kite",
+            "turbot-fish",
+            "empty-rectangle",
+            "grouped-skyscraper",
+            "grouped-two-string-kite",
+        ),
         "uniqueness": ("unique-rectangle-1", "unique-rectangle-2", "unique-rectangle-3", "unique-rectangle-4"),
     },
 }

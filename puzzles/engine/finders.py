@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import als, chains, direct, fish, forcing, patterns, singles, subsets, uniqueness, wings
+from . import als, chains, direct, fish, forcing, grouped, patterns, singles, subsets, uniqueness, wings
 from .catalogue import TECHNIQUES, Technique
 from .grid import DIGITS_OF, POPCOUNT, Grid, cell_name
 from .steps import Candidates, Finder, Step, cell_houses, pencil
@@ -34,6 +34,8 @@ FINDER_OF: dict[str, Finder] = {
     "xy-wing": wings.xy_wing,
     "turbot-fish": patterns.turbot_fish,
     "empty-rectangle": patterns.empty_rectangle,
+    "grouped-skyscraper": grouped.grouped_skyscraper,
+    "grouped-two-string-kite": grouped.grouped_two_string_kite,
     "xyz-wing": wings.xyz_wing,
     "unique-rectangle-1": uniqueness.unique_rectangle_1,
     "unique-rectangle-2": uniqueness.unique_rectangle_2,
@@ -46,6 +48,7 @@ FINDER_OF: dict[str, Finder] = {
     "simple-colouring": chains.simple_colouring,
     "bug-plus-one": uniqueness.bug_plus_one,
     "als-xz": als.als_xz,
+    "grouped-x-chain": grouped.grouped_x_chain,
     "xy-chain": chains.xy_chain,
     "w-wing": patterns.w_wing,
     "nishio": forcing.nishio,

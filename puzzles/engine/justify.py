@@ -39,6 +39,7 @@ _CELL_PATTERNS = frozenset({"naked-pair", "naked-triple", "naked-quad", "xy-wing
 _DIGIT_PATTERNS = frozenset(
     {"hidden-pair", "hidden-triple", "hidden-quad", "pointing", "claiming", "x-wing", "swordfish", "jellyfish"}
     | {"skyscraper", "two-string-kite", "turbot-fish", "empty-rectangle", "x-chain", "simple-colouring"}
+    | {"grouped-skyscraper", "grouped-two-string-kite", "grouped-x-chain"}
 )
 _WITH_SINGLES = tuple(t for t in LOGICAL if t.name in _SINGLES) + _ELIMINATING
 
