@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import als, chains, direct, fish, forcing, patterns, singles, subsets, uniqueness, wings
+from . import als, chains, direct, fish, forcing, linked, patterns, singles, subsets, uniqueness, wings
 from .catalogue import TECHNIQUES, Technique
 from .grid import DIGITS_OF, POPCOUNT, Grid, cell_name
 from .steps import Candidates, Finder, Step, cell_houses, pencil
@@ -48,6 +48,7 @@ FINDER_OF: dict[str, Finder] = {
     "als-xz": als.als_xz,
     "xy-chain": chains.xy_chain,
     "w-wing": patterns.w_wing,
+    "forcing-chain": linked.forcing_chain,
     "nishio": forcing.nishio,
     "cell-forcing-chain": forcing.cell_forcing_chain,
     "unit-forcing-chain": forcing.unit_forcing_chain,
