@@ -21,12 +21,14 @@ from __future__ import annotations
 
 from .catalogue import EXPERT_CEILING
 from .grid import (
+    BIT,
     CELL_BIT,
     CELLS,
     DIGITS_OF,
-    PEER_BITS,
+    PEERS,
     POPCOUNT,
     UNIT_BITS,
+    UNITS,
     UNITS_OF,
     Cell,
     Digit,
@@ -34,7 +36,7 @@ from .grid import (
     cell_name,
     unit_name,
 )
-from .steps import Candidates, Step, bits, cell_houses, chain_difficulty, digit_boards, removals_text
+from .steps import Candidates, Step, cell_houses, chain_difficulty, digit_boards, removals_text
 
 X_CHAIN_BASE = 6.6  # every link on one digit
 CHAIN_BASE = 7.0  # links between a cell's digits too
@@ -82,7 +84,7 @@ def forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
         figure = chain_difficulty(X_CHAIN_BASE, len(best) - 2)
     if figure > CHAIN_BASE:
         weak = {k: weak_x[k] + weak_y[k] for k in weak_x}
-        strong = {k: strong_x[k] + strong_y.get(k, []) for k in strong_x}
+        strong = {k: strong_x[k] + strong_y[k] for k in strong_x}
         mixed = _shortest(weak, strong, _most(CHAIN_BASE, figure))
         if mixed is not None:
             best, figure = mixed, chain_difficulty(CHAIN_BASE, len(mixed) - 2)
@@ -94,7 +96,6 @@ def forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
 def _links(cands: Candidates) -> tuple[Links, Links, Links, Links]:
     """The position's links: weak and strong on one digit (in houses), then weak and strong
     between the digits of a cell."""
-    boards = digit_boards(cands)
     weak_x: Links = {}
     strong_x: Links = {}
     weak_y: Links = {}
@@ -102,19 +103,23 @@ def _links(cands: Candidates) -> tuple[Links, Links, Links, Links]:
     for cell in CELLS:
         mask = cands[cell]
         for digit in DIGITS_OF[mask]:
-            key = _key(cell, digit)
-            board = boards[digit]
-            weak_x[key] = [_key(p, digit) for p in bits(PEER_BITS[cell] & board)]
-            partners = 0
-            for unit in UNITS_OF[cell]:
-                both = board & UNIT_BITS[unit]
-                if both.bit_count() == 2:
-                    partners |= both & ~CELL_BIT[cell]
-            strong_x[key] = [_key(p, digit) for p in bits(partners)]
-            others = [_key(cell, d) for d in DIGITS_OF[mask] if d != digit]
+            bit = BIT[digit]
+            key = cell * 9 + digit - 1
+            weak_x[key] = [p * 9 + digit - 1 for p in PEERS[cell] if cands[p] & bit]
+            strong_x[key] = []
+            others = [cell * 9 + d - 1 for d in DIGITS_OF[mask] if d != digit]
             weak_y[key] = others
-            if POPCOUNT[mask] == 2:
-                strong_y[key] = others
+            strong_y[key] = others if POPCOUNT[mask] == 2 else []
+    for digit in range(1, 10):
+        bit = BIT[digit]
+        for unit in UNITS:
+            places = [c for c in unit if cands[c] & bit]
+            if len(places) == 2:
+                a, b = (c * 9 + digit - 1 for c in places)
+                # A pair that shares a line and a box is linked once.
+                if b not in strong_x[a]:
+                    strong_x[a].append(b)
+                    strong_x[b].append(a)
     return weak_x, strong_x, weak_y, strong_y
 
 
@@ -141,44 +146,44 @@ def _chain_from(start: Key, assumed: bool, weak: Links, strong: Links, limit: in
     shortest chain's middle candidate is reached both ways within half its length, so the walk
     stops there.
     """
-    parents: tuple[dict[Key, Key], dict[Key, Key]] = ({}, {})  # [False], [True]: key -> previous
-    depths: tuple[dict[Key, int], dict[Key, int]] = ({}, {})
-    parents[assumed][start] = -1
-    depths[assumed][start] = 0
+    # [False], [True]: each candidate reached, to the one before it and how far along it is,
+    # packed as one int (previous * 64 + depth; the assumption's previous is -1).
+    reached: tuple[dict[Key, int], dict[Key, int]] = ({}, {})
+    reached[assumed][start] = -64
     best: tuple[int, Key, bool] | None = None  # links, the candidate reached both ways, its later truth
     layer, truth, depth = [start], assumed, 0
     while layer and 2 * depth < (best[0] if best else limit - 1):
         depth += 1
         links = weak if truth else strong
         truth = not truth
-        seen, opposite = parents[truth], depths[not truth]
+        seen, opposite = reached[truth], reached[not truth]
         nxt = []
         for key in layer:
+            packed = key * 64 + depth
             for other in links[key]:
                 if other in seen:
                     continue
-                seen[other] = key
-                depths[truth][other] = depth
+                seen[other] = packed
                 nxt.append(other)
                 if other in opposite:
-                    total = depth + opposite[other]
+                    total = depth + (opposite[other] & 63)
                     if total < limit and (best is None or total < best[0]):
                         best = (total, other, truth)
         layer = nxt
     if best is None:
         return None
     _, middle, later = best
-    there = _path(parents, middle, later)
-    back = _path(parents, middle, not later)
+    there = _path(reached, middle, later)
+    back = _path(reached, middle, not later)
     return there + [(key, not truth) for key, truth in reversed(back[:-1])]
 
 
-def _path(parents: tuple[dict[Key, Key], dict[Key, Key]], key: Key, truth: bool) -> Chain:
+def _path(reached: tuple[dict[Key, int], dict[Key, int]], key: Key, truth: bool) -> Chain:
     """The way from the assumption to `key` found `truth`, first to last."""
     path: Chain = []
     while key != -1:
         path.append((key, truth))
-        key, truth = parents[truth][key], not truth
+        key, truth = reached[truth][key] >> 6, not truth
     return path[::-1]
 
 
