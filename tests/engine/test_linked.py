@@ -71,9 +71,9 @@ def test_a_chain_from_a_false_assumption_back_to_it_true_places_the_digit():
     assert step is not None
     assert step.placements == ((40, 2),) and not step.eliminations
     assert step.explanation == (
-        "If r5c5 isn't 2, then r6c4 is 2 (the other place for 2 in box 5), so r6c4 isn't 8, so r6c3 is "
-        "8 (the other place for 8 in row 6), so r8c3 isn't 8, so r8c3 is 2 (its other candidate), so "
-        "r8c5 isn't 2, so r5c5 is 2 (the other place for 2 in column 5). So r5c5 is 2, and it goes there."
+        "If r5c5 isn't 2, then r8c5 is 2 (the other place for 2 in column 5), so r8c3 isn't 2, so r8c3 "
+        "is 8 (its other candidate), so r6c3 isn't 8, so r6c4 is 8 (the other place for 8 in row 6), so "
+        "r6c4 isn't 2, so r5c5 is 2 (the other place for 2 in box 5). So r5c5 is 2, and it goes there."
     )
     assert step.difficulty == CHAIN_BASE + 0.1
 
