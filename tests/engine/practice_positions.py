@@ -72,7 +72,7 @@ SECOND: dict[str, tuple[int, int]] = {
     "naked-triple": (13, 27),
     "nishio": (0, 25),
     "pointing": (0, 4),
-    "simple-colouring": (655, 49),
+    "simple-colouring": (853, 51),
     "skyscraper": (11, 18),
     "swordfish": (88, 1),
     "turbot-fish": (61, 30),
