@@ -51,11 +51,6 @@ Chain = list[tuple[Key, bool]]
 SHOWN_LINKS = 4
 
 
-def _key(cell: Cell, digit: Digit) -> Key:
-    """The key of a candidate."""
-    return cell * 9 + digit - 1
-
-
 def _pair(key: Key) -> tuple[Cell, Digit]:
     """The (cell, digit) of a key."""
     return key // 9, key % 9 + 1
