@@ -24,7 +24,7 @@ EXAMPLES = examples.examples()
 # 1465 puzzles and 654 generated extreme puzzles, so its example is a position where its own
 # finder finds one while the engine would take a Nishio first (finding.search_beside), and its
 # page says so.
-BESIDE = {"cell-forcing-chain": "nishio"}
+BESIDE = {"cell-forcing-chain": "forcing-chain"}
 
 
 def test_every_technique_has_its_words_in_three_parts():
@@ -150,7 +150,7 @@ def test_each_technique_has_a_page_with_its_words_example_and_neighbours(client,
     if after:
         assert f'href="/learn/{after.name}/" rel="next"' in html
     if name in BESIDE:
-        assert "would take a Nishio forcing chain here first" in html
+        assert "would take a forcing chain here first" in html
     step = EXAMPLES[name].step
     assert html.count('<td class="learn-cell') == 81
     assert html.count('class="learn-cand is-removed"') == len(step.eliminations)

@@ -308,6 +308,13 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Two cells with the same two digits joined by a link on one of them: the other digit leaves cells seeing both.",
     ),
     Technique(
+        "forcing-chain",
+        "expert",
+        6.6,
+        "Forcing chain",
+        "Assume a candidate and follow a chain of strong and weak links on the pencil marks: if it comes back to the same candidate with the opposite answer, the assumption was wrong.",
+    ),
+    Technique(
         "nishio",
         "extreme",
         7.5,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import als, chains, direct, fish, forcing, grouped, patterns, singles, subsets, uniqueness, wings
+from . import als, chains, direct, fish, forcing, grouped, linked, patterns, singles, subsets, uniqueness, wings
 from .catalogue import TECHNIQUES, Technique
 from .grid import DIGITS_OF, POPCOUNT, Grid, cell_name
 from .steps import Candidates, Finder, Step, cell_houses, pencil
@@ -51,6 +51,7 @@ FINDER_OF: dict[str, Finder] = {
     "grouped-x-chain": grouped.grouped_x_chain,
     "xy-chain": chains.xy_chain,
     "w-wing": patterns.w_wing,
+    "forcing-chain": linked.forcing_chain,
     "nishio": forcing.nishio,
     "cell-forcing-chain": forcing.cell_forcing_chain,
     "unit-forcing-chain": forcing.unit_forcing_chain,

@@ -24,7 +24,7 @@ from .grid import BIT, DIGIT_OF_BIT, PEER_BITS, UNITS, UNITS_OF, Grid, cell_name
 from .steps import Candidates, Pair, Step, cell_houses, digits_text
 
 # Techniques whose pattern reaches over the whole grid: a cleared candidate anywhere may make one.
-_WHOLE_GRID = frozenset({"nishio", "cell-forcing-chain", "unit-forcing-chain", "bug-plus-one"})
+_WHOLE_GRID = frozenset({"forcing-chain", "nishio", "cell-forcing-chain", "unit-forcing-chain", "bug-plus-one"})
 # Techniques whose pattern is only its cells' candidates (a naked subset, a wing, an almost locked
 # set, the first two unique rectangles), whose removals are of a digit from the cells that see
 # every cell of the pattern holding it.
