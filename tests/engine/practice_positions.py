@@ -4,14 +4,16 @@ line, counting from 0) and the index of a position of its walk where that techni
 Found once by walking top-1465 from the start (the first few of each technique kept); the tests
 check each again, so a change to the engine that moves a step shows up as a failing test. With
 the grouped patterns and the forcing chain, a hidden quad, a jellyfish and simple colouring are
-each the step at one position only in all of top-1465 (a full walk of every puzzle): they have no
-second position.
+each the step at one position only in all of top-1465 (a full walk of every puzzle), so their
+second positions come from the Sukaku Explainer sets in bench/: a line past top-1465's last
+(1464) counts on into se_rated.txt, then se_holdout.txt, then se_fresh.txt.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
+from bench.harness import BENCH
 from puzzles.engine import Moment, as_grid, solve, walk
 
 from .test_rater import top1465
@@ -71,14 +73,17 @@ SECOND: dict[str, tuple[int, int]] = {
     "grouped-two-string-kite": (202, 52),
     "grouped-x-chain": (35, 19),
     "hidden-pair": (0, 12),
+    "hidden-quad": (2538, 19),
     "hidden-single": (0, 19),
     "hidden-triple": (10, 16),
+    "jellyfish": (1681, 18),
     "naked-pair": (0, 16),
     "naked-quad": (29, 34),
     "naked-single": (0, 64),
     "naked-triple": (13, 27),
     "nishio": (0, 25),
     "pointing": (0, 4),
+    "simple-colouring": (1734, 29),
     "skyscraper": (11, 18),
     "swordfish": (88, 1),
     "turbot-fish": (61, 30),
@@ -97,9 +102,18 @@ SECOND: dict[str, tuple[int, int]] = {
 }
 
 
+SE_SETS = ("se_rated.txt", "se_holdout.txt", "se_fresh.txt")
+
+
 @cache
 def _lines() -> list[str]:
-    return top1465(1465)
+    """top-1465's puzzles, then the Sukaku Explainer sets' (their first field, comments skipped)."""
+    lines = top1465(1465)
+    assert len(lines) == 1465
+    for name in SE_SETS:
+        text = (BENCH / name).read_text()
+        lines += [line.split()[0] for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return lines
 
 
 def practice_position(technique: str, second: bool = False) -> tuple[Moment, list[int], str]:
