@@ -224,9 +224,10 @@ def _board_parts(board: Leaderboard, day_word: str) -> tuple[SafeString, SafeStr
     every player of the day's board, so drawn once per board and kept in this process's memory.
     How the puzzle played (once its day is over) joins the key, as a task moves it."""
     played = puzzle_played(board.daily.puzzle)  # None until the puzzle's day is over
-    # A digest of how it played, as its text (a dataclass's repr) holds spaces a cache key should not.
-    played_key = hashlib.blake2b(repr(played).encode(), digest_size=8).hexdigest()
-    key = f"results-parts:{board.key}:{day_word}:{played_key}"
+    # A digest of the day's word and how it played, as their text ("that day's", a dataclass's
+    # repr) holds spaces a cache key should not.
+    words = hashlib.blake2b(f"{day_word}|{played!r}".encode(), digest_size=8).hexdigest()
+    key = f"results-parts:{board.key}:{words}"
     parts = local_cache.get(key)
     if parts is None:
         context = {"receipt": receipt_for(board.daily, board), "day_word": day_word, "played": played, "board": board}
