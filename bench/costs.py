@@ -5,7 +5,8 @@ player calls, one request at a time, against the puzzle page's.
 
 One gunicorn sync worker with the site's settings (production, PostgreSQL, Redis as cache and
 broker, no Celery worker: the tasks a submit enqueues wait in the broker, as their cost is not the
-request's). The CPU of an endpoint is what gunicorn's processes used (from /proc) while it answered
+request's; the bench judges the solves itself, as their follow-up tasks would, and prints that CPU
+apart). The CPU of an endpoint is what gunicorn's processes used (from /proc) while it answered
 `--requests` requests in a row, divided by their number; only one request is ever in flight, so it
 is that endpoint's and nobody else's. Reads are sent `--reads` times (writes `--requests`). The queries are counted in this process, through Django's
 test client on the same database and cache, on a request made after a first one warmed the caches.
@@ -250,6 +251,7 @@ def main() -> None:
         for game in solved:
             if not write(conn, game, "submit", submit(conn, game, rng)).get("solved"):
                 raise SystemExit(f"the solved player's {game.path} was not solved")
+        judge_all()  # as the follow-up tasks would have, within a second: the results show a verdict
         easy = daily_path(today, "easy")
         api = "/api" + easy
         solver, player = solved[0].headers(), playing.headers()
@@ -280,6 +282,9 @@ def main() -> None:
         for endpoint in endpoints:
             if endpoint.label.startswith("submit"):
                 figures[endpoint.label] = measure_submits(port, server, submitters, submit_bodies, args.requests)
+                # Their verdicts, as the follow-up tasks give them after the answer (before the
+                # results are read, as a player's would be): a worker's CPU, not the request's.
+                judging = judge_all()
             else:
                 count = args.reads if endpoint.method == "GET" else args.requests
                 figures[endpoint.label + endpoint.player] = measure(port, server, endpoint, count)
@@ -314,6 +319,9 @@ def main() -> None:
         f"{args.requests} writes in a row per endpoint ({os.cpu_count()} cores, shared); CPU is the server's per request"
     )
     print("the solves as judged: " + ", ".join(f"{n} {verdict}" for verdict, n in verdicts.most_common()))
+    count, cpu = judging
+    if count:
+        print(f"the judge, in each solve's follow-up task (not the request): {cpu * 1000 / count:.1f} CPU ms a solve")
     widths = (-22, -9, 6, 10, 9, 10, 9, 7)
     print(row("endpoint", "player", "n", "CPU ms", "x page", "p50 ms", "queries", "errors", widths=widths, sep=""))
     for endpoint in endpoints:
@@ -333,6 +341,20 @@ def main() -> None:
                 sep="",
             )
         )
+
+
+def judge_all() -> tuple[int, float]:
+    """Judge every solve waiting for its verdict, as the follow-up tasks do (the bench runs no
+    worker): how many, and the CPU seconds this process spent on them."""
+    from puzzles.fairplay import judge
+    from puzzles.fairplay.ranking import CHECKING
+    from puzzles.models import Solve
+
+    waiting = list(Solve.objects.filter(unranked=CHECKING).order_by("pk").values_list("pk", flat=True))
+    started = time.process_time()
+    for solve_id in waiting:
+        judge.judge_waiting_one(solve_id)
+    return len(waiting), time.process_time() - started
 
 
 def measure_submits(port: int, server, submitters: list[Game], bodies: list[bytes], count: int) -> dict:

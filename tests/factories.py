@@ -14,6 +14,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from puzzles.fairplay.judge import judge_waiting_one
+from puzzles.fairplay.ranking import CHECKING
 from puzzles.models import TIER_ORDER, Attempt, DailyPuzzle, Pool, Puzzle, Solve
 from puzzles.pipeline import pools
 
@@ -116,13 +118,16 @@ def make_solve(
     )
 
 
-def solve_through_api(client: Client, daily: DailyPuzzle, seconds: float = 0, *, clock=None) -> dict:
+def solve_through_api(
+    client: Client, daily: DailyPuzzle, seconds: float = 0, *, clock=None, judged: bool = True
+) -> dict:
     """Open a daily's page, send heartbeats until the server counts `seconds`, and submit the
-    solution through the board's JSON API, as the page does. Time moves on `clock` (a
-    time-machine traveller) if given; with seconds and no clock, on one of its own."""
+    solution through the board's JSON API, as the page does; then, `judged`, give the solve its
+    verdict as its follow-up task does just after the answer (judge_follow_up). Time moves on
+    `clock` (a time-machine traveller) if given; with seconds and no clock, on one of its own."""
     if clock is None and seconds:
         with time_machine.travel(timezone.now(), tick=False) as own_clock:
-            return solve_through_api(client, daily, seconds, clock=own_clock)
+            return solve_through_api(client, daily, seconds, clock=own_clock, judged=judged)
     assert client.get(url(daily)).status_code == 200
     if client.get(url(daily, "state")).json()["player"] is None:
         # A visitor becomes a guest by a move, never by a heartbeat: the page's first save does it.
@@ -137,7 +142,19 @@ def solve_through_api(client: Client, daily: DailyPuzzle, seconds: float = 0, *,
     digits = player_digits(daily.puzzle.solution, daily.puzzle.givens)
     response = post(client, url(daily, "submit"), {"version": version, "digits": digits})
     assert response.status_code == 200, response.content
+    if judged:
+        judge_follow_up(daily)
     return response.json()
+
+
+def judge_follow_up(daily: DailyPuzzle) -> list[Solve]:
+    """The first step of the follow-up task of the daily's solves still being checked (a test has no
+    worker): their verdicts, as fairplay/judge.py gives them just after the submit's answer."""
+    waiting = list(Solve.objects.filter(daily=daily, unranked=CHECKING).order_by("pk"))
+    for solve in waiting:
+        assert judge_waiting_one(solve.pk)
+        solve.refresh_from_db()
+    return waiting
 
 
 def make_event(

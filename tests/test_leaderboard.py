@@ -12,7 +12,7 @@ from puzzles.fairplay import judge, ranking, words
 from puzzles.models import Attempt, Solve
 from puzzles.results.leaderboard import day_board, leaderboard_for, median_time, standing_of
 
-from .factories import log_in, make_paced_record, make_solve, solve_through_api
+from .factories import judge_follow_up, log_in, make_paced_record, make_solve, solve_through_api
 
 pytestmark = pytest.mark.django_db
 
@@ -180,13 +180,18 @@ def test_a_solve_over_the_floor_is_ranked(daily, settings):
     assert [(r.username, r.time) for r in leaderboard_for(daily).rows] == [("steady", "1:38")]
 
 
-def test_a_solve_through_the_api_is_judged_as_it_is_recorded(client, daily):
+def test_a_solve_through_the_api_is_checked_after_the_answer_then_judged(client, daily):
     # The test client sends no moves, as a script would not: recorded, not ranked.
     log_in(client, "script")
-    solve_through_api(client, daily, 300)
+    assert solve_through_api(client, daily, 300, judged=False)["solved"] is True
     solve = Solve.objects.get()
+    assert solve.unranked == ranking.CHECKING and solve.ranked_seconds is None  # the submit did not judge it
+    assert not Solve.objects.ranked().exists() and not Solve.objects.rated().exists()
+    assert standing_of(solve).checking and standing_of(solve).sentence == "Checking your time for the leaderboard…"
+    [solve] = judge_follow_up(daily)
     assert solve.unranked == ranking.NO_RECORD and solve.ranked_seconds >= 300
     assert leaderboard_for(daily).rows == []
+    assert judge.judge_waiting_one(solve.pk) is False  # judged once: a second delivery does nothing
 
 
 def test_the_admin_keeps_times_and_verdicts_read_only_and_records_a_review(admin_client, daily):

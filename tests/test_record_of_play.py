@@ -17,6 +17,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from puzzles.fairplay import judge
+from puzzles.fairplay.ranking import CHECKING
 from puzzles.models import Attempt, PlayEvent, Solve
 from puzzles.play import attempts
 from puzzles.record_of_play.events import RecordFull
@@ -148,16 +150,13 @@ def test_a_submit_logs_its_event_right_or_wrong_before_the_solve_is_judged(playe
     # Every empty cell but r1c1 filled; r1c1 had a digit and lost it, which fills nothing.
     assert events()[1].placed == EMPTY_CELLS - 1 and events()[1].digits == all_but_r1c1
 
-    seen = []
-
-    def judge(solve):
-        seen.append([event.kind for event in solve.attempt.events.all()])
-
     clock.shift(2)
-    with mock.patch.object(attempts, "solve_judge", side_effect=judge):
-        right = submit(player, daily, 2, FULL, [[10, "d", [[R1C1, 4]]], [0, "d", [[R1C2, 8]]]])
+    right = submit(player, daily, 2, FULL, [[10, "d", [[R1C1, 4]]], [0, "d", [[R1C2, 8]]]])
     assert right.json()["solved"] is True
-    assert seen == [["save", "submit", "submit"]]  # the judge reads the record, this submit included
+    # The judge, after the answer, reads the record, this submit included.
+    solve = Solve.objects.get()
+    assert solve.unranked == CHECKING
+    assert [event.kind for event in judge.record_of(solve)] == ["save", "submit", "submit"]
     event = events()[-1]
     assert event.kind == "submit" and event.digits == FULL and event.arrived_at == timezone.now()
     assert event.placed == 1

@@ -11,6 +11,7 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
+from puzzles.fairplay.ranking import CHECKING, NO_RECORD
 from puzzles.models import TIER_ORDER, Attempt, Solve
 
 from .factories import log_in, make_daily, make_established, make_solve, player_digits, post, solve_through_api, url
@@ -90,7 +91,9 @@ def test_a_submit_asks_the_database_a_bounded_number_of_questions(client, day, d
         clock.shift(200)
         post(client, url(day, "beat"), {})
         version = client.get(url(day, "state")).json()["version"]
-        with django_assert_max_num_queries(10 + session_reads()):
+        # The record's bound, the lock, the position, the event, the solve (and the transaction's
+        # two): the judge reads nothing here, it runs after the answer.
+        with django_assert_max_num_queries(7 + session_reads()):
             answer = post(client, url(day, "submit"), {"version": version, "digits": player_digits()})
     assert answer.json()["solved"] is True
     assert Solve.objects.filter(user__username="ada").exists()
@@ -131,10 +134,13 @@ def test_the_follow_up_reviews_the_solve_and_brings_the_ratings_up_to_it(client,
 
     log_in(client, "ada")
     with time_machine.travel(timezone.now() + datetime.timedelta(hours=1), tick=False) as clock:
-        solve_through_api(client, day, 300, clock=clock)
+        solve_through_api(client, day, 300, clock=clock, judged=False)
     solve = Solve.objects.get(user__username="ada")
     assert not SolveReview.objects.exists() and not RatingChange.objects.exists()  # nothing ran on the request
+    assert solve.unranked == CHECKING  # nor the judge
     assert follow_up_solve(solve.pk) is True
+    solve.refresh_from_db()
+    assert solve.unranked == NO_RECORD  # judged first (the test client sends no moves)
     assert SolveReview.objects.filter(solve=solve).exists()
     assert RatingChange.objects.filter(solve__daily=day).exists()  # the day's clean solves are rated
     assert follow_up_solve(solve.pk) is True  # again, as a second delivery would: harmless

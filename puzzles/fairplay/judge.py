@@ -9,8 +9,11 @@ record must show the digits placed inside that counted time (on_the_clock, UNCOU
 ranking.py holds the rule this applies (the thresholds, the codes, the floors); against.py the
 rule that judges a solve against its player; words.py says them.
 
-A solve is judged as it is recorded (attempts.attempt_submit, after the submit's own event is
-written), and the verdict is stored on it: `ranked_seconds`, `unranked` (a code of
+A solve is judged just after it is recorded, off the player's submit: attempts.attempt_submit
+stores it as ranking.CHECKING (not ranked, rated nor held), and its follow-up task judges it first
+thing (judge_waiting_one), usually within a second; the beat's sweep (judge_waiting) judges any a
+lost message left waiting. The results page says the time is being checked until then, and asks
+again. The verdict is stored on the solve: `ranked_seconds`, `unranked` (a code of
 ranking.REASON_CODES, "" when the record earns a rank), `flagged` (held for an admin's review) and
 `held` (why, a code of ranking.HOLD_CODES). It is judged again when its player's email address is
 verified (account_verified); while it waits for review, its hold is decided again as each solve of
@@ -51,14 +54,17 @@ from itertools import pairwise
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
 from django.db.models.lookups import LessThan
 from django.dispatch import receiver
+from django.utils import timezone
 
 from ..models import DailyPuzzle, PlayEvent, Solve, site_today
 from ..record_of_play.moves import Move, unpack
 from .against import held_against_player
 from .ranking import (
+    CHECKING,
     IN_SUBMIT,
     LARGE_WRITE_DIGITS,
     LARGE_WRITES,
@@ -231,16 +237,40 @@ def held_reason(solve: Solve) -> str:
 
 
 def solve_judge(solve: Solve) -> None:
-    """Judge a solve just recorded from its record of play, and save the verdict: its ranked time,
-    why it is not ranked (if so) and whether (and why) it is held for review. The day's other
-    solves, whose floors this one may have moved, are decided again after the player's answer
-    (held_again_after, from the solve's follow-up task): the submit waits only for its own verdict."""
+    """Judge a solve from its record of play, and save the verdict: its ranked time, why it is not
+    ranked (if so) and whether (and why) it is held for review. The day's other solves, whose
+    floors this one may have moved, are decided again after it (held_again_after, the next step of
+    the solve's follow-up task)."""
     events = record_of(solve)
     solve.ranked_seconds = ranked_time(solve)
     solve.unranked = unranked_reason(solve, events)
     solve.held = held_reason(solve)
     solve.flagged = bool(solve.held)
     solve.save(update_fields=["ranked_seconds", "unranked", "held", "flagged"])
+
+
+def judge_waiting_one(solve_id: int) -> bool:
+    """Judge a solve its submit left waiting (ranking.CHECKING), under a lock so that the follow-up
+    task and the sweep never both do; False when it is gone or judged already. Harmless to run twice."""
+    with transaction.atomic():
+        solve = (
+            Solve.objects.select_for_update(of=("self",))
+            .select_related("daily__puzzle", "attempt", "user")
+            .filter(pk=solve_id, unranked=CHECKING)
+            .first()
+        )
+        if solve is None:
+            return False
+        solve_judge(solve)
+        return True
+
+
+def judge_waiting() -> int:
+    """Judge the solves still waiting JUDGE_SWEEP_AFTER_SECONDS after they were recorded (their
+    follow-up was lost, or the broker was away), oldest first; how many. The beat runs it."""
+    cutoff = timezone.now() - datetime.timedelta(seconds=settings.JUDGE_SWEEP_AFTER_SECONDS)
+    waiting = Solve.objects.filter(unranked=CHECKING, solved_at__lte=cutoff).order_by("solved_at")
+    return sum(judge_waiting_one(solve_id) for solve_id in waiting.values_list("pk", flat=True))
 
 
 def held_again(daily: DailyPuzzle, but: int | None = None) -> int:
@@ -286,8 +316,8 @@ def account_verified(user_id: int) -> None:
         solve_judge(solve)
 
 
-# Connected when this module is imported, as the site starts: the admin (autodiscovered) and
-# attempts.py import it.
+# Connected when this module is imported, as the site starts: the admin (autodiscovered) and the
+# tasks (pipeline/tasks.py, which the submit's view imports) import it.
 @receiver(email_confirmed, dispatch_uid="fairplay_account_verified")
 def _email_confirmed(sender: object, email_address: EmailAddress, **kwargs: object) -> None:
     account_verified(email_address.user_id)

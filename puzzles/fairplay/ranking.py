@@ -45,6 +45,10 @@ NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST = (
     "too-fast",
 )
 REASON_CODES = (NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST)
+# A solve not judged yet: its submit records it so, and its follow-up task judges it after the
+# player's answer (judge.judge_waiting_one), or the beat's sweep does if that message was lost.
+# Until then it is not ranked, rated nor held, and its player is told it is being checked.
+CHECKING = "checking"
 # Why else a solve is not ranked: the solve's own flags and the review's answer.
 LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
 # Why a solve is held for review (Solve.held; judge.held_reason applies them, first match wins):
@@ -67,8 +71,8 @@ def not_ranked_codes(solve: Solve) -> list[str]:
         codes.append(LATE)
     if solve.assisted:
         codes.append(HELPED)
-    if solve.unranked:
-        codes.append(solve.unranked)
+    if solve.unranked and not (codes and solve.unranked == CHECKING):
+        codes.append(solve.unranked)  # a late or helped solve is not ranked, judged or not
     if solve.review == Solve.Review.DISQUALIFIED:
         codes.append(DISQUALIFIED)
     elif solve.flagged and solve.review != Solve.Review.APPROVED:

@@ -45,19 +45,21 @@ class ReviewFilter(admin.SimpleListFilter):
 
 
 class UnrankedFilter(admin.SimpleListFilter):
-    """Solves by why their record of play earns no rank (ranking.REASON_CODES)."""
+    """Solves by why their record of play earns no rank (ranking.REASON_CODES), or that it is not
+    judged yet (ranking.CHECKING)."""
 
     title = "not ranked because"
     parameter_name = "unranked"
     EARNS = "none"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [(self.EARNS, "the record earns a rank"), *((code, code) for code in ranking.REASON_CODES)]
+        codes = (*ranking.REASON_CODES, ranking.CHECKING)
+        return [(self.EARNS, "the record earns a rank"), *((code, code) for code in codes)]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         if self.value() == self.EARNS:
             return queryset.filter(unranked="")
-        if self.value() in ranking.REASON_CODES:
+        if self.value() in (*ranking.REASON_CODES, ranking.CHECKING):
             return queryset.filter(unranked=self.value())
         return queryset
 

@@ -11,6 +11,7 @@ from ..durations import format_duration
 from ..models import Solve
 from . import ranking
 from .ranking import (
+    CHECKING,
     DISQUALIFIED,
     HELD,
     HELPED,
@@ -51,6 +52,7 @@ def _you() -> dict[str, str]:
             "for most of the solve)"
         ),
         DISQUALIFIED: "it was disqualified after review",
+        CHECKING: "your time is still being checked",
     }
 
 
@@ -66,6 +68,7 @@ THEY = {
     TOO_FAST: "not ranked: faster than a person",
     DISQUALIFIED: "disqualified",
     HELD: "held for review",
+    CHECKING: "being checked",
 }
 
 

@@ -136,14 +136,24 @@ def rate_solves() -> int:
     return rated
 
 
+@shared_task(name="puzzles.tasks.judge_waiting")
+def judge_waiting() -> int:
+    """Judge the solves whose follow-up was lost (fairplay/judge.py); how many."""
+    return judge.judge_waiting()
+
+
 @shared_task(name="puzzles.tasks.follow_up_solve")
 def follow_up_solve(solve_id: int) -> bool:
-    """What a solve sets going, in one message: the day's other held solves decided again (its
-    floors may have moved), its review, then the ratings brought up to it (each even if the one
-    before failed); False when the solve is gone. All are harmless to run again."""
+    """What a solve sets going, in one message: its verdict (the submit left it to be checked),
+    then the day's other held solves decided again (its floors may have moved), its review, then
+    the ratings brought up to it (each even if the one before failed); False when the solve is
+    gone. All are harmless to run again."""
     try:
         try:
-            judge.held_again_after(solve_id)
+            try:
+                judge.judge_waiting_one(solve_id)
+            finally:
+                judge.held_again_after(solve_id)
         finally:
             reviewed = coaching.review_store(solve_id) is not None
     finally:
@@ -154,5 +164,6 @@ def follow_up_solve(solve_id: int) -> bool:
 def solve_follow_up(solve_id: int) -> None:
     """After a solve is recorded: its follow-up, sent once the solve is committed. One message, not
     one a task: each send is a round trip to the broker on the player's submit. A broker that is
-    away loses nothing: the beat's sweeps (review_missing, rate_solves) pick the work up later."""
+    away loses nothing: the beat's sweeps (judge_waiting, review_missing, rate_solves) pick the
+    work up later."""
     transaction.on_commit(lambda: broker.enqueue_unless_away(lambda: follow_up_solve.delay(solve_id)))

@@ -38,7 +38,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import engine
-from ..fairplay.judge import solve_judge
+from ..fairplay.ranking import CHECKING
 from ..models import Attempt, DailyPuzzle, PlayEvent, Solve
 from ..record_of_play.events import ensure_room_for_moves, play_log
 from ..record_of_play.moves import Move, moves_clean
@@ -88,14 +88,12 @@ def attempt_open(user, daily: DailyPuzzle) -> Attempt:
     return attempt
 
 
-def attempt_lock(user, daily: DailyPuzzle, with_player: bool = False) -> Attempt:
-    """The player's attempt, row-locked for this transaction, with its solve if any, and its
-    player's row `with_player` (a submit's judge reads the account's age from it).
+def attempt_lock(user, daily: DailyPuzzle) -> Attempt:
+    """The player's attempt, row-locked for this transaction, with its solve if any.
 
     One query (the daily is already loaded); the attempt is started if the player never opened it.
     """
-    related = ("solve", "user") if with_player else ("solve",)
-    locking = Attempt.objects.select_for_update(of=("self",)).select_related(*related)
+    locking = Attempt.objects.select_for_update(of=("self",)).select_related("solve")
     attempt = locking.filter(user=user, daily=daily).first()
     if attempt is None:
         attempt_open(user, daily)
@@ -228,7 +226,7 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
     wrong); record the solve once."""
     played = moves_clean(moves)
     with transaction.atomic():
-        attempt = attempt_lock(user, daily, with_player=True)
+        attempt = attempt_lock(user, daily)
         if attempt.is_solved:
             return SubmitResult(True, attempt, solve=attempt.solve)
         givens = daily.puzzle.givens
@@ -256,15 +254,16 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
             return SubmitResult(False, attempt, message=message)
         solve = Solve.objects.create(
             attempt=attempt,
-            user=attempt.user,  # loaded with the attempt, as the daily with its puzzle: the judge reads both
+            user_id=attempt.user_id,
             daily=daily,
             seconds=attempt.active_seconds,
             solved_at=now,
             # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
             late=timezone.localdate(now) != daily.date,
             assisted=attempt.is_assisted,  # a hint or a check: not ranked
+            # Whether it earns a rank is judged after the answer, by its follow-up task (fairplay/judge.py).
+            unranked=CHECKING,
         )
-        solve_judge(solve)  # whether it earns a rank (fairplay/ranking.py)
         return SubmitResult(True, attempt, solve=solve, new=True)
 
 

@@ -52,6 +52,7 @@ class Standing:
     ranked_seconds: float | None = None  # the time it is ranked by, when that reads otherwise than the clock
     new_account: bool = False  # a guest's solve, held back only as a new account's: a verified email ranks it
     verify_step: str = ""  # an account's solve held back as a new account's: the words of the link to the email page
+    checking: bool = False  # not judged yet (ranking.CHECKING): the page says so and asks again
 
     @property
     def time(self) -> str:
@@ -64,6 +65,8 @@ class Standing:
     @property
     def sentence(self) -> str:
         """One line for the page: 'Faster than 62% of today's solvers.' or why not ranked."""
+        if self.checking:
+            return "Checking your time for the leaderboard…"
         if self.guest and not self.reasons and self.rank is not None:
             day = "today" if self.today else "that day"
             how = "sign up and verify your email" if self.new_account else "sign up"
@@ -251,8 +254,10 @@ def standing_of(solve: Solve, board: DayBoard | None = None, guest: bool | None 
     """Where a solve stands among the day's ranked solves of its daily; counted from its `board`
     when the page has read it already, with no query, as `guest` spares one when the page knows
     whether the player is a guest."""
-    reasons = words.reasons_for_you(solve)
     today = solve.daily.date == site_today()
+    if ranking.not_ranked_codes(solve) == [ranking.CHECKING]:
+        return Standing(solve.seconds, ranked=False, today=today, checking=True)
+    reasons = words.reasons_for_you(solve)
     mine = ranking.rank_time(solve)
     # Said only when the two read differently: the page shows the clock's time as the solve's.
     shown = mine if int(mine) != int(solve.seconds) else None

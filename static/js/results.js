@@ -31,6 +31,8 @@ export async function loadResults(game, focus = false) {
     slot.replaceChildren(section);
     // A review still being prepared asks again by itself; its module comes only then.
     if (section.querySelector("[data-review-state=preparing]")) import("./review.js").then((m) => m.watch(section), () => {});
+    // So does a time still being checked for the leaderboard (verdict.js).
+    if (section.querySelector("[data-verdict=checking]")) import("./verdict.js").then((m) => m.watch(section), () => {});
     if (focus) {
       section.tabIndex = -1;
       section.focus();

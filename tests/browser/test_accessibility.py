@@ -13,7 +13,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from puzzles.accounts.guests import guest_create
-from puzzles.models import Attempt, PuzzleRating, SeedBatch
+from puzzles.fairplay.ranking import CHECKING
+from puzzles.models import Attempt, PuzzleRating, SeedBatch, Solve
 from puzzles.pipeline import broker
 from puzzles.ratings.ledger import ratings_catch_up
 from tests.browser.axe import assert_accessible
@@ -153,6 +154,16 @@ def test_a_guests_results_pass_axe(browse, look, todays_easy):
     page.evaluate(SHOW_RESULTS, f"/daily/{todays_easy.date.isoformat()}/easy/results/")
     assert page.locator("#sudoku-results .results-standing.is-unranked").count() == 1
     assert_accessible(page, f"results, guest, {look}", include="#sudoku-results")
+
+
+def test_results_while_the_time_is_being_checked_pass_axe(browse, look, todays_easy):
+    # Just after the submit, before the judge's verdict: a live region with a spinner.
+    solve = make_solve(todays_easy, "ada", 100)
+    Solve.objects.filter(pk=solve.pk).update(unranked=CHECKING)
+    page = browse("/", as_user=solve.user)
+    page.evaluate(SHOW_RESULTS, f"/daily/{todays_easy.date.isoformat()}/easy/results/")
+    assert page.locator("#sudoku-results #sudoku-verdict[data-verdict=checking][role=status]").count() == 1
+    assert_accessible(page, f"results, time being checked, {look}", include="#sudoku-results")
 
 
 @pytest.fixture

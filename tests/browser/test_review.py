@@ -13,7 +13,6 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from puzzles.engine import TECHNIQUE_BY_NAME, technique_title
-from puzzles.models import Solve
 from tests.browser.axe import assert_accessible
 from tests.browser.pages import (
     COUNT_FETCHES,
@@ -28,6 +27,7 @@ from tests.browser.pages import (
     sign_up,
 )
 from tests.coaching_factory import make_review
+from tests.factories import judge_follow_up
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -98,14 +98,22 @@ def test_a_real_solve_is_reviewed_and_its_timeline_opens_the_replay_at_that_move
         sign_up(page, live_server.url, path, "reviewed")
         play_a_solve_with_a_mistake_and_a_pause(page, clocks)
 
-        # Solved, not reviewed yet: the results say so, and ask again by themselves.
+        # Solved, not judged nor reviewed yet: the results say both, and ask again by themselves.
+        verdict = page.locator("#sudoku-verdict")
+        assert verdict.get_attribute("data-verdict") == "checking" and verdict.get_attribute("role") == "status"
+        assert "Checking your time for the leaderboard" in verdict.inner_text()
         review = page.locator("#sudoku-review")
         assert review.get_attribute("data-review-state") == "preparing"
         assert "Your review is being prepared" in review.inner_text()
-        solve = Solve.objects.get(user__username="reviewed")
+        # The solve's follow-up task, as a worker runs it after the answer: the verdict, the review.
+        [solve] = judge_follow_up(todays_easy)
         stored = make_review(solve)
-        clocks.play(page, 2, step_ms=500)  # the first wait of static/js/review.js, and its fetch
+        clocks.play(page, 2, step_ms=500)  # the first waits of static/js/verdict.js and review.js, their fetches
         page.wait_for_selector("#sudoku-review[data-review-state=ready]", timeout=10_000)
+        page.wait_for_selector("#sudoku-verdict[data-verdict=final]", timeout=10_000)
+        # The same live region, now with the verdict: a new account's, with the step that ranks it.
+        assert "Not on the leaderboard: your account was under" in verdict.inner_text()
+        assert verdict.locator(".results-verify a").inner_text() == "Add and verify your email address"
 
         # The stall: the pause before the right digit went in, and what was there.
         stall = page.locator(".review-stall").first.inner_text()

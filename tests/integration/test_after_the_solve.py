@@ -1,9 +1,10 @@
 """What a solve sets going, run by a real Celery worker through a real Redis broker on PostgreSQL:
-its review, queued by the submit itself, and the ratings brought up to the clean solves."""
+its verdict and review, queued by the submit itself, and the ratings brought up to the clean solves."""
 
 import pytest
 
-from puzzles.models import PlayerRating, RatingChange, SolveReview
+from puzzles.fairplay.ranking import CHECKING, NO_RECORD
+from puzzles.models import PlayerRating, RatingChange, Solve, SolveReview
 from puzzles.pipeline import broker
 from puzzles.pipeline.tasks import rate_solves
 from tests.factories import log_in, make_solve, solve_through_api
@@ -13,11 +14,16 @@ from .conftest import wait_for
 pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_submit_queues_the_review_and_a_worker_stores_it(start_worker_process, client, daily, monkeypatch):
+def test_a_submit_queues_the_verdict_and_review_and_a_worker_gives_both(
+    start_worker_process, client, daily, monkeypatch
+):
     monkeypatch.setattr(broker, "_away_since", None)  # whatever an earlier test did to the broker
     start_worker_process("after-solve")
     log_in(client, "ada")
-    assert solve_through_api(client, daily, 90)["solved"]
+    assert solve_through_api(client, daily, 90, judged=False)["solved"]
+    # The judge runs in the worker, after the answer: the test client sends no moves, as a script.
+    wait_for(lambda: Solve.objects.get().unranked != CHECKING, 60, "the solve's verdict")
+    assert Solve.objects.get().unranked == NO_RECORD
     wait_for(lambda: SolveReview.objects.filter(solve__user__username="ada").exists(), 60, "the solve's review")
     review = SolveReview.objects.get(solve__user__username="ada")
     # The whole grid went in with the submit: every digit is a placement, reviewed in the worker.

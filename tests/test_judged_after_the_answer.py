@@ -1,0 +1,97 @@
+"""A solve is judged just after the submit's answer, not on it (puzzles/fairplay/judge.py): the
+submit records it as being checked, its follow-up task gives the verdict, the beat's sweep gives
+one that a lost message left waiting, and meanwhile the results say the time is being checked
+and ask again (static/js/verdict.js)."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth.models import User
+from django.urls import reverse
+from django.utils import timezone
+
+from puzzles.fairplay import judge, ranking, words
+from puzzles.models import Attempt, Solve
+from puzzles.pipeline import tasks
+from puzzles.results.leaderboard import leaderboard_for, standing_of
+
+from .factories import make_paced_record, make_solve
+
+FRAGMENT = {"HTTP_ACCEPT": "text/html", "HTTP_SEC_FETCH_MODE": "cors"}
+NAVIGATION = {"HTTP_ACCEPT": "text/html", "HTTP_SEC_FETCH_MODE": "navigate"}
+
+
+def results_url(daily) -> str:
+    return reverse("puzzles:results", args=[daily.date, daily.difficulty])
+
+
+def paced_solve(daily, username: str, gap: float = 2.0) -> Solve:
+    """A person's solve as its submit records it: a paced record of play by a settled account, not
+    judged yet."""
+    user = User.objects.create(username=username, date_joined=timezone.now() - datetime.timedelta(days=3))
+    attempt = Attempt.objects.create(user=user, daily=daily, started_at=timezone.now())
+    end = make_paced_record(attempt, attempt.started_at, gap)
+    seconds = (end - attempt.started_at).total_seconds()
+    return Solve.objects.create(
+        attempt=attempt, user=user, daily=daily, seconds=seconds, solved_at=end, unranked=ranking.CHECKING
+    )
+
+
+def test_the_results_say_the_time_is_being_checked_until_the_follow_up_ranks_it(client, daily):
+    solve = paced_solve(daily, "ada")
+    client.force_login(solve.user)
+    fragment = client.get(results_url(daily), **FRAGMENT).content.decode()
+    assert 'data-verdict="checking"' in fragment and f'data-results-url="{results_url(daily)}"' in fragment
+    assert "Checking your time for the leaderboard…" in fragment and "No ranked solves yet" in fragment
+    assert "js/verdict.js" in client.get(results_url(daily), **NAVIGATION).content.decode()
+    # Reading the results judges nothing: GET changes nothing.
+    solve.refresh_from_db()
+    assert solve.unranked == ranking.CHECKING and not Solve.objects.ranked().exists()
+
+    assert tasks.follow_up_solve(solve.pk) is True
+    solve.refresh_from_db()
+    assert solve.unranked == "" and not solve.flagged and solve.ranked_seconds == solve.seconds
+    fragment = client.get(results_url(daily), **FRAGMENT).content.decode()
+    assert 'data-verdict="final"' in fragment and "data-results-url" not in fragment
+    assert "only ranked solver so far." in fragment and "(you)" in fragment
+    assert "js/verdict.js" not in client.get(results_url(daily), **NAVIGATION).content.decode()
+
+
+def test_a_late_or_helped_solve_says_why_at_once_not_that_it_is_being_checked(daily):
+    solve = make_solve(daily, "ada", 300, assisted=True)
+    Solve.objects.filter(pk=solve.pk).update(unranked=ranking.CHECKING)
+    solve.refresh_from_db()
+    standing = standing_of(solve)
+    assert not standing.checking and standing.sentence == "Not on the leaderboard: you used hints or checks."
+    assert ranking.not_ranked_codes(solve) == [ranking.HELPED]
+
+
+def test_a_solve_being_checked_is_neither_ranked_rated_held_nor_decided_again(daily, settings):
+    settings.LEADERBOARD_FLOOR_SECONDS = {**settings.LEADERBOARD_FLOOR_SECONDS, "easy": 600}
+    solve = paced_solve(daily, "speedy", gap=1.0)  # 49 s: under the floor, once judged
+    assert not Solve.objects.ranked().exists() and not Solve.objects.rated().exists()
+    assert judge.held_again(daily) == 0 and not Solve.objects.get().flagged
+    assert leaderboard_for(daily).rows == []
+    assert words.reasons_for_them(solve) == ["being checked"]  # as a league's board says it
+    assert judge.judge_waiting_one(solve.pk) is True
+    solve.refresh_from_db()
+    assert solve.flagged and solve.held == ranking.UNDER_FLOOR  # judged in full: held for review
+
+
+def test_the_sweep_judges_only_solves_left_waiting_past_their_follow_up(daily, settings):
+    settings.JUDGE_SWEEP_AFTER_SECONDS = 20
+    old, new = paced_solve(daily, "ada"), paced_solve(daily, "bob")
+    now = timezone.now()
+    Solve.objects.filter(pk=old.pk).update(solved_at=now - datetime.timedelta(seconds=21))
+    Solve.objects.filter(pk=new.pk).update(solved_at=now - datetime.timedelta(seconds=5))
+    assert tasks.judge_waiting() == 1  # ada's; bob's follow-up may still come
+    assert Solve.objects.get(pk=old.pk).unranked == "" and Solve.objects.get(pk=new.pk).unranked == ranking.CHECKING
+    Solve.objects.filter(pk=new.pk).update(solved_at=now - datetime.timedelta(seconds=25))
+    assert tasks.judge_waiting() == 1 and not Solve.objects.filter(unranked=ranking.CHECKING).exists()
+    assert tasks.judge_waiting() == 0
+
+
+def test_the_sweep_is_on_the_beat_schedule(settings):
+    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "puzzles.tasks.judge_waiting" in scheduled and tasks.judge_waiting.name == "puzzles.tasks.judge_waiting"
