@@ -102,6 +102,16 @@ def test_a_person_at_an_ordinary_pace_is_ranked(daily):
     assert solve.unranked == "" and list(Solve.objects.ranked()) == [solve]
 
 
+def test_a_fast_person_whose_board_saves_every_ten_seconds_is_ranked(daily, settings):
+    # A digit every 0.85 s, and a save every 10 s as the board sends them while a player keeps
+    # entering (BOARD_SAVE_EVERY_SECONDS): 12 digits a save, live play, not digits sent in bulk.
+    settings.BOARD_SAVE_EVERY_SECONDS = 10
+    attempt = attempt_of(daily, player())
+    end = make_paced_record(attempt, T0, gap=0.85, per_save=12)
+    solve = solve_of(attempt, (end - T0).total_seconds())
+    assert solve.unranked == "" and list(Solve.objects.ranked()) == [solve]
+
+
 def test_most_digits_in_the_final_submit_are_not_ranked(daily):
     # One heartbeat, a wait past the floor, and the whole grid in the submit.
     attempt = attempt_of(daily)
@@ -125,21 +135,28 @@ def _write(kind: str, placed: int):
     return PlayEvent(kind=kind, placed=placed, arrived_at=T0, moves=b"")
 
 
-def test_most_digits_in_a_few_large_saves_are_not_ranked(daily):
+def test_most_digits_in_a_few_large_saves_are_not_ranked(daily, settings):
+    settings.BOARD_SAVE_EVERY_SECONDS = 10  # a save of over 20 digits is large
     attempt = attempt_of(daily)
     cells = empty_cells(daily)
     make_event(attempt, "open", at(0))
-    # Three saves of 15 digits, their moves' ages spread over the minute before each.
-    for n, chunk in enumerate([cells[0:15], cells[15:30], cells[30:45]]):
-        make_event(attempt, "save", at(60 * (n + 1)), [(4000 * (14 - i), [(c, 1)]) for i, c in enumerate(chunk)])
-    make_event(attempt, "submit", at(200), [(1000 * (len(cells) - 46 - i), [(c, 1)]) for i, c in enumerate(cells[45:])])
+    # Two saves of 22 digits, their moves' ages spread over the minute and a half before each.
+    for n, chunk in enumerate([cells[0:22], cells[22:44]]):
+        make_event(attempt, "save", at(90 * (n + 1)), [(4000 * (21 - i), [(c, 1)]) for i, c in enumerate(chunk)])
+    make_event(attempt, "submit", at(200), [(1000 * (len(cells) - 45 - i), [(c, 1)]) for i, c in enumerate(cells[44:])])
     assert solve_of(attempt, seconds=200).unranked == ranking.LARGE_WRITES
 
 
-def test_a_save_of_nine_digits_is_not_large(daily):
+def test_a_save_is_large_past_twice_a_save_windows_digits_and_never_under_a_unit(daily, settings):
+    settings.BOARD_SAVE_EVERY_SECONDS = 10
+    assert ranking.large_write_digits() == 20
+    assert judge.mostly_in_large_writes([_write("save", 20)] * 3, 45) is False
+    assert judge.mostly_in_large_writes([_write("save", 21)] * 2, 45) is True
+    assert judge.mostly_in_large_writes([_write("save", 21)], 45) is False  # 21 of 45: not most
+    settings.BOARD_SAVE_EVERY_SECONDS = 1  # as the browser tests play: a unit is the least
+    assert ranking.large_write_digits() == 9
     assert judge.mostly_in_large_writes([_write("save", 9)] * 10, 45) is False
     assert judge.mostly_in_large_writes([_write("save", 10)] * 3, 45) is True
-    assert judge.mostly_in_large_writes([_write("save", 10)] * 2, 45) is False  # 20 of 45: not most
 
 
 def test_a_bot_entering_a_digit_every_third_of_a_second_is_not_ranked(daily):
@@ -298,7 +315,8 @@ def test_the_rules_are_written_with_the_numbers_in_force(settings):
     settings.RANKED_ACCOUNT_MIN_HOURS = 12
     settings.DAY_FLOOR_FRACTION, settings.DAY_FLOOR_MIN_SOLVES, settings.DAY_FLOOR_RANK = 0.4, 30, 2
     settings.FIELD_MARGIN = 0.9
+    settings.BOARD_SAVE_EVERY_SECONDS = 8
     text = " ".join(words.rules("medium"))
-    for number in ("0:40", "12 hours", "40%", "30 ranked solves", "second-fastest", "over 9 digits", "0.75 s"):
+    for number in ("0:40", "12 hours", "40%", "30 ranked solves", "second-fastest", "over 16 digits", "0.75 s"):
         assert number in text
     assert "under 90% of the day's fastest time by an established player" in text

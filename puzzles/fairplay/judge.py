@@ -21,14 +21,16 @@ its day is judged (held_again, after the answer, in the solve's follow-up task) 
 move (held_again_today). The account's age is taken when the solve is made: judged later, five
 accounts made at midnight would rank by six.
 
-The thresholds (ranking.py) come from how the board writes (static/js/sync.js): a save goes 600 ms
-after the last change and at most 3 s after the first unsaved one, and a fast person places about
-one digit a second, so a save normally carries the digits of under 3 s: 1 to 4 of them.
+The thresholds (ranking.py) come from how the board writes (static/js/sync.js): the first entry
+after a quiet spell is saved 600 ms after the burst, and entries that follow wait for the next
+save, at most BOARD_SAVE_EVERY_SECONDS (10 s) after the first unsaved one; a fast person places
+about one digit a second, so a save carries the digits of up to 10 s of play: 1 to about 12 of them.
 
-- LARGE_WRITE_DIGITS: a write placing more than 9 digits (a full unit, over twice the most a fast
-  person types in one save's window) is large: it holds digits made elsewhere, by a script or a
-  board that was offline (which the server cannot tell apart, so play that was mostly offline
-  is recorded but not ranked).
+- ranking.large_write_digits(): a write placing more digits than twice a save window's at that
+  pace (20 with the 10 s window; never under 9, a full unit) is large: it holds digits made
+  elsewhere, by a script or a board that was offline (which the server cannot tell apart, so play
+  that was mostly offline is recorded but not ranked). When it was a fixed 9 with the saves 3 s
+  apart, the slower pace ranked a player typing a digit a second as "in bulk".
 - MAJORITY: "most of the digits" is more than half of the puzzle's empty cells, for the final
   submit alone and for the large writes together (the submit counted among them).
 - MIN_MEDIAN_GAP_SECONDS: the median gap between consecutive digits over the whole solve must be
@@ -66,7 +68,6 @@ from .against import held_against_player
 from .ranking import (
     CHECKING,
     IN_SUBMIT,
-    LARGE_WRITE_DIGITS,
     LARGE_WRITES,
     MAJORITY,
     MIN_MEDIAN_GAP_SECONDS,
@@ -78,6 +79,7 @@ from .ranking import (
     UNCOUNTED_DIGITS,
     floor_among,
     hold_bound,
+    large_write_digits,
     others_fastest,
     rank_time,
 )
@@ -185,8 +187,9 @@ def mostly_in_submit(events: list[PlayEvent], empty_cells: int) -> bool:
 
 
 def mostly_in_large_writes(events: list[PlayEvent], empty_cells: int) -> bool:
-    """Writes of over LARGE_WRITE_DIGITS placed digits, the submit among them, placed most of the cells."""
-    large = sum(e.placed for e in events if e.kind in WRITES and e.placed > LARGE_WRITE_DIGITS)
+    """Writes of over large_write_digits() placed digits, the submit among them, placed most of the cells."""
+    bound = large_write_digits()
+    large = sum(e.placed for e in events if e.kind in WRITES and e.placed > bound)
     return large > MAJORITY * empty_cells
 
 

@@ -28,12 +28,20 @@ from ..ratings import expected_seconds_for
 RANK_TIME = Coalesce(F("ranked_seconds"), F("seconds"))
 
 # The record's thresholds (judge.py's docstring says where each comes from).
-LARGE_WRITE_DIGITS = 9
+LARGE_WRITE_MIN_DIGITS = 9
 MAJORITY = 0.5
 MIN_MEDIAN_GAP_SECONDS = 0.75
 # Digits placed while the clock did not count (judge.on_the_clock): a record may have a few, a
 # save made offline and sent late; over a unit of them is play hidden from the clock.
-UNCOUNTED_DIGITS = LARGE_WRITE_DIGITS
+UNCOUNTED_DIGITS = 9
+
+
+def large_write_digits() -> int:
+    """A write placing more digits than this is large (judge.py's docstring): twice what a fast
+    person, at a digit a second, places in the board's save window (BOARD_SAVE_EVERY_SECONDS, 20
+    with its 10 s), and never under a unit (LARGE_WRITE_MIN_DIGITS)."""
+    return max(LARGE_WRITE_MIN_DIGITS, 2 * settings.BOARD_SAVE_EVERY_SECONDS)
+
 
 # Why a record does not earn a rank, first match wins (Solve.unranked holds the code).
 NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST = (

@@ -16,7 +16,6 @@ from .ranking import (
     HELD,
     HELPED,
     IN_SUBMIT,
-    LARGE_WRITE_DIGITS,
     LARGE_WRITES,
     LATE,
     MIN_MEDIAN_GAP_SECONDS,
@@ -25,6 +24,7 @@ from .ranking import (
     TOO_FAST,
     UNCOUNTED,
     UNCOUNTED_DIGITS,
+    large_write_digits,
 )
 
 
@@ -40,7 +40,7 @@ def _you() -> dict[str, str]:
         ),
         IN_SUBMIT: "most of the digits arrived with the final submit, not as they were placed",
         LARGE_WRITES: (
-            f"most of the digits arrived in saves of over {LARGE_WRITE_DIGITS} digits at once "
+            f"most of the digits arrived in saves of over {large_write_digits()} digits at once "
             "(as after playing offline), not as they were placed"
         ),
         UNCOUNTED: (
@@ -151,7 +151,7 @@ def rules(difficulty: str) -> list[str]:
         f"up to {settings.HEARTBEAT_GAP_SECONDS} s; reopening a closed or paused page counts nothing, but a save "
         "from a page that said it was closed counts the time since.",
         "The record of play must show the grid filled over time: a solve is not ranked when most of its "
-        f"digits arrive in the final submit, or in saves of over {LARGE_WRITE_DIGITS} digits at once, or when "
+        f"digits arrive in the final submit, or in saves of over {large_write_digits()} digits at once, or when "
         f"its digits go in under {MIN_MEDIAN_GAP_SECONDS:g} s apart for most of the solve, or when over "
         f"{UNCOUNTED_DIGITS} of them were placed while the clock did not count.",
         f"A solve by an account under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old is ranked once the "
