@@ -15,15 +15,16 @@ function resultsOf(html) {
 }
 
 /** Put the judged standing's words inside the one on the page (a live region, kept, so that a
- * screen reader reads out the change), and the fresh leaderboard in place of the old. */
+ * screen reader reads out the change), and the fresh receipt and leaderboard (the day's median
+ * and board, which a ranked solve moves) in place of the old. */
 function settle(verdict, fresh) {
   const judged = fresh.querySelector("#sudoku-verdict");
   verdict.replaceChildren(...judged.childNodes);
   verdict.dataset.verdict = judged.dataset.verdict;
   delete verdict.dataset.resultsUrl;
-  const board = verdict.ownerDocument.getElementById("sudoku-leaderboard");
-  const freshBoard = fresh.querySelector("#sudoku-leaderboard");
-  if (board && freshBoard) board.replaceWith(freshBoard);
+  const parts = verdict.ownerDocument.getElementById("sudoku-results-parts");
+  const freshParts = fresh.querySelector("#sudoku-results-parts");
+  if (parts && freshParts) parts.replaceWith(freshParts);
 }
 
 /** Ask again until the solve is judged (then settle) or the tries run out (then say so). */
