@@ -228,6 +228,14 @@ TECHNIQUES: tuple[Technique, ...] = (
         unique=True,
     ),
     Technique(
+        "unique-loop",
+        "hard",
+        4.6,
+        "Unique loop",
+        "A unique rectangle stretched to a loop of six or eight cells, each of its houses holding two of them: the cells that hold more than its two digits keep it from being a second solution.",
+        unique=True,
+    ),
+    Technique(
         "naked-quad",
         "expert",
         5.0,

@@ -24,6 +24,7 @@ WHOLE_CELLS = frozenset(
         "unique-rectangle-2",
         "unique-rectangle-3",
         "unique-rectangle-4",
+        "unique-loop",
         "cell-forcing-chain",
     }
 )
