@@ -20,6 +20,7 @@ WHOLE_CELLS = frozenset(
         "xy-chain",
         "als-xz",
         "bug-plus-one",
+        "bug-plus-n",
         "unique-rectangle-1",
         "unique-rectangle-2",
         "unique-rectangle-3",
