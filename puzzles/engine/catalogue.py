@@ -1,11 +1,7 @@
-"""The catalogue of human solving techniques, as data: for each, its name, tier, difficulty,
-title and one line about it, and the words a sentence uses for it.
-
-TECHNIQUES lists every technique easiest first, each with the tier it belongs to and its
-difficulty on the Sudoku Explainer scale (the rater's score is built from these;
-docs/algorithms.md gives the sources). The finders that look for each technique are in the
-modules that import this one (finders.py binds them by name), so the catalogue, and a Step
-naming its tier, need none of them.
+"""The catalogue of human solving techniques, as data: TECHNIQUES lists each one easiest first,
+with its tier, its difficulty on the Sudoku Explainer scale (docs/algorithms.md gives the
+sources), its title and one line about it; then the words a sentence uses for it. The finders
+are in the modules that import this one (finders.py binds them by name), so it needs none.
 """
 
 from __future__ import annotations
@@ -23,8 +19,7 @@ EXPERT_CEILING = 7.4
 class Technique:
     """A technique: its name, tier and difficulty, with a title and one line about it for people.
 
-    difficulty is on the Sudoku Explainer scale (docs/algorithms.md gives the sources), the lowest
-    figure any step of the technique gets.
+    difficulty is on the Sudoku Explainer scale, the lowest figure any step of the technique gets;
     `unique` marks the techniques that are sound only for a puzzle with one solution.
     """
 
@@ -228,6 +223,14 @@ TECHNIQUES: tuple[Technique, ...] = (
         unique=True,
     ),
     Technique(
+        "unique-loop",
+        "hard",
+        4.6,
+        "Unique loop",
+        "A unique rectangle stretched to a loop of six or eight cells, each of its houses holding two of them: the cells that hold more than its two digits keep it from being a second solution.",
+        unique=True,
+    ),
+    Technique(
         "naked-quad",
         "expert",
         5.0,
@@ -279,6 +282,14 @@ TECHNIQUES: tuple[Technique, ...] = (
         5.6,
         "ALS-XZ",
         "Two almost locked sets that can't both hold a shared digit: one of them holds another digit they share, so cells seeing all of its places can't.",
+    ),
+    Technique(
+        "bug-plus-n",
+        "expert",
+        5.7,
+        "BUG+n",
+        "Every cell but a few has two candidates: one of the few takes its extra digit, so cells seeing them all can't hold it, or with other cells it makes a naked subset.",
+        unique=True,
     ),
     Technique(
         "grouped-x-chain",
@@ -362,15 +373,13 @@ _PROPER_NAMES = frozenset({"Nishio"})
 
 
 def technique_title(name: str) -> str:
-    """technique_title('x-wing') -> 'X-wing'; an unknown name (such as 'wrong-digit') is tidied
-    up rather than refused."""
+    """technique_title('x-wing') -> 'X-wing'; an unknown name ('wrong-digit') is tidied, not refused."""
     technique = TECHNIQUE_BY_NAME.get(name)
     return technique.title if technique else name.replace("-", " ").capitalize()
 
 
 def technique_phrase(name: str) -> str:
-    """A technique's name for the middle of a sentence, with its article: 'a naked pair',
-    'an X-wing', 'an ALS-XZ', 'a Nishio forcing chain', 'a BUG+1'."""
+    """A technique's name mid-sentence, with its article: 'a naked pair', 'an X-wing', 'a BUG+1'."""
     title = technique_title(name)
     first = title.split()[0]
     if first[1:2].islower() and first not in _PROPER_NAMES:
@@ -379,8 +388,7 @@ def technique_phrase(name: str) -> str:
 
 
 def article_for(words: str) -> str:
-    """'an' before a vowel sound ('an expert', 'an X-wing', 'an ALS-XZ'), else 'a' ('a unique
-    rectangle')."""
+    """'an' before a vowel sound ('an expert', 'an X-wing', 'an ALS-XZ'), else 'a' ('a unique loop')."""
     spoken_vowel = words[:1].lower() in "aeiou" and not words.lower().startswith("uni")
     spoken_vowel = spoken_vowel or words.startswith(("X", "ALS"))
     return "an" if spoken_vowel else "a"

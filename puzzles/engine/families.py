@@ -24,7 +24,13 @@ FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
             "grouped-skyscraper",
             "grouped-two-string-kite",
         ),
-        "uniqueness": ("unique-rectangle-1", "unique-rectangle-2", "unique-rectangle-3", "unique-rectangle-4"),
+        "uniqueness": (
+            "unique-rectangle-1",
+            "unique-rectangle-2",
+            "unique-rectangle-3",
+            "unique-rectangle-4",
+            "unique-loop",
+        ),
     },
 }
 FAMILY_OF: dict[str, str] = {

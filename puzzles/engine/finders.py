@@ -10,7 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import als, chains, direct, fish, forcing, grouped, linked, patterns, singles, subsets, uniqueness, wings
+from . import (
+    als,
+    chains,
+    direct,
+    fish,
+    forcing,
+    grave,
+    grouped,
+    linked,
+    loops,
+    patterns,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from .catalogue import TECHNIQUES, Technique
 from .grid import DIGITS_OF, POPCOUNT, Grid, cell_name
 from .steps import Candidates, Finder, Step, cell_houses, pencil
@@ -41,12 +56,14 @@ FINDER_OF: dict[str, Finder] = {
     "unique-rectangle-2": uniqueness.unique_rectangle_2,
     "unique-rectangle-3": uniqueness.unique_rectangle_3,
     "unique-rectangle-4": uniqueness.unique_rectangle_4,
+    "unique-loop": loops.unique_loop,
     "naked-quad": subsets.naked_quad,
     "jellyfish": fish.jellyfish,
     "x-chain": chains.x_chain,
     "hidden-quad": subsets.hidden_quad,
     "simple-colouring": chains.simple_colouring,
     "bug-plus-one": uniqueness.bug_plus_one,
+    "bug-plus-n": grave.bug_plus_n,
     "als-xz": als.als_xz,
     "grouped-x-chain": grouped.grouped_x_chain,
     "xy-chain": chains.xy_chain,

@@ -164,7 +164,9 @@ def _extra(steps: list[Step], difficulties: list[float], hardest: float) -> int:
     """0-9 hundredths for how much of the solve is hard, counting only the steps beyond singles
     and direct placements (each one a point where nothing on the board pointed straight at a
     placement): 2 for each such step after the first within 0.5 of the hardest, and 1 for
-    every third of them."""
+    every third of them. A puzzle that needs an extreme step gets instead 1 for each extreme
+    step after the first: how often it needs a forcing chain of singles is what orders such
+    puzzles on Sukaku Explainer's scale (docs/algorithms.md), more than how many other steps it has."""
     beyond = [
         d
         for s, d in zip(steps, difficulties)
@@ -172,6 +174,9 @@ def _extra(steps: list[Step], difficulties: list[float], hardest: float) -> int:
     ]
     if not beyond:
         return 0
+    extreme = sum(1 for s in steps if tier_of(s.technique) == "extreme")
+    if extreme:
+        return min(9, extreme - 1)
     near_top = max(0, sum(1 for d in beyond if d >= hardest - 0.5) - 1)
     return min(9, 2 * near_top + len(beyond) // 3)
 

@@ -20,10 +20,12 @@ WHOLE_CELLS = frozenset(
         "xy-chain",
         "als-xz",
         "bug-plus-one",
+        "bug-plus-n",
         "unique-rectangle-1",
         "unique-rectangle-2",
         "unique-rectangle-3",
         "unique-rectangle-4",
+        "unique-loop",
         "cell-forcing-chain",
     }
 )

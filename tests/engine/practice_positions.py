@@ -6,7 +6,9 @@ check each again, so a change to the engine that moves a step shows up as a fail
 the grouped patterns and the forcing chain, a hidden quad, a jellyfish and simple colouring are
 each the step at one position only in all of top-1465 (a full walk of every puzzle), so their
 second positions come from the Sukaku Explainer sets in bench/: a line past top-1465's last
-(1464) counts on into se_rated.txt, then se_holdout.txt, then se_fresh.txt.
+(1464) counts on into se_rated.txt, then se_holdout.txt, then se_fresh.txt. With the unique
+loop, top-1465's one jellyfish position became a unique loop, so both of the jellyfish's come
+from se_rated.txt.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ WHERE: dict[str, tuple[int, int]] = {
     "hidden-quad": (509, 8),
     "hidden-single": (0, 0),
     "hidden-triple": (6, 41),
-    "jellyfish": (474, 30),
+    "jellyfish": (1681, 18),
     "naked-pair": (0, 14),
     "naked-quad": (6, 64),
     "naked-single": (0, 60),
@@ -50,6 +52,7 @@ WHERE: dict[str, tuple[int, int]] = {
     "unique-rectangle-2": (38, 20),
     "unique-rectangle-3": (70, 30),
     "unique-rectangle-4": (11, 20),
+    "unique-loop": (377, 81),
     "unit-forcing-chain": (1, 24),
     "w-wing": (47, 48),
     "x-chain": (23, 49),
@@ -76,7 +79,7 @@ SECOND: dict[str, tuple[int, int]] = {
     "hidden-quad": (2538, 19),
     "hidden-single": (0, 19),
     "hidden-triple": (10, 16),
-    "jellyfish": (1681, 18),
+    "jellyfish": (1682, 26),
     "naked-pair": (0, 16),
     "naked-quad": (29, 34),
     "naked-single": (0, 64),
@@ -92,6 +95,7 @@ SECOND: dict[str, tuple[int, int]] = {
     "unique-rectangle-2": (42, 22),
     "unique-rectangle-3": (90, 30),
     "unique-rectangle-4": (15, 23),
+    "unique-loop": (385, 16),
     "unit-forcing-chain": (2, 19),
     "w-wing": (64, 25),
     "x-chain": (35, 60),

@@ -370,9 +370,10 @@ def _technique_of(case_name: str) -> str:
 
 # Positions where a technique is found by its own finder though an easier one also applies:
 # a hidden quad is almost never the easiest step of a real puzzle, and the short one-digit
-# patterns (skyscraper, kite, turbot fish) now come before simple colouring. Trial and error
-# is pinned on a position where forcing chains would also do.
-FOUND_ALONE = {"hidden-quad", "simple-colouring", "simple-colouring-wrap"}
+# patterns (skyscraper, kite, turbot fish) now come before simple colouring, and the unique loop
+# (hard) before the jellyfish pinned here. Trial and error is pinned on a position where forcing
+# chains would also do.
+FOUND_ALONE = {"hidden-quad", "jellyfish", "simple-colouring", "simple-colouring-wrap"}
 
 
 def _step_at(name: str) -> Step:
