@@ -95,3 +95,19 @@ def test_the_sweep_judges_only_solves_left_waiting_past_their_follow_up(daily, s
 def test_the_sweep_is_on_the_beat_schedule(settings):
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "puzzles.tasks.judge_waiting" in scheduled and tasks.judge_waiting.name == "puzzles.tasks.judge_waiting"
+
+
+def test_a_guests_time_is_checked_too_then_placed_with_the_invitation_to_sign_up(client, daily):
+    from puzzles.accounts.guests import guest_create
+
+    guest = guest_create()
+    attempt = Attempt.objects.create(user=guest, daily=daily, started_at=timezone.now())
+    end = make_paced_record(attempt, attempt.started_at, 2.0)
+    seconds = (end - attempt.started_at).total_seconds()
+    solve = Solve.objects.create(attempt=attempt, user=guest, daily=daily, seconds=seconds, unranked=ranking.CHECKING)
+    assert standing_of(solve).checking
+    assert judge.judge_waiting_one(solve.pk) is True
+    solve.refresh_from_db()
+    standing = standing_of(solve)
+    assert not standing.checking and standing.guest and standing.rank == 1
+    assert standing.sentence.startswith("Your time would be 1st of 1 today")
