@@ -40,7 +40,7 @@ from .steps import (
     removals_text,
     seen_by_all,
 )
-from .uniqueness import _roof_subset, _shared
+from .uniqueness import roof_subset, shared_houses
 
 Cells = tuple[Cell, ...]
 
@@ -200,11 +200,11 @@ def _loop_step(cands: Candidates, boards: list[int], pair: Mask, loop: Cells) ->
                 difficulty=base,
             )
             return 2, step
-    if len(roof) != 2 or not _shared(*roof):
+    if len(roof) != 2 or not shared_houses(*roof):
         return None
     p, q = (cell_name(r) for r in roof)
     both = CELL_BIT[roof[0]] | CELL_BIT[roof[1]]
-    for house in _shared(*roof):
+    for house in shared_houses(*roof):
         for x, y in ((a, b), (b, a)):
             if boards[x] & UNIT_BITS[house] == both:
                 elims = ((roof[0], y), (roof[1], y))
@@ -227,7 +227,7 @@ def _loop_step(cands: Candidates, boards: list[int], pair: Mask, loop: Cells) ->
         figure = round(base + 0.1 * size, 1)
         if figure > _LOOP_CEILING:
             break
-        found = _roof_subset(cands, roof, extras, size)
+        found = roof_subset(cands, roof, extras, size)
         if found is None:
             continue
         subset, union, subset_houses, elims = found

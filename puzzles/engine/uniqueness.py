@@ -81,7 +81,7 @@ _RECTANGLES_WITH = _rectangles_by_pair()
 _DEADLY = "the four cells could swap their {a}s and {b}s and the puzzle would have two solutions; it has one"
 
 
-def _shared(a: Cell, b: Cell) -> tuple[int, ...]:
+def shared_houses(a: Cell, b: Cell) -> tuple[int, ...]:
     """The houses holding both cells, boxes first."""
     return tuple(u for u in HOUSE_ORDER if u in UNITS_OF[a] and u in UNITS_OF[b])
 
@@ -119,7 +119,7 @@ def _candidate_rectangles(cands: Candidates, floor_size: int) -> Iterator[tuple[
             if len(floor) != floor_size:
                 continue
             roof = tuple(c for c in corners if c not in floor)
-            if floor_size == 2 and not _shared(*floor):
+            if floor_size == 2 and not shared_houses(*floor):
                 continue
             yield corners, pair, floor, roof
 
@@ -163,7 +163,7 @@ def unique_rectangle_2(digits: Grid, cands: Candidates) -> Step | None:
         elims = tuple((t, c) for t in targets)
         a, b = DIGITS_OF[pair]
         p, q = (cell_name(r) for r in roof)
-        line = next(u for u in _shared(*roof) if u < 18)
+        line = next(u for u in shared_houses(*roof) if u < 18)
         return Step(
             "unique-rectangle-2",
             _houses(corners, line),
@@ -185,7 +185,7 @@ def unique_rectangle_3(digits: Grid, cands: Candidates) -> Step | None:
     for size in (1, 2, 3):
         for corners, pair, floor, roof in _candidate_rectangles(cands, 2):
             extras = (cands[roof[0]] | cands[roof[1]]) & ~pair
-            found = _roof_subset(cands, roof, extras, size)
+            found = roof_subset(cands, roof, extras, size)
             if found is None:
                 continue
             subset, union, houses, elims = found
@@ -210,13 +210,13 @@ def unique_rectangle_3(digits: Grid, cands: Candidates) -> Step | None:
     return None
 
 
-def _roof_subset(
+def roof_subset(
     cands: Candidates, roof: Cells, extras: Mask, size: int
 ) -> tuple[Cells, Mask, tuple[int, ...], tuple[Pair, ...]] | None:
     """`size` cells of a house holding both roof cells that, with the roof's extra digits as one
     more cell, hold `size` + 1 digits and clear some: (the cells, their digits, the houses they
     clear, the eliminations)."""
-    shared = _shared(*roof)
+    shared = shared_houses(*roof)
     for house in shared:
         pool = [c for c in UNITS[house] if cands[c] and c not in roof and POPCOUNT[cands[c] | extras] <= size + 1]
         for subset in combinations(pool, size):
@@ -242,7 +242,7 @@ def unique_rectangle_4(digits: Grid, cands: Candidates) -> Step | None:
         if boards is None:
             boards = digit_boards(cands)
         both = CELL_BIT[roof[0]] | CELL_BIT[roof[1]]
-        for house in _shared(*roof):
+        for house in shared_houses(*roof):
             for a, b in (DIGITS_OF[pair], DIGITS_OF[pair][::-1]):
                 if boards[a] & UNIT_BITS[house] != both:
                     continue
