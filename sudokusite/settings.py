@@ -458,6 +458,7 @@ CELERY_TASK_ROUTES = {
     "puzzles.tasks.fill_practice": {"queue": "generation"},
 }
 CELERY_TIMEZONE = TIME_ZONE
+JUDGE_SWEEP_SECONDS = float(env("JUDGE_SWEEP_SECONDS", "1"))
 CELERY_BEAT_SCHEDULE = {
     "refill-pools": {"task": "puzzles.tasks.refill_pools", "schedule": float(env("REFILL_EVERY_SECONDS", "120"))},
     "publish-dailies": {
@@ -472,9 +473,15 @@ CELERY_BEAT_SCHEDULE = {
     "fill-practice": {"task": "puzzles.tasks.fill_practice", "schedule": float(env("PRACTICE_EVERY_SECONDS", "300"))},
     # Each solve queues its review and the ratings' catch-up; these sweeps pick up what a lost
     # message left (puzzles/coaching/services.py, puzzles/ratings/ledger.py).
-    # A solve is judged by its follow-up (puzzles/fairplay/judge.py); this sweep judges those a
-    # lost message left waiting, JUDGE_SWEEP_AFTER_SECONDS after they were recorded.
-    "judge-waiting": {"task": "puzzles.tasks.judge_waiting", "schedule": float(env("JUDGE_SWEEP_SECONDS", "30"))},
+    # Every solve's follow-up: its verdict (puzzles/fairplay/judge.py), review and ratings, from
+    # this sweep of the solves being checked, every second by default (the results page asks
+    # again after 0.8 and 2 s). A sweep not started within a few intervals (a worker was down) is
+    # dropped: the next finds all that waits.
+    "judge-waiting": {
+        "task": "puzzles.tasks.judge_waiting",
+        "schedule": JUDGE_SWEEP_SECONDS,
+        "options": {"expires": max(5.0, 5 * JUDGE_SWEEP_SECONDS)},
+    },
     "review-missing": {"task": "puzzles.tasks.review_missing", "schedule": float(env("REVIEW_SWEEP_SECONDS", "600"))},
     "rate-solves": {"task": "puzzles.tasks.rate_solves", "schedule": float(env("RATING_SWEEP_SECONDS", "300"))},
     # Each hour on the hour, the reminders whose local hour has come (puzzles/accounts/reminders.py);
@@ -529,9 +536,6 @@ LEADERBOARD_FLOOR_SECONDS = {
 # players, a solve under DAY_FLOOR_FRACTION of the DAY_FLOOR_RANK-th fastest of them is held for
 # review like one under the floor (an order statistic of the fastest: slow solves cannot raise it).
 RANKED_ACCOUNT_MIN_HOURS = float(env("RANKED_ACCOUNT_MIN_HOURS", "6"))
-# A solve is judged by its follow-up task, after the submit's answer; the beat's sweep judges one
-# still waiting this many seconds after it was recorded (its message lost, or the broker away).
-JUDGE_SWEEP_AFTER_SECONDS = float(env("JUDGE_SWEEP_AFTER_SECONDS", "20"))
 DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.15"))
 DAY_FLOOR_RANK = int(env("DAY_FLOOR_RANK", "3"))
 DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))

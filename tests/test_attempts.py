@@ -11,7 +11,8 @@ import time_machine
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from puzzles.models import Attempt, PlayEvent
+from puzzles.fairplay.ranking import CHECKING
+from puzzles.models import Attempt, PlayEvent, Solve
 from puzzles.play import attempts
 
 from .factories import EASY_GIVENS, EASY_SOLUTION, player_digits
@@ -75,6 +76,58 @@ def by_the_locking_path_only(call, *args, **kwargs):
     """Call an attempts function with the one-statement path switched off, as on SQLite."""
     with mock.patch.object(attempts, "_write_in_one_statement", return_value=None):
         return call(*args, **kwargs)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("gap", [0.4, 31.0, None])
+@pytest.mark.parametrize("help", ["none", "hint", "check"])
+@pytest.mark.parametrize("late", [False, True])
+def test_a_right_submit_by_either_path_leaves_the_same_rows(postgres, todays_easy, gap, help, late):
+    # A right submit: in one statement (the solve inserted with the position and the event), and
+    # by the locking path, as SQLite takes it. Notes and colours stay; the solve is being checked.
+    now = timezone.now() + datetime.timedelta(days=1 if late else 0)
+    fields = ["digits", "corner", "centre", "colours", "version", "saved_at", "active_seconds", "last_beat_at"]
+    fields += ["moves_logged", "wrong_submissions"]
+    solve_fields = ["seconds", "solved_at", "late", "assisted", "flagged", "review", "unranked", "ranked_seconds"]
+    solve_fields.append("held")
+    event_fields = ["kind", "arrived_at", "moves", "placed", "digits", "clock"]
+    rows, solves, logged, answers = [], [], [], []
+    for name, locking in (("one", False), ("locking", True)):
+        user = User.objects.create_user(name)
+        attempt = attempts.attempt_open(user, todays_easy)
+        corner = [""] * 81
+        corner[1] = "57"
+        Attempt.objects.filter(pk=attempt.pk).update(
+            last_beat_at=None if gap is None else now - datetime.timedelta(seconds=gap),
+            active_seconds=100.0,
+            version=3,
+            corner=corner,
+            hints_used=int(help == "hint"),
+            checks_used=int(help == "check"),
+        )
+        args = {"version": 3, "digits": player_digits(SOLUTION), "moves": [[500, "d", [[0, 4]]]]}
+        with time_machine.travel(now, tick=False):
+            if locking:
+                with mock.patch.object(attempts.fastpath, "submit_in_one_statement", return_value=None):
+                    answers.append(attempts.attempt_submit(user, todays_easy, **args))
+            else:  # in one statement, never near the lock
+                with mock.patch.object(attempts, "attempt_lock", side_effect=AssertionError("the locking path")):
+                    answers.append(attempts.attempt_submit(user, todays_easy, **args))
+        rows.append(Attempt.objects.filter(pk=attempt.pk).values(*fields).get())
+        solves.append(Solve.objects.filter(attempt=attempt).values(*solve_fields).get())
+        events = PlayEvent.objects.filter(attempt=attempt).values_list(*event_fields)
+        logged.append([(*event[:2], bytes(event[2]), *event[3:5], round(event[5], 6)) for event in events])
+    assert logged[0] == logged[1] and len(logged[0]) == 1 and logged[0][0][0] == "submit"
+    one, by_lock = rows
+    assert one.pop("active_seconds") == pytest.approx(by_lock.pop("active_seconds"), abs=1e-6)
+    assert one == by_lock and one["corner"][1] == "57" and one["version"] == 4 and one["moves_logged"] == 1
+    first, second = solves
+    assert first.pop("seconds") == pytest.approx(second.pop("seconds"), abs=1e-6)
+    assert first == second
+    assert first["unranked"] == CHECKING and first["late"] == late and first["assisted"] == (help != "none")
+    shown = [attempts.attempt_state(answer.shown, todays_easy) for answer in answers]
+    assert shown[0].pop("elapsed") == pytest.approx(shown[1].pop("elapsed"), abs=0.1)
+    assert shown[0] == shown[1] and shown[0]["solved"] and all(answer.new for answer in answers)
 
 
 @pytest.mark.postgres
@@ -181,4 +234,6 @@ def test_the_state_read_in_one_written_out_query_is_what_the_orm_reads(daily, dj
     result = attempts.attempt_submit(ada, daily, version=1, digits=player_digits(SOLUTION))
     assert result.solved
     shown = both(ada)
-    assert shown["solved"] and shown["solve_seconds"] == attempts.tenths(result.solve.seconds)
+    assert shown["solved"] and shown["solve_seconds"] == attempts.tenths(result.solve_seconds)
+    # What the submit answers the board (one statement on PostgreSQL) is what a read shows after it.
+    assert attempts.attempt_state(result.shown, daily) == shown

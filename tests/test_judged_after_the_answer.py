@@ -1,18 +1,19 @@
 """A solve is judged just after the submit's answer, not on it (puzzles/fairplay/judge.py): the
-submit records it as being checked, its follow-up task gives the verdict, the beat's sweep gives
-one that a lost message left waiting, and meanwhile the results say the time is being checked
-and ask again (static/js/verdict.js)."""
+submit records it as being checked, the beat's sweep (every second) gives the verdict and the rest
+of its follow-up, and meanwhile the results say the time is being checked and ask again
+(static/js/verdict.js)."""
 
 from __future__ import annotations
 
 import datetime
 
+import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
 from puzzles.fairplay import judge, ranking, words
-from puzzles.models import Attempt, Solve
+from puzzles.models import Attempt, Solve, SolveReview
 from puzzles.pipeline import tasks
 from puzzles.results.leaderboard import leaderboard_for, standing_of
 
@@ -79,22 +80,46 @@ def test_a_solve_being_checked_is_neither_ranked_rated_held_nor_decided_again(da
     assert solve.flagged and solve.held == ranking.UNDER_FLOOR  # judged in full: held for review
 
 
-def test_the_sweep_judges_only_solves_left_waiting_past_their_follow_up(daily, settings):
-    settings.JUDGE_SWEEP_AFTER_SECONDS = 20
+def test_the_sweep_follows_up_every_solve_being_checked_oldest_first_and_each_once(daily, monkeypatch):
     old, new = paced_solve(daily, "ada"), paced_solve(daily, "bob")
-    now = timezone.now()
-    Solve.objects.filter(pk=old.pk).update(solved_at=now - datetime.timedelta(seconds=21))
-    Solve.objects.filter(pk=new.pk).update(solved_at=now - datetime.timedelta(seconds=5))
-    assert tasks.judge_waiting() == 1  # ada's; bob's follow-up may still come
-    assert Solve.objects.get(pk=old.pk).unranked == "" and Solve.objects.get(pk=new.pk).unranked == ranking.CHECKING
-    Solve.objects.filter(pk=new.pk).update(solved_at=now - datetime.timedelta(seconds=25))
-    assert tasks.judge_waiting() == 1 and not Solve.objects.filter(unranked=ranking.CHECKING).exists()
+    Solve.objects.filter(pk=old.pk).update(solved_at=timezone.now() - datetime.timedelta(seconds=30))
+    assert judge.waiting() == [old.pk, new.pk]
+    reviewed: list[int] = []
+    review_store = tasks.coaching.review_store
+    monkeypatch.setattr(tasks.coaching, "review_store", lambda pk: reviewed.append(pk) or review_store(pk))
+    assert tasks.judge_waiting() == 2
+    assert not Solve.objects.filter(unranked=ranking.CHECKING).exists() and judge.waiting() == []
+    assert reviewed == [old.pk, new.pk] and SolveReview.objects.count() == 2
+    # A sweep that overlapped this one found the same solves: judged already, it does nothing more.
+    assert tasks.follow_ups([old.pk, new.pk]) == 0 and reviewed == [old.pk, new.pk]
     assert tasks.judge_waiting() == 0
 
 
-def test_the_sweep_is_on_the_beat_schedule(settings):
-    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert "puzzles.tasks.judge_waiting" in scheduled and tasks.judge_waiting.name == "puzzles.tasks.judge_waiting"
+def test_one_solves_failed_follow_up_stops_no_other_and_is_raised(daily, monkeypatch):
+    first, second = paced_solve(daily, "ada"), paced_solve(daily, "bob")
+    review_store = tasks.coaching.review_store
+
+    def failing(pk: int):
+        if pk == first.pk:
+            raise RuntimeError("the review failed")
+        return review_store(pk)
+
+    monkeypatch.setattr(tasks.coaching, "review_store", failing)
+    with pytest.raises(RuntimeError, match="the review failed"):
+        tasks.judge_waiting()
+    assert not Solve.objects.filter(unranked=ranking.CHECKING).exists()  # both judged all the same
+    assert SolveReview.objects.filter(solve=second).exists()
+
+
+def test_the_partial_index_holds_the_solves_being_checked():
+    (index,) = [index for index in Solve._meta.indexes if index.name == "solve_checking"]
+    assert index.condition.children == [("unranked", ranking.CHECKING)]
+
+
+def test_the_sweep_is_on_the_beat_schedule_every_second_and_a_late_one_is_dropped(settings):
+    (entry,) = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "puzzles.tasks.judge_waiting"]
+    assert tasks.judge_waiting.name == "puzzles.tasks.judge_waiting"
+    assert entry["schedule"] == settings.JUDGE_SWEEP_SECONDS == 1.0 and entry["options"]["expires"] == 5.0
 
 
 def test_a_guests_time_is_checked_too_then_placed_with_the_invitation_to_sign_up(client, daily):

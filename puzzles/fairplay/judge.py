@@ -10,14 +10,14 @@ ranking.py holds the rule this applies (the thresholds, the codes, the floors); 
 rule that judges a solve against its player; words.py says them.
 
 A solve is judged just after it is recorded, off the player's submit: attempts.attempt_submit
-stores it as ranking.CHECKING (not ranked, rated nor held), and its follow-up task judges it first
-thing (judge_waiting_one), usually within a second; the beat's sweep (judge_waiting) judges any a
-lost message left waiting. The results page says the time is being checked until then, and asks
-again. The verdict is stored on the solve: `ranked_seconds`, `unranked` (a code of
+stores it as ranking.CHECKING (not ranked, rated nor held), and the beat's sweep, every
+JUDGE_SWEEP_SECONDS (a second), finds it (waiting) and judges it first thing (judge_waiting_one),
+then follows it up (pipeline/tasks.py). The results page says the time is being checked until
+then, and asks again. The verdict is stored on the solve: `ranked_seconds`, `unranked` (a code of
 ranking.REASON_CODES, "" when the record earns a rank), `flagged` (held for an admin's review) and
 `held` (why, a code of ranking.HOLD_CODES). It is judged again when its player's email address is
 verified (account_verified); while it waits for review, its hold is decided again as each solve of
-its day is judged (held_again, after the answer, in the solve's follow-up task) and as the ratings
+its day is judged (held_again, after the answer, in the solve's follow-up) and as the ratings
 move (held_again_today). The account's age is taken when the solve is made: judged later, five
 accounts made at midnight would rank by six.
 
@@ -60,7 +60,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.db.models.lookups import LessThan
 from django.dispatch import receiver
-from django.utils import timezone
 
 from ..models import DailyPuzzle, PlayEvent, Solve, site_today
 from ..record_of_play.moves import Move, unpack
@@ -243,7 +242,7 @@ def solve_judge(solve: Solve) -> None:
     """Judge a solve from its record of play, and save the verdict: its ranked time, why it is not
     ranked (if so) and whether (and why) it is held for review. The day's other solves, whose
     floors this one may have moved, are decided again after it (held_again_after, the next step of
-    the solve's follow-up task)."""
+    the solve's follow-up)."""
     events = record_of(solve)
     solve.ranked_seconds = ranked_time(solve)
     solve.unranked = unranked_reason(solve, events)
@@ -253,8 +252,8 @@ def solve_judge(solve: Solve) -> None:
 
 
 def judge_waiting_one(solve_id: int) -> bool:
-    """Judge a solve its submit left waiting (ranking.CHECKING), under a lock so that the follow-up
-    task and the sweep never both do; False when it is gone or judged already. Harmless to run twice."""
+    """Judge a solve its submit left waiting (ranking.CHECKING), under a lock so that two sweeps
+    never both do; False when it is gone or judged already. Harmless to run twice."""
     with transaction.atomic():
         solve = (
             Solve.objects.select_for_update(of=("self",))
@@ -268,12 +267,10 @@ def judge_waiting_one(solve_id: int) -> bool:
         return True
 
 
-def judge_waiting() -> int:
-    """Judge the solves still waiting JUDGE_SWEEP_AFTER_SECONDS after they were recorded (their
-    follow-up was lost, or the broker was away), oldest first; how many. The beat runs it."""
-    cutoff = timezone.now() - datetime.timedelta(seconds=settings.JUDGE_SWEEP_AFTER_SECONDS)
-    waiting = Solve.objects.filter(unranked=CHECKING, solved_at__lte=cutoff).order_by("solved_at")
-    return sum(judge_waiting_one(solve_id) for solve_id in waiting.values_list("pk", flat=True))
+def waiting() -> list[int]:
+    """The solves their submits left being checked (ranking.CHECKING), oldest first: what the
+    beat's sweep follows up (pipeline/tasks.py), through a partial index that holds only them."""
+    return list(Solve.objects.filter(unranked=CHECKING).order_by("solved_at", "pk").values_list("pk", flat=True))
 
 
 def held_again(daily: DailyPuzzle, but: int | None = None) -> int:

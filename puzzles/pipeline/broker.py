@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 
 from celery import current_app as app
@@ -30,20 +29,3 @@ def enqueue(send: Callable[[], object]) -> tuple[bool, str]:
     except (OperationalError, OSError, ConnectionError) as exc:
         log.error("could not enqueue a task: %s", exc)
         return False, f"The task broker is unreachable, so the work was not queued ({exc})."
-
-
-# After a send fails, a player's request does not try again for this long: each try can cost
-# seconds of connection timeouts, and the beat's sweeps do that work once the broker is back.
-AWAY_SECONDS = 30.0
-_away_since: float | None = None
-
-
-def enqueue_unless_away(send: Callable[[], object]) -> bool:
-    """enqueue() for work a sweep will pick up anyway: skipped at once, False, while the broker
-    failed in this process within AWAY_SECONDS."""
-    global _away_since
-    if _away_since is not None and time.monotonic() - _away_since < AWAY_SECONDS:
-        return False
-    sent, _ = enqueue(send)
-    _away_since = None if sent else time.monotonic()
-    return sent

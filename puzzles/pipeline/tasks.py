@@ -7,16 +7,20 @@ queued message and in the beat schedule, so renaming it would strand the tasks a
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
+
 from celery import shared_task
 from django.conf import settings
-from django.db import transaction
 
 from ..accounts import guests, reminders
 from ..coaching import services as coaching
 from ..fairplay import judge
 from ..practice import pool as practice_pool
 from ..ratings import ledger
-from . import broker, pools, publishing
+from . import pools, publishing
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="puzzles.tasks.fill_pool")
@@ -138,32 +142,44 @@ def rate_solves() -> int:
 
 @shared_task(name="puzzles.tasks.judge_waiting")
 def judge_waiting() -> int:
-    """Judge the solves whose follow-up was lost (fairplay/judge.py); how many."""
-    return judge.judge_waiting()
+    """Every solve's follow-up, from the beat every JUDGE_SWEEP_SECONDS: the solves their submits
+    left being checked, oldest first, each followed up (follow_ups); how many.
+
+    The submit sends no message of its own: the solve's row, being checked, is what the sweep looks
+    for (one indexed query when there is none), so a submit costs no round trip to the broker and
+    a broker that is away loses nothing."""
+    return follow_ups(judge.waiting())
 
 
 @shared_task(name="puzzles.tasks.follow_up_solve")
 def follow_up_solve(solve_id: int) -> bool:
-    """What a solve sets going, in one message: its verdict (the submit left it to be checked),
-    then the day's other held solves decided again (its floors may have moved), its review, then
-    the ratings brought up to it (each even if the one before failed); False when the solve is
-    gone. All are harmless to run again."""
-    try:
+    """One solve's follow-up (follow_ups) on demand, all of it even if it was judged before;
+    whether it is reviewed (False when it is gone). Harmless to run again."""
+    return follow_ups([solve_id], judged_before=True) == 1
+
+
+def follow_ups(solve_ids: Iterable[int], *, judged_before: bool = False) -> int:
+    """What a solve sets going, for each of `solve_ids`: its verdict (the submit left it to be
+    checked), then the day's other held solves decided again (its floors may have moved) and its
+    review; then, once for all, the ratings brought up to them. The rest of a solve judged before
+    is left alone unless `judged_before`, so sweeps that overlap never do it twice; one solve's
+    failure stops no other's (each is logged, and the first raised at the end). How many were
+    followed up (a solve that is gone never is)."""
+    done, failures = 0, []
+    for solve_id in solve_ids:
         try:
+            if not judge.judge_waiting_one(solve_id) and not judged_before:
+                continue  # gone, or judged already (by another sweep, or before)
             try:
-                judge.judge_waiting_one(solve_id)
-            finally:
                 judge.held_again_after(solve_id)
-        finally:
-            reviewed = coaching.review_store(solve_id) is not None
-    finally:
+            finally:
+                done += coaching.review_store(solve_id) is not None
+        except Exception as exc:  # the next solves are followed up all the same
+            log.exception("the follow-up of solve %s failed", solve_id)
+            failures.append(exc)
+    try:
         ledger.ratings_catch_up()
-    return reviewed
-
-
-def solve_follow_up(solve_id: int) -> None:
-    """After a solve is recorded: its follow-up, sent once the solve is committed. One message, not
-    one a task: each send is a round trip to the broker on the player's submit. A broker that is
-    away loses nothing: the beat's sweeps (judge_waiting, review_missing, rate_solves) pick the
-    work up later."""
-    transaction.on_commit(lambda: broker.enqueue_unless_away(lambda: follow_up_solve.delay(solve_id)))
+    finally:
+        if failures:
+            raise failures[0]
+    return done

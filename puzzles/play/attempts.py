@@ -40,10 +40,10 @@ from django.utils import timezone
 from .. import engine
 from ..fairplay.ranking import CHECKING
 from ..models import Attempt, DailyPuzzle, PlayEvent, Solve
-from ..record_of_play.events import ensure_room_for_moves, play_log
+from ..record_of_play.events import ensure_room_for_event, ensure_room_for_moves, play_log
 from ..record_of_play.moves import Move, moves_clean
 from . import fastpath
-from .positions import BadPosition, Position, colours_clean, position_clean, position_key
+from .positions import BadPosition, Position, colours_clean, digits_clean, position_clean, position_key
 
 
 class StaleSave(Exception):
@@ -141,9 +141,12 @@ def attempt_beat(user, daily: DailyPuzzle, phase: object = TICK) -> Saved:
     saved = _write_in_one_statement(user, daily, phase=phase)
     if saved is not None:
         return saved
+    now = timezone.now()
+    if phase != TICK:
+        ensure_room_for_event(user.pk, daily.pk, phase, now)
     with transaction.atomic():
         attempt = attempt_lock(user, daily)
-        _advance_clock(attempt, now := timezone.now(), phase)
+        _advance_clock(attempt, now, phase)
         attempt.save(update_fields=["active_seconds", "last_beat_at", "updated_at"])
         if phase != TICK and not attempt.is_solved:
             play_log(attempt, phase, now)
@@ -169,8 +172,10 @@ def attempt_save(
     saved = _write_in_one_statement(user, daily, version, clean, moves=played)
     if saved is not None:
         return saved
-    # Not applied in one statement: a stale version, a full record, a solved or a never-opened
-    # attempt, or a database without it. The locking path finds out which and answers accordingly.
+    # Not applied in one statement: a stale version, a full record, too many writes, a solved or
+    # a never-opened attempt, or a database without it. The locking path finds out which and
+    # answers accordingly.
+    ensure_room_for_event(user.pk, daily.pk, PlayEvent.Kind.SAVE, timezone.now())
     with transaction.atomic():
         attempt = attempt_lock(user, daily)
         if attempt.is_solved:
@@ -215,21 +220,46 @@ def _write_in_one_statement(
 @dataclass
 class SubmitResult:
     solved: bool
-    attempt: Attempt
+    shown: Shown  # the attempt as the board shows it after the submit
     message: str = ""
-    solve: Solve | None = None
+    version: int = 0  # the attempt's version after the submit
+    solve_seconds: float | None = None  # the solve's time, solved now or before
     new: bool = False  # this submit recorded the solve
+
+
+def _mistake(board: list[int]) -> str:
+    """Why a submitted grid (the givens and the digits, 0 for an empty cell) is not solved; "" if it is."""
+    if 0 in board:
+        return "Not quite: some cells are still empty."
+    if engine.conflicts(board):
+        return "Not quite: a digit appears twice in a row, column or box."
+    return ""
 
 
 def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, moves: object = None) -> SubmitResult:
     """Check a full grid against the rules and the givens, and log it with its moves (right or
-    wrong); record the solve once."""
+    wrong); record the solve once, being checked: the judge rules on its rank after the answer
+    (fairplay/judge.py), from the beat's sweep.
+
+    A right grid on PostgreSQL is one statement (fastpath.submit_in_one_statement); anything else
+    takes the locking path, which also says why a write was refused."""
     played = moves_clean(moves)
+    givens = daily.puzzle.givens
+    clean = digits_clean(givens, digits)
+    board = [int(g) if g != "0" else int(d) for g, d in zip(givens, clean)]
+    if not _mistake(board):
+        # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
+        late = timezone.localdate() != daily.date
+        row = fastpath.submit_in_one_statement(user.pk, daily.pk, version, clean, late=late, moves=played)
+        if row is not None:
+            version, seconds, corner, centre, colours, saved_at, stage, position, checks, _ = row
+            shown = Shown(clean, corner, centre, colours, version, saved_at, seconds, stage, position, checks, seconds)
+            return SubmitResult(True, shown, version=version, solve_seconds=seconds, new=True)
+    ensure_room_for_event(user.pk, daily.pk, PlayEvent.Kind.SUBMIT, timezone.now())
     with transaction.atomic():
         attempt = attempt_lock(user, daily)
         if attempt.is_solved:
-            return SubmitResult(True, attempt, solve=attempt.solve)
-        givens = daily.puzzle.givens
+            return SubmitResult(True, Shown.of(attempt), version=attempt.version, solve_seconds=attempt.solve.seconds)
         clean, _, _ = position_clean(givens, digits, attempt.corner, attempt.centre)
         if version != attempt.version:
             raise StaleSave(attempt)
@@ -239,20 +269,15 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
         attempt.version += 1
         attempt.saved_at = now = timezone.now()
         _advance_clock(attempt, now)
-        if 0 in board:
-            message = "Not quite: some cells are still empty."
-        elif engine.conflicts(board):
-            message = "Not quite: a digit appears twice in a row, column or box."
-        else:
-            message = ""
+        message = _mistake(board)
         if message:
             attempt.wrong_submissions += 1
         attempt.save(update_fields=SUBMIT_FIELDS)
         # Before the solve: the judge reads the record of play, this submit included.
         play_log(attempt, PlayEvent.Kind.SUBMIT, now, played, before)
         if message:
-            return SubmitResult(False, attempt, message=message)
-        solve = Solve.objects.create(
+            return SubmitResult(False, Shown.of(attempt), message=message, version=attempt.version)
+        attempt.solve = Solve.objects.create(
             attempt=attempt,
             user_id=attempt.user_id,
             daily=daily,
@@ -261,10 +286,11 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
             # A day's puzzle solved on a later day (in the site's zone) comes from the archive.
             late=timezone.localdate(now) != daily.date,
             assisted=attempt.is_assisted,  # a hint or a check: not ranked
-            # Whether it earns a rank is judged after the answer, by its follow-up task (fairplay/judge.py).
+            # Whether it earns a rank is judged after the answer, by the beat's sweep (fairplay/judge.py).
             unranked=CHECKING,
         )
-        return SubmitResult(True, attempt, solve=solve, new=True)
+        shown = Shown.of(attempt)
+        return SubmitResult(True, shown, version=attempt.version, solve_seconds=shown.solve_seconds, new=True)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from django.db import connection
 from django.db.models import Field, Model
 from django.utils import timezone
 
+from ..fairplay.ranking import CHECKING
 from ..models import Attempt, PlayEvent, Solve
 from ..record_of_play.moves import Move, pack
 from .positions import Position
@@ -60,14 +61,80 @@ def write_in_one_statement(
     UPDATE and, when `kind` names the event to log, the INSERT of that event; (version, seconds).
 
     The row changes only if it exists, is unsolved and (for a save) is still at `version` with
-    room for its moves; the clock advances exactly as attempts._advance_clock does (`counts`: the
-    gap since the last beat counts, up to the limit), and the event is the one
-    record_of_play.events.play_log writes. One statement is its own transaction, so a save costs
-    one round trip instead of four; the event is written with the update or not at all. None when
-    nothing matched, or on another database: the caller then takes the locking path, which
-    explains why (stale, full, solved, or not opened yet). A concurrent submit holds the row lock
-    and bumps the version, so a save racing it matches nothing.
+    room for its moves, and (when it logs an event) while its record of play has room for one more
+    (record_of_play/events.py: the minute's bound and the attempt's); the clock advances exactly as
+    attempts._advance_clock does (`counts`: the gap since the last beat counts, up to the limit),
+    and the event is the one record_of_play.events.play_log writes. One statement is its own
+    transaction, so a save costs one round trip instead of five; the event is written with the
+    update or not at all. None when nothing matched, or on another database: the caller then takes
+    the locking path, which explains why (stale, full, too fast, solved, or not opened yet). A
+    concurrent submit holds the row lock and bumps the version, so a save racing it matches nothing.
     """
+    written = _one_statement(user_id, daily_id, version, clean, counts=counts, kind=kind, moves=moves)
+    return (written[0], float(written[1])) if written else None
+
+
+# What a submit's statement returns after the version and the clock: the rest of what the board
+# shows (attempts.Shown, less the digits, which the submit sent) and the solve's id.
+SUBMIT_RETURNS = ("corner", "centre", "colours", "saved_at", "hint_stage", "hint_position", "checks_used")
+
+
+def submit_in_one_statement(
+    user_id: int, daily_id: int, version: int, digits: str, *, late: bool, moves: Sequence[Move] = ()
+) -> tuple[Any, ...] | None:
+    """PostgreSQL: a right submit as one statement: the save's conditional UPDATE of the digits
+    and the clock, the INSERT of its "submit" event and the INSERT of the solve, being checked
+    (fairplay/judge.py judges it after the answer), as attempts.attempt_submit's locking path
+    records them; the row is decided as a save's is, and the attempt's bound on events does not
+    apply to a submit. (version, seconds, *SUBMIT_RETURNS, solve id), or None when nothing matched
+    or on another database (the locking path then says why)."""
+    row = _one_statement(user_id, daily_id, version, digits, counts=True, kind="submit", moves=moves, late=late)
+    if row is None:
+        return None
+    version, seconds, corner, centre, colours, saved_at, *rest = row
+    return (version, float(seconds), _notes(corner), _notes(centre), _notes(colours), _moment(saved_at), *rest)
+
+
+def _solve_insert(params: dict[str, Any], late: bool) -> str:
+    """The end of a submit's statement: the solve, as attempts.attempt_submit's locking path
+    creates it (being checked, with help, a hint or a check, as the attempt counts it, and its
+    other columns at their defaults), and the answer's row."""
+    columns, defaults = _solve_columns()
+    named = ("attempt", "user", "daily", "seconds", "solved_at", "late", "assisted", "unranked")
+    params.update(late=late, checking=CHECKING, **{f"default{i}": value for i, value in enumerate(defaults)})
+    return f""", solved AS (
+            INSERT INTO {Solve._meta.db_table} ({", ".join([*(column(Solve, name) for name in named), *columns])})
+            SELECT w.id, %(user)s, %(daily)s, w.active_seconds, %(now)s, %(late)s,
+                w.hints_used > 0 OR w.checks_used > 0, %(checking)s
+                {"".join(f", %(default{i})s" for i in range(len(columns)))}
+            FROM w RETURNING {column(Solve, "id")} AS id
+        )
+        SELECT w.version, w.active_seconds, {", ".join(f"w.{name}" for name in SUBMIT_RETURNS)}, solved.id
+        FROM w, solved"""
+
+
+@functools.cache
+def _solve_columns() -> tuple[list[str], list[Any]]:
+    """The solve's columns that a submit's statement leaves at their defaults, and those defaults
+    as the database stores them (any field added later is filled as the ORM would)."""
+    named = {"id", "attempt", "user", "daily", "seconds", "solved_at", "late", "assisted", "unranked"}
+    fields = [f for f in Solve._meta.concrete_fields if f.name not in named]
+    return [f.column for f in fields], [f.get_db_prep_save(f.get_default(), connection) for f in fields]
+
+
+def _one_statement(
+    user_id: int,
+    daily_id: int,
+    version: int | None,
+    clean: Position | str | None,
+    *,
+    counts: bool,
+    kind: str | None,
+    moves: Sequence[Move] = (),
+    late: bool | None = None,
+) -> tuple[Any, ...] | None:
+    """The statement of write_in_one_statement, or with `late` given (and `clean` the digits) of
+    submit_in_one_statement; its row, or None."""
     if connection.vendor != "postgresql":
         return None
     c = _write_columns()
@@ -86,12 +153,16 @@ def write_in_one_statement(
     }
     position, source, placed = "", "", "0"
     target = f"a.{c['user']} = %(user)s AND a.{c['daily']} = %(daily)s"
+    solving = late is not None
     if clean is not None:
-        digits, corner, centre, colours = clean
-        position = f"""{c["digits"]} = %(digits)s, {c["corner"]} = %(corner)s::jsonb,
-            {c["centre"]} = %(centre)s::jsonb, {c["colours"]} = %(colours)s::jsonb,
-            {c["version"]} = a.{c["version"]} + 1, {c["saved_at"]} = %(now)s,
+        digits = clean if isinstance(clean, str) else clean[0]
+        position = f"""{c["digits"]} = %(digits)s, {c["version"]} = a.{c["version"]} + 1, {c["saved_at"]} = %(now)s,
             {c["moves_logged"]} = a.{c["moves_logged"]} + %(count)s,"""
+        if not isinstance(clean, str):  # a save writes the notes and colours; a submit leaves them
+            _, corner, centre, colours = clean
+            position += f"""{c["corner"]} = %(corner)s::jsonb, {c["centre"]} = %(centre)s::jsonb,
+                {c["colours"]} = %(colours)s::jsonb,"""
+            params.update(corner=json.dumps(corner), centre=json.dumps(centre), colours=json.dumps(colours))
         # The digits before the save, for its event's count of the cells it filled; read under
         # the row's lock, so that no other write comes between them and the update.
         source = f"""FROM (SELECT {c["id"]}, {c["digits"]} FROM {attempt_table}
@@ -102,15 +173,25 @@ def write_in_one_statement(
         placed = "(SELECT count(*) FROM unnest(%(filled)s::int[]) AS cell WHERE substr(w.before, cell, 1) = '0')"
         params.update(
             digits=digits,
-            corner=json.dumps(corner),
-            centre=json.dumps(centre),
-            colours=json.dumps(colours),
             version=version,
             count=len(moves),
             limit=settings.PLAY_MOVES_PER_ATTEMPT,
             filled=[cell + 1 for cell, digit in enumerate(digits) if digit != "0"],  # substr counts from 1
         )
+    if kind is not None:
+        # The record of play's bound on events (record_of_play/events.py), the submit aside from
+        # the attempt's: the counts that events.ensure_room_for_event reads, here under the lock.
+        arrived, attempt_column = column(PlayEvent, "arrived_at"), column(PlayEvent, "attempt")
+        whole = "" if kind == "submit" else " AND count(*) < %(per_attempt)s"
+        target += f""" AND (SELECT count(*) FILTER (WHERE e.{arrived} > %(since)s) < %(per_minute)s{whole}
+            FROM {event_table} AS e WHERE e.{attempt_column} = a.{c["id"]})"""
+        params.update(
+            since=now - datetime.timedelta(minutes=1),
+            per_minute=settings.PLAY_EVENTS_PER_MINUTE,
+            per_attempt=settings.PLAY_EVENTS_PER_ATTEMPT,
+        )
     active, beat = c["active_seconds"], c["last_beat_at"]
+    returned = ", ".join(f"a.{column(Attempt, name)} AS {name}" for name in (*SUBMIT_RETURNS, "hints_used"))
     sql = f"""
         UPDATE {attempt_table} AS a SET {position}
             {active} = a.{active} + CASE
@@ -120,22 +201,25 @@ def write_in_one_statement(
         {source}
         WHERE {target}
             AND NOT EXISTS (SELECT 1 FROM {solve_table} AS s WHERE s.{column(Solve, "attempt")} = a.{c["id"]})
-        RETURNING a.{c["id"]} AS id, a.{c["version"]} AS version, a.{active} AS active_seconds,
+        RETURNING a.{c["version"]} AS version, a.{active} AS active_seconds, a.{c["id"]} AS id,
             a.{c["digits"]} AS digits{f", b.{c['digits']} AS before" if clean is not None else ""}
+            {f", {returned}" if solving else ""}
     """
     if kind is not None:
+        answer = "SELECT w.version, w.active_seconds FROM w"
+        if solving:
+            answer = _solve_insert(params, bool(late))
         sql = f"""
             WITH w AS ({sql}), logged AS (
                 INSERT INTO {event_table}
                     ({", ".join(event.values())})
                 SELECT w.id, %(kind)s, %(now)s, %(moves)s, {placed}, w.digits, w.active_seconds FROM w
             )
-            SELECT w.id, w.version, w.active_seconds FROM w
+            {answer}
         """
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return (row[1], float(row[2])) if row else None
+        return cursor.fetchone()
 
 
 @functools.cache

@@ -49,15 +49,21 @@ def position_clean(
     Given cells must be empty or repeat the given; they are stored empty, since the givens
     belong to the puzzle, not to the player.
     """
+    digits = digits_clean(givens, digits)
+    corner = _check_marks(corner if corner is not None else [""] * 81, givens, "corner notes")
+    centre = _check_marks(centre if centre is not None else [""] * 81, givens, "centre notes")
+    return digits, corner, centre
+
+
+def digits_clean(givens: str, digits: object) -> str:
+    """A player's digits checked against the givens as position_clean checks them, and stored
+    as it stores them (the givens' cells empty)."""
     if not isinstance(digits, str) or not DIGITS.fullmatch(digits):
         raise BadPosition("digits must be 81 characters, 0-9")
     for cell, (given, mine) in enumerate(zip(givens, digits)):
         if given != "0" and mine not in ("0", given):
             raise BadPosition(f"cell {cell + 1} holds a given, which cannot be changed")
-    digits = "".join("0" if given != "0" else mine for given, mine in zip(givens, digits))
-    corner = _check_marks(corner if corner is not None else [""] * 81, givens, "corner notes")
-    centre = _check_marks(centre if centre is not None else [""] * 81, givens, "centre notes")
-    return digits, corner, centre
+    return "".join("0" if given != "0" else mine for given, mine in zip(givens, digits))
 
 
 def colours_clean(colours: object) -> list[str]:

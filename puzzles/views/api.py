@@ -16,7 +16,6 @@ from django.middleware.csrf import get_token
 
 from ..accounts.guests import is_guest
 from ..models import DailyPuzzle
-from ..pipeline import tasks
 from ..play.attempts import (
     attempt_beat,
     attempt_read,
@@ -87,7 +86,7 @@ def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
 @json_body(WRITE_BODY_BYTES)
 @guest_session_kept
 @new_guest_on_first_write
-@record_bounded("save")
+@record_bounded
 @attempt_refusals
 def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
     """POST {"version", "digits", "corner", "centre", "colours", "moves"}: store the position made on
@@ -110,7 +109,7 @@ def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
 @served_daily
 @json_body()
 @guest_session_kept
-@record_bounded("beat")
+@record_bounded
 @attempt_refusals
 def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
     """POST {"phase": "open" | "tick" | "close"} (a tick without one): the server's clock follows
@@ -132,20 +131,19 @@ def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
 @json_body(WRITE_BODY_BYTES)
 @guest_session_kept
 @new_guest_on_first_write
-@record_bounded("submit")
+@record_bounded
 @attempt_refusals
 def submit(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
     """POST {"version", "digits", "moves"}: check the full grid (logged with its moves, as a save's);
-    record the solve once."""
+    record the solve once. Nothing else happens on the request: the beat's sweep judges the new
+    solve (its rank), reviews it and brings the ratings up to it (pipeline/tasks.py)."""
     result = attempt_submit(
         request.user, daily, version=_version(payload), digits=payload.get("digits"), moves=payload.get("moves")
     )
-    if result.new and result.solve is not None:
-        tasks.solve_follow_up(result.solve.pk)
-    if result.solve is not None:  # solved, now or before
-        state = attempt_state(result.attempt, daily)
-        return JsonResponse({"solved": True, "seconds": tenths(result.solve.seconds), "state": state})
-    return JsonResponse({"solved": False, "message": result.message, "version": result.attempt.version})
+    if result.solve_seconds is not None:  # solved, now or before
+        state = attempt_state(result.shown, daily)
+        return JsonResponse({"solved": True, "seconds": tenths(result.solve_seconds), "state": state})
+    return JsonResponse({"solved": False, "message": result.message, "version": result.version})
 
 
 @json_refusals

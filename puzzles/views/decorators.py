@@ -28,7 +28,6 @@ from django.contrib.auth import login
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.http import HttpRequest, JsonResponse
-from django.utils import timezone
 
 from ..accounts.guests import (
     GUEST_PREFIX,
@@ -43,7 +42,7 @@ from ..play.attempts import AlreadySolved, StaleSave, attempt_open, attempt_stat
 from ..play.hints import HintsTooFast
 from ..play.positions import BadPosition
 from ..play.preferences import BadPreferences
-from ..record_of_play.events import EventsFull, EventsTooFast, RecordFull, ensure_room_for_event
+from ..record_of_play.events import EventsFull, EventsTooFast, RecordFull
 from ..record_of_play.moves import BadMoves
 from .errors import PRIVATE, json_error
 
@@ -187,25 +186,20 @@ def new_guest_on_first_write(view: View) -> View:
     return wrapper
 
 
-def record_bounded(kind: str) -> Callable[[View], View]:
-    """A player's write that logs an event of `kind` ("beat": the phase the payload names; a tick
-    logs none) only while the record of play has room for it (record_of_play/events.py): 429 with
-    Retry-After past the minute's bound, 413 past the attempt's, and nothing changed."""
+def record_bounded(view: View) -> View:
+    """A player's write that logs an event (a save, a submit, an open or a close) is taken only
+    while the record of play has room for it (record_of_play/events.py; the write itself checks, in
+    its own statement or before its locking path): past the minute's bound a 429 with Retry-After
+    (json_refusals), past the attempt's a 413, and nothing changed."""
 
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def wrapper(request: HttpRequest, **arguments: Any) -> JsonResponse:
-            logged = arguments["payload"].get("phase", "tick") if kind == "beat" else kind
-            if request.user.is_authenticated and logged != "tick":
-                try:
-                    ensure_room_for_event(request.user.pk, arguments["daily"].pk, str(logged), timezone.now())
-                except EventsFull as exc:
-                    return json_error(str(exc), 413, events_full=True)
+    @wraps(view)
+    def wrapper(request: HttpRequest, **arguments: Any) -> JsonResponse:
+        try:
             return view(request, **arguments)
+        except EventsFull as exc:
+            return json_error(str(exc), 413, events_full=True)
 
-        return wrapper
-
-    return decorate
+    return wrapper
 
 
 def attempt_refusals(view: View) -> View:

@@ -52,9 +52,18 @@ def start_worker_process(postgres, redis_broker) -> Iterator[Callable[..., subpr
     """Start real `celery worker` processes on the test database and the real Redis."""
     started: list[subprocess.Popen] = []
 
-    def start(name: str = "w1", concurrency: int = 1, extra_env: dict | None = None) -> subprocess.Popen:
+    def start(
+        name: str = "w1", concurrency: int = 1, extra_env: dict | None = None, beat: bool = False
+    ) -> subprocess.Popen:
+        """A worker; with `beat`, Celery beat inside it too, its pool and publishing sweeps put
+        off for a day (the judge's sweep, every second, is what a test of a solve waits for)."""
         env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": redis_broker, **(extra_env or {})}
-        log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"worker-{name}-{os.getpid()}.log", "w")
+        temporary = Path(os.environ.get("TMPDIR", "/tmp"))
+        log = open(temporary / f"worker-{name}-{os.getpid()}.log", "w")
+        embedded: list[str] = []
+        if beat:
+            env.update({f"{what}_EVERY_SECONDS": "86400" for what in ("REFILL", "PUBLISH", "PRACTICE")})
+            embedded = ["--beat", "--schedule", str(temporary / f"beat-{name}-{os.getpid()}")]
         proc = subprocess.Popen(
             [
                 sys.executable,
@@ -74,6 +83,7 @@ def start_worker_process(postgres, redis_broker) -> Iterator[Callable[..., subpr
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
+                *embedded,
             ],
             cwd=ROOT,
             env=env,

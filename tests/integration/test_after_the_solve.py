@@ -1,11 +1,11 @@
-"""What a solve sets going, run by a real Celery worker through a real Redis broker on PostgreSQL:
-its verdict and review, queued by the submit itself, and the ratings brought up to the clean solves."""
+"""What a solve sets going, run by a real Celery worker and beat through a real Redis broker on
+PostgreSQL: its verdict and review, found by the beat's sweep (the submit sends nothing), and the
+ratings brought up to the clean solves."""
 
 import pytest
 
 from puzzles.fairplay.ranking import CHECKING, NO_RECORD
 from puzzles.models import PlayerRating, RatingChange, Solve, SolveReview
-from puzzles.pipeline import broker
 from puzzles.pipeline.tasks import rate_solves
 from tests.factories import log_in, make_solve, solve_through_api
 
@@ -14,11 +14,10 @@ from .conftest import wait_for
 pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_submit_queues_the_verdict_and_review_and_a_worker_gives_both(
-    start_worker_process, client, daily, monkeypatch
+def test_the_beats_sweep_finds_a_new_solve_and_a_worker_gives_its_verdict_and_review(
+    start_worker_process, client, daily
 ):
-    monkeypatch.setattr(broker, "_away_since", None)  # whatever an earlier test did to the broker
-    start_worker_process("after-solve")
+    start_worker_process("after-solve", beat=True)
     log_in(client, "ada")
     assert solve_through_api(client, daily, 90, judged=False)["solved"]
     # The judge runs in the worker, after the answer: the test client sends no moves, as a script.
