@@ -303,7 +303,7 @@ def held_again_after(solve_id: int) -> int:
 
 def held_again_today() -> int:
     """held_again for each of today's dailies: the ratings a task has just moved change the
-    players' expected times, and a follow-up a broker lost is made up for; how many changed."""
+    players' expected times; how many changed."""
     return sum(held_again(daily) for daily in DailyPuzzle.objects.for_date(site_today()))
 
 

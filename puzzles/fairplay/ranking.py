@@ -53,8 +53,8 @@ NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST = (
     "too-fast",
 )
 REASON_CODES = (NO_RECORD, NEW_ACCOUNT, IN_SUBMIT, LARGE_WRITES, UNCOUNTED, TOO_FAST)
-# A solve not judged yet: its submit records it so, and its follow-up task judges it after the
-# player's answer (judge.judge_waiting_one), or the beat's sweep does if that message was lost.
+# A solve not judged yet: its submit records it so, and the beat's sweep judges it after the
+# player's answer (judge.judge_waiting_one), within a second or two.
 # Until then it is not ranked, rated nor held, and its player is told it is being checked.
 CHECKING = "checking"
 # Why else a solve is not ranked: the solve's own flags and the review's answer.

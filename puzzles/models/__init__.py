@@ -328,15 +328,10 @@ class Solve(models.Model):
 
     class Meta:
         ordering = ["seconds"]
-        constraints = [
-            models.UniqueConstraint(fields=["user", "daily"], name="one_solve_per_player_and_daily"),
-        ]
-        indexes = [
-            models.Index(fields=["daily", "seconds"], name="solve_daily_seconds"),
-            # The solves being checked, for the beat's sweep every second (fairplay/judge.py): a
-            # handful at any time, so the index stays as small as the sweep is frequent.
-            models.Index(fields=["solved_at"], condition=models.Q(unranked="checking"), name="solve_checking"),
-        ]
+        constraints = [models.UniqueConstraint(fields=["user", "daily"], name="one_solve_per_player_and_daily")]
+        # The second: the solves being checked (a handful), for the beat's sweep every second.
+        indexes = [models.Index(fields=["daily", "seconds"], name="solve_daily_seconds")]
+        indexes += [models.Index(fields=["solved_at"], condition=models.Q(unranked="checking"), name="solve_checking")]
 
     def __str__(self) -> str:
         return f"{self.user} solved {self.daily} in {format_duration(self.seconds)}"

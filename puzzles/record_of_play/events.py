@@ -10,15 +10,16 @@ with a full record can still save and submit. Events are never changed or delete
 go with their attempt (a guest's attempts moved to an account at log-in keep theirs).
 
 Writes without moves (an open, a close, a save that carries none) would otherwise add a row each
-without end, so the events are bounded too (ensure_room_for_event, called by the API's
-record_bounded decorator before the write): at most settings.PLAY_EVENTS_PER_MINUTE in any minute,
+without end, so the events are bounded too: at most settings.PLAY_EVENTS_PER_MINUTE in any minute,
 and settings.PLAY_EVENTS_PER_ATTEMPT in all, the submit aside, so that a full record can still be
-solved. A write past a bound is refused whole, before anything is read or written: the clock and
-the record both stay as they were, so the time the record shows and the time the clock counted
-never part (a beat that moved the clock but logged nothing would part them). Past the minute's
-bound the answer is a 429 with the wait (EventsTooFast), past the attempt's a 413 (EventsFull).
-The count is read without a lock, so requests sent at the same moment may pass it together: the
-bound can be overshot by the requests in flight at once, never by more.
+solved. The write checks it: on PostgreSQL inside its one statement (play/fastpath.py), which then
+matches nothing, and the locking path (ensure_room_for_event, before anything is written) says
+why. A write past a bound is refused whole: the clock and the record both stay as they were, so
+the time the record shows and the time the clock counted never part (a beat that moved the clock
+but logged nothing would part them). Past the minute's bound the answer is a 429 with the wait
+(EventsTooFast), past the attempt's a 413 (EventsFull; the API's record_bounded decorator). The
+locking path reads the count without a lock, so requests sent at the same moment may pass it
+together: the bound can be overshot by the requests in flight at once, never by more.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ first, and each can be read and tested alone (tests/test_api_decorators.py):
     @json_body(max_bytes=...)         a write's body: 415 not JSON, 413 too large, 400 malformed
     @guest_session_kept               a guest's write keeps their session cookie alive
     @new_guest_on_first_write         a visitor's first write makes them a guest, in one transaction
-    @record_bounded("save")           429 past the record's events in a minute, 413 past its events in all
+    @record_bounded                   413 past the record's events in all (the write checks; 429 a minute's)
     @attempt_refusals                 409 for a stale save or a solved puzzle, 413 for a full record
     def save(request, daily, payload): ...
 
