@@ -4,9 +4,8 @@ player calls, one request at a time, against the puzzle page's.
     python bench/costs.py [--requests 100] [--reads 300] [--rounds 8] [--gap 7]
 
 One gunicorn sync worker with the site's settings (production, PostgreSQL, Redis as cache and
-broker, no Celery worker: the tasks a submit enqueues wait in the broker, as their cost is not the
-request's; the bench judges the solves itself, as their follow-up tasks would, and prints that CPU
-apart). The CPU of an endpoint is what gunicorn's processes used (from /proc) while it answered
+broker, no Celery worker nor beat: a solve's follow-up is not the request's cost; the bench judges
+the solves itself, as the beat's sweep would, and prints that CPU apart). The CPU of an endpoint is what gunicorn's processes used (from /proc) while it answered
 `--requests` requests in a row, divided by their number; only one request is ever in flight, so it
 is that endpoint's and nobody else's. Reads are sent `--reads` times (writes `--requests`). The queries are counted in this process, through Django's
 test client on the same database and cache, on a request made after a first one warmed the caches.
@@ -251,7 +250,9 @@ def main() -> None:
         for game in solved:
             if not write(conn, game, "submit", submit(conn, game, rng)).get("solved"):
                 raise SystemExit(f"the solved player's {game.path} was not solved")
-        judge_all()  # as the follow-up tasks would have, within a second: the results show a verdict
+        # Followed up as the beat's sweep would have, within a second or two: the results show
+        # a verdict, and the review of how the player solved it.
+        follow_up_all()
         easy = daily_path(today, "easy")
         api = "/api" + easy
         solver, player = solved[0].headers(), playing.headers()
@@ -282,7 +283,7 @@ def main() -> None:
         for endpoint in endpoints:
             if endpoint.label.startswith("submit"):
                 figures[endpoint.label] = measure_submits(port, server, submitters, submit_bodies, args.requests)
-                # Their verdicts, as the follow-up tasks give them after the answer (before the
+                # Their verdicts, as the beat's sweep gives them after the answer (before the
                 # results are read, as a player's would be): a worker's CPU, not the request's.
                 judging = judge_all()
             else:
@@ -321,7 +322,7 @@ def main() -> None:
     print("the solves as judged: " + ", ".join(f"{n} {verdict}" for verdict, n in verdicts.most_common()))
     count, cpu = judging
     if count:
-        print(f"the judge, in each solve's follow-up task (not the request): {cpu * 1000 / count:.1f} CPU ms a solve")
+        print(f"the judge, in the beat's sweep (not the request): {cpu * 1000 / count:.1f} CPU ms a solve")
     widths = (-22, -9, 6, 10, 9, 10, 9, 7)
     print(row("endpoint", "player", "n", "CPU ms", "x page", "p50 ms", "queries", "errors", widths=widths, sep=""))
     for endpoint in endpoints:
@@ -343,8 +344,17 @@ def main() -> None:
         )
 
 
+def follow_up_all() -> int:
+    """What the beat's sweep does (the bench runs no worker): every solve being checked judged,
+    its day's holds decided again, reviewed, and the ratings brought up to them; how many."""
+    from puzzles.fairplay import judge
+    from puzzles.pipeline import tasks
+
+    return tasks.follow_ups(judge.waiting())
+
+
 def judge_all() -> tuple[int, float]:
-    """Judge every solve waiting for its verdict, as the follow-up tasks do (the bench runs no
+    """Judge every solve waiting for its verdict, as the beat's sweep does (the bench runs no
     worker): how many, and the CPU seconds this process spent on them."""
     from puzzles.fairplay import judge
     from puzzles.fairplay.ranking import CHECKING

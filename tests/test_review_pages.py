@@ -7,10 +7,14 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles.models import PuzzleRating, SolveReview
+from puzzles.fairplay.ranking import CHECKING
+from puzzles.models import PuzzleRating, Solve, SolveReview
+from puzzles.pipeline import tasks
+from puzzles.results import review_part
 from puzzles.results.played import played_like, puzzle_played
 from puzzles.results.review import runs_of, shown_review
 
@@ -201,3 +205,40 @@ def test_a_past_puzzle_played_like_the_tier_whose_well_played_puzzles_rate_neare
 def test_a_played_rating_is_likened_to_the_tier_whose_puzzles_play_nearest():
     assert played_like(1720, {"easy": 1100, "medium": 1400, "hard": 1750}) == "hard"
     assert played_like(1720, {"hard": 1750}) == ""  # one tier alone is no scale
+
+
+def test_the_review_is_drawn_once_then_read_from_the_cache_the_same_and_drawn_again_when_made_again(
+    client, daily, monkeypatch
+):
+    solve = make_solve(daily, "ada", 400)
+    a_review(solve)
+    log_in(client, "ada")
+    drawn: list[int] = []
+    render = review_part.render_to_string
+    monkeypatch.setattr(review_part, "render_to_string", lambda *a, **k: drawn.append(1) or render(*a, **k))
+    first = client.get(results_url(daily), **FETCH).content.decode()
+    again = client.get(results_url(daily), **FETCH).content.decode()
+    assert first == again and len(drawn) == 1  # the second read the kept copy
+    assert "How you solved it" in again and "12 singles, to 0:36" in again
+    solve.refresh_from_db()
+    key = review_part.review_part_key(solve)
+    assert key is not None and str(solve.pk) in key and cache.get(key) is not None
+    # As the review fragment draws it, the same.
+    fragment = client.get(review_url(daily)).content.decode().strip()
+    assert fragment in again
+    # Made again (a new time): another key, drawn anew.
+    SolveReview.objects.filter(solve=solve).update(made_at=timezone.now() + datetime.timedelta(seconds=1))
+    client.get(results_url(daily), **FETCH)
+    assert len(drawn) == 2
+
+
+def test_the_sweep_draws_the_review_it_made_so_the_first_look_reads_it_kept(client, daily, monkeypatch):
+    solve = make_solve(daily, "ada", 400)
+    monkeypatch.setattr(tasks.coaching, "review_store", lambda pk: a_review(solve))
+    Solve.objects.filter(pk=solve.pk).update(unranked=CHECKING)
+    assert tasks.judge_waiting() == 1
+    solve.refresh_from_db()
+    assert cache.get(review_part.review_part_key(Solve.objects.select_related("annotated").get(pk=solve.pk)))
+    monkeypatch.setattr(review_part, "render_to_string", lambda *a, **k: pytest.fail("drawn on the request"))
+    log_in(client, "ada")
+    assert "12 singles, to 0:36" in client.get(results_url(daily), **FETCH).content.decode()

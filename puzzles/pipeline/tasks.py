@@ -18,6 +18,7 @@ from ..coaching import services as coaching
 from ..fairplay import judge
 from ..practice import pool as practice_pool
 from ..ratings import ledger
+from ..results.review_part import review_part_keep
 from . import pools, publishing
 
 log = logging.getLogger(__name__)
@@ -161,7 +162,7 @@ def follow_up_solve(solve_id: int) -> bool:
 def follow_ups(solve_ids: Iterable[int], *, judged_before: bool = False) -> int:
     """What a solve sets going, for each of `solve_ids`: its verdict (the submit left it to be
     checked), then the day's other held solves decided again (its floors may have moved) and its
-    review; then, once for all, the ratings brought up to them. The rest of a solve judged before
+    review, drawn as its results show it (results/review_part.py); then, once for all, the ratings brought up to them. The rest of a solve judged before
     is left alone unless `judged_before`, so sweeps that overlap never do it twice; one solve's
     failure stops no other's (each is logged, and the first raised at the end). How many were
     followed up (a solve that is gone never is)."""
@@ -174,6 +175,7 @@ def follow_ups(solve_ids: Iterable[int], *, judged_before: bool = False) -> int:
                 judge.held_again_after(solve_id)
             finally:
                 done += coaching.review_store(solve_id) is not None
+            review_part_keep(solve_id)  # drawn once here, not by the player's first look
         except Exception as exc:  # the next solves are followed up all the same
             log.exception("the follow-up of solve %s failed", solve_id)
             failures.append(exc)

@@ -187,22 +187,30 @@ def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bo
         cursor.execute(sql, [known[name] if name else value for name, value in names])
         rows = cursor.fetchall()
     solves, reviews = len(_loaded(Solve)), len(_loaded(SolveReview))
+    at_pk, at_daily = _solve_places()
     solve, recent = None, []
     fingerprint: Fingerprint = (0, None, None)
     for row in rows:
-        found: Solve = _made(Solve, row[:solves])
-        if found.daily_id == daily.pk:
-            solve = found
+        # Only the asked-for day's solve is made an instance; the others give their ids.
+        if row[at_daily] == daily.pk:
+            solve = _made(Solve, row[:solves])
             review = row[solves : solves + reviews]
             Solve.annotated.related.set_cached_value(solve, None if review[0] is None else _made(SolveReview, review))
             if attempt:
                 Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -3]))
-        if _recent(found, daily, today):
-            recent.append(found.pk)
+        if _recent(row[at_daily], daily, today):
+            recent.append(row[at_pk])
         n, ids, users = row[-3:]
         fingerprint = (n, ids, users) if n is not None else (0, None, None)
     return Read(solve, sorted(recent), fingerprint)
 
 
-def _recent(solve: Solve, daily: DailyPuzzle, today: datetime.date) -> bool:
-    return solve.daily_id != daily.pk or today - ONE_DAY <= daily.date <= today
+@functools.cache
+def _solve_places() -> tuple[int, int]:
+    """Where a solve's id and daily's id are among its loaded columns."""
+    names = [field.name for field in _loaded(Solve)]
+    return names.index(Solve._meta.pk.name), names.index("daily")
+
+
+def _recent(daily_id: int, daily: DailyPuzzle, today: datetime.date) -> bool:
+    return daily_id != daily.pk or today - ONE_DAY <= daily.date <= today

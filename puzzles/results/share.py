@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.urls import reverse
 
 from ..durations import format_duration
 from ..engine import TECHNIQUE_BY_NAME, TECHNIQUES
+from ..links import link
 from ..models import DailyPuzzle, Solve, Tier, site_today
 from .history import kept_streaks, recent_solve_ids
 
@@ -92,7 +92,7 @@ def site_url(path: str) -> str:
 
 def daily_url(daily: DailyPuzzle) -> str:
     """The daily's page as an absolute address, for a link that leaves the site."""
-    return site_url(reverse("puzzles:daily", args=(daily.date, daily.difficulty)))
+    return site_url(link("puzzles:daily", daily.date, daily.difficulty))
 
 
 def share_for(solve: Solve, url: str, streak: int | None = None) -> Share:

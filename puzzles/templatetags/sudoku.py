@@ -2,6 +2,7 @@
 
 from django import template
 
+from .. import links
 from ..durations import duration_or_dash
 from ..fairplay import words
 from ..pipeline.scores import score_text
@@ -26,3 +27,10 @@ def score(value: int | None) -> str:
 def ranking_asks() -> str:
     """{% ranking_asks %}: what ranking asks of an account (fairplay/words.py), for the sign-up form."""
     return words.ranking_asks()
+
+
+@register.simple_tag(name="link")
+def link_tag(name: str, *args: object) -> str:
+    """{% link 'puzzles:daily' day tier %}: {% url %}'s address, kept once reversed (links.py);
+    `as name` keeps it in the context, as with {% url %}."""
+    return links.link(name, *args)

@@ -38,7 +38,8 @@ from ..results.fastpath import solve_read
 from ..results.leaderboard import BOARD_SECONDS, Leaderboard, board_key, day_board, leaderboard_for, standing_of
 from ..results.played import player_history, puzzle_played
 from ..results.receipt import receipt_for
-from ..results.review import review_expected, review_shown
+from ..results.review import review_expected
+from ..results.review_part import review_part, review_part_key
 from ..results.share import daily_url, share_for
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
 from .home import home_context, render_home
@@ -178,9 +179,11 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
             solve.daily, solve.user = daily, request.user  # already loaded, the daily with its puzzle
     if solve is None:
         return render(request, template, {"daily": daily, "solve": None}, status=404)
-    # The day's board, the same for every player, and the player's streaks: both kept, read at once.
+    # The day's board, the same for every player, the player's streaks and their review drawn as
+    # HTML (review_part.py): all kept, read at once.
     keys = (board_key(daily, read.fingerprint), history.streaks_key(solve.user.pk, today, read.recent))
-    kept = cache.get_many(keys)
+    part_key = review_part_key(solve)
+    kept = cache.get_many([*keys, *([part_key] if part_key else [])])
     everyones = day_board(daily, fingerprint=read.fingerprint, found=kept.get(keys[0]))
     streak = history.kept_streaks(solve.user, today, read.recent, kept.get(keys[1])).current
     standing = standing_of(solve, everyones, guest=is_guest(solve.user))
@@ -197,7 +200,7 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         "standing": standing,
         "board": board,
         "day_word": day_word,
-        "review": review_shown(solve),
+        "review_part": review_part(solve, kept.get(part_key)) if part_key else None,
         "review_expected": review_expected(solve),
     }
     if page:
