@@ -370,8 +370,9 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"},
     },
+    "filters": {"quiet_sweeps": {"()": "sudokusite.logfilters.QuietSweeps"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["quiet_sweeps"]},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

@@ -136,3 +136,22 @@ def test_a_guests_time_is_checked_too_then_placed_with_the_invitation_to_sign_up
     standing = standing_of(solve)
     assert not standing.checking and standing.guest and standing.rank == 1
     assert standing.sentence.startswith("Your time would be 1st of 1 today")
+
+
+def test_celerys_routine_lines_about_the_sweep_are_dropped_and_its_errors_kept():
+    import logging
+
+    from sudokusite.logfilters import QuietSweeps
+
+    def record(name: str, level: int, message: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord(name, level, __file__, 1, message, args, None)
+
+    quiet = QuietSweeps()
+    sent = record(
+        "celery.beat", logging.INFO, "Scheduler: Sending due task %s (%s)", "judge-waiting", tasks.judge_waiting.name
+    )
+    received = record("celery.worker.strategy", logging.INFO, "Task puzzles.tasks.judge_waiting[1] received")
+    assert not quiet.filter(sent) and not quiet.filter(received)
+    assert quiet.filter(record("celery.app.trace", logging.ERROR, "Task puzzles.tasks.judge_waiting[1] raised"))
+    assert quiet.filter(record("celery.beat", logging.INFO, "Scheduler: Sending due task refill-pools (x)"))
+    assert quiet.filter(record("puzzles.pipeline.tasks", logging.INFO, "followed up 3 solves"))

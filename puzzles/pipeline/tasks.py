@@ -149,7 +149,10 @@ def judge_waiting() -> int:
     The submit sends no message of its own: the solve's row, being checked, is what the sweep looks
     for (one indexed query when there is none), so a submit costs no round trip to the broker and
     a broker that is away loses nothing."""
-    return follow_ups(judge.waiting())
+    done = follow_ups(judge.waiting())
+    if done:  # Celery's own lines about this sweep are not logged (sudokusite/logfilters.py)
+        log.info("followed up %d solve%s", done, "" if done == 1 else "s")
+    return done
 
 
 @shared_task(name="puzzles.tasks.follow_up_solve")
