@@ -26,15 +26,17 @@ ABSENT = "absent"
 local_cache = caches["local"]
 
 
-def daily_served(day: datetime.date, difficulty: str) -> DailyPuzzle | None:
+def daily_served(day: datetime.date, difficulty: str, today: datetime.date | None = None) -> DailyPuzzle | None:
     """The published daily (with its puzzle) of a past or present date; None for any other.
 
     Read from this process's memory, then from the shared cache (Redis in production), then from
     the database. An admin's change reaches the shared cache at once (models._forget_cached_daily)
     and every process within DAILY_LOCAL_SECONDS. Future dates are never served. A past day's
-    missing daily is remembered only in the shared cache, which a publishing clears.
+    missing daily is remembered only in the shared cache, which a publishing clears. `today` is
+    site_today(), when the caller has it.
     """
-    if difficulty not in TIER_ORDER or day > site_today():
+    today = today or site_today()
+    if difficulty not in TIER_ORDER or day > today:
         return None
     key = DailyPuzzle.cache_key(day, difficulty)
     daily = local_cache.get(key)
@@ -46,7 +48,7 @@ def daily_served(day: datetime.date, difficulty: str) -> DailyPuzzle | None:
     if daily is None:
         daily = DailyPuzzle.objects.select_related("puzzle").filter(date=day, difficulty=difficulty).first()
         if daily is None:
-            if day < site_today():
+            if day < today:
                 cache.set(key, ABSENT, DAILY_ABSENT_SECONDS)
             return None
         cache.set(key, daily, DAILY_CACHE_SECONDS)
@@ -58,5 +60,6 @@ def dailies_of(day: datetime.date) -> dict[str, DailyPuzzle]:
     """A past or present day's published dailies (with their puzzles) by difficulty, easiest
     first, through the same caches: the home page's cards and yesterday's results cost no query
     once the day is cached."""
-    found = {tier: daily_served(day, tier) for tier in TIER_ORDER}
+    today = site_today()
+    found = {tier: daily_served(day, tier, today) for tier in TIER_ORDER}
     return {tier: daily for tier, daily in found.items() if daily is not None}

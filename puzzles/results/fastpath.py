@@ -39,13 +39,19 @@ def _field(model: type[Model], name: str) -> Field:
     return field
 
 
-def _loaded(model: type[Model], names: Sequence[str] | None = None) -> list[Field]:
+@functools.cache
+def _loaded(model: type[Model], names: tuple[str, ...] | None = None) -> tuple[Field, ...]:
     """The model's concrete fields (those among `names` and its primary key, if named), in the
-    model's own order: the order Model.from_db takes values in."""
+    model's own order: the order Model.from_db takes values in. Worked out once per process."""
     if names is None:
-        return list(model._meta.concrete_fields)
+        return tuple(model._meta.concrete_fields)
     wanted = {_field(model, name).name for name in names} | {model._meta.pk.name}
-    return [field for field in model._meta.concrete_fields if field.name in wanted]
+    return tuple(field for field in model._meta.concrete_fields if field.name in wanted)
+
+
+@functools.cache
+def _attnames(model: type[Model], names: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    return tuple(f.attname for f in _loaded(model, names))
 
 
 @functools.cache
@@ -67,9 +73,8 @@ def _convert(steps: Sequence[Callable[..., Any]], col: Any, value: Any) -> Any:
 
 def _made(model: type[Model], values: Sequence[Any], names: tuple[str, ...] | None = None) -> Any:
     """An instance of `model` from its loaded fields' raw values, as the ORM would load it."""
-    attnames = [f.attname for f in _loaded(model, names)]
     converted = [convert(v) for convert, v in zip(_converters(model, names), values)]
-    return model.from_db(connection.alias, attnames, converted)
+    return model.from_db(connection.alias, _attnames(model, names), converted)
 
 
 # --- the home page: a player's attempts at a few dailies -----------------------------------------------
