@@ -123,7 +123,7 @@ def solve_through_api(
 ) -> dict:
     """Open a daily's page, send heartbeats until the server counts `seconds`, and submit the
     solution through the board's JSON API, as the page does; then, `judged`, give the solve its
-    verdict as its follow-up task does just after the answer (judge_follow_up). Time moves on
+    verdict as the beat's sweep does just after the answer (judge_follow_up). Time moves on
     `clock` (a time-machine traveller) if given; with seconds and no clock, on one of its own."""
     if clock is None and seconds:
         with time_machine.travel(timezone.now(), tick=False) as own_clock:
@@ -148,7 +148,7 @@ def solve_through_api(
 
 
 def judge_follow_up(daily: DailyPuzzle) -> list[Solve]:
-    """The first step of the follow-up task of the daily's solves still being checked (a test has no
+    """The first step of the beat's sweep for the daily's solves still being checked (a test has no
     worker): their verdicts, as fairplay/judge.py gives them just after the submit's answer."""
     waiting = list(Solve.objects.filter(daily=daily, unranked=CHECKING).order_by("pk"))
     for solve in waiting:

@@ -42,7 +42,7 @@ def person(daily, name: str, gap: float, established: bool = False) -> Solve:
         attempt=attempt, user=user, daily=daily, seconds=(end - T0).total_seconds(), solved_at=timezone.now()
     )
     judge.solve_judge(solve)
-    judge.held_again_after(solve.pk)  # what the solve's follow-up task does after the answer
+    judge.held_again_after(solve.pk)  # what the solve's follow-up (the beat's sweep) does after the answer
     return solve
 
 

@@ -105,7 +105,7 @@ def test_a_real_solve_is_reviewed_and_its_timeline_opens_the_replay_at_that_move
         review = page.locator("#sudoku-review")
         assert review.get_attribute("data-review-state") == "preparing"
         assert "Your review is being prepared" in review.inner_text()
-        # The solve's follow-up task, as a worker runs it after the answer: the verdict, the review.
+        # The solve's follow-up, as the beat's sweep runs it after the answer: the verdict, the review.
         [solve] = judge_follow_up(todays_easy)
         stored = make_review(solve)
         clocks.play(page, 2, step_ms=500)  # the first waits of static/js/verdict.js and review.js, their fetches
