@@ -63,3 +63,43 @@ def test_each_ranked_row_links_its_replay_and_the_solver_may_watch_it(client, da
     replay = reverse("puzzles:replay", args=[daily.date, daily.difficulty, bob.pk])
     assert f'href="{replay}"' in page and "of bob's solve" in page
     assert client.get(replay).status_code == 200
+
+
+def test_the_framed_page_is_the_page_drawn_whole_for_each_reader_with_their_own_token(daily, monkeypatch):
+    """A solved player's results page is kept as a frame per daily and kind of reader, the
+    account, the drawing and the results put in (views/pages.py): it reads as the page drawn
+    whole, and holds nothing of whoever asked first."""
+    import re
+
+    from django.test import Client
+
+    from puzzles.accounts.guests import guest_create
+    from puzzles.views import pages
+
+    from .factories import judge_follow_up, solve_through_api
+
+    whole: dict[str, str] = {}
+    framed: dict[str, str] = {}
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+    for name in ("ada", "bob", "guest"):
+        client = Client()
+        if name == "guest":
+            client.force_login(guest_create())
+        else:
+            log_in(client, name)
+        solve_through_api(client, daily, 60, judged=False)
+        judge_follow_up(daily)
+        framed[name] = client.get(results_url(daily), **NAVIGATION).content.decode()
+        with monkeypatch.context() as patched:  # drawn whole, as a page with a message is
+            patched.setattr(pages, "get_messages", lambda request: [None])
+            whole[name] = client.get(results_url(daily), **NAVIGATION).content.decode()
+
+    def text(page: str) -> str:  # the markup, less the form's token and the blanks between tags
+        return re.sub(r">\s+<", "><", token.sub("", page)).strip()
+
+    for name in whole:
+        assert text(framed[name]) == text(whole[name])
+        assert framed[name].count("\x00") == 0 and "Solved in" in framed[name]
+    assert '<span class="who">bob</span>' in framed["bob"] and "ada" not in framed["bob"].split("</header>")[0]
+    assert '<span class="who">Guest</span>' in framed["guest"] and "Sign up" in framed["guest"]
+    assert pages._results_frame.cache_info().hits >= 1  # bob's page came from ada's frame

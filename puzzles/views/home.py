@@ -285,7 +285,7 @@ def _account_drawn(name: str, reader: str, path: str) -> tuple[str, ...]:
     return tuple(render_to_string("_account.html", context).split(TOKEN_MARK))
 
 
-def _account(request: HttpRequest, reader: str) -> SafeString:
+def account_part(request: HttpRequest, reader: str) -> SafeString:
     """The header's account part for this request: the kept drawing, with this request's token."""
     user = request.user
     parts = _account_drawn(user.get_username() if reader == "player" else "", reader, request.path)
@@ -299,7 +299,7 @@ def render_home(request: HttpRequest, context: dict[str, Any], status: int = 200
     header's account drawn for this one (kept by name and kind, less the request's token). A page
     with a message for its reader (rare: after logging out, say) is drawn whole, as the message
     is shown once."""
-    context["account"] = _account(request, context["reader"])
+    context["account"] = account_part(request, context["reader"])
     if get_messages(request):
         return render(request, "puzzles/home.html", context, status=status)
     frame = Frame(

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.core.cache import cache, caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -42,7 +45,7 @@ from ..results.review import review_expected
 from ..results.review_part import review_part, review_part_key
 from ..results.share import daily_url, share_for
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
-from .home import home_context, render_home
+from .home import PART_MARK, account_part, home_context, render_home
 from .share import preview_context
 
 local_cache = caches["local"]
@@ -203,10 +206,52 @@ def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpRe
         "review_part": review_part(solve, kept.get(part_key)) if part_key else None,
         "review_expected": review_expected(solve),
     }
-    if page:
-        title = f"Your solved {daily.difficulty} puzzle"
-        context["drawing"] = grid_svg(daily.puzzle.givens, title, solve.attempt.digits)
-    return render(request, template, context)
+    if not page:
+        return render(request, template, context)
+    title = f"Your solved {daily.difficulty} puzzle"
+    drawing = grid_svg(daily.puzzle.givens, title, solve.attempt.digits)
+    scripts: dict[str, bool] = {
+        "review_script": not context["review_part"] and bool(context["review_expected"]),  # review.js asks again
+        "verdict_script": standing.checking,  # verdict.js asks again
+    }
+    if get_messages(request):  # shown once, so the page is drawn whole
+        return render(request, template, {**context, **scripts, "drawing": drawing})
+    frame = ResultsFrame(request.path, daily, "guest" if is_guest(request.user) else "player", **scripts)
+    parts = {
+        "account": account_part(request, frame.reader),
+        "drawing": drawing,
+        "results": render_to_string("puzzles/_results.html", context, request),
+    }
+    return HttpResponse("".join(parts[part] if n % 2 else part for n, part in enumerate(_results_frame(frame))))
+
+
+@dataclass(frozen=True)
+class ResultsFrame:
+    """Everything a solved player's results page shows around its parts: the key it is kept under."""
+
+    path: str
+    daily: DailyPuzzle  # its date and difficulty: the same daily is the same key
+    reader: str  # "player" or "guest": the header's links differ
+    review_script: bool
+    verdict_script: bool
+
+
+@lru_cache(maxsize=256)
+def _results_frame(frame: ResultsFrame) -> tuple[str, ...]:
+    """The page drawn without a request, a mark in each of the reader's parts, and cut there (as
+    the home page's frame, views/home.py): text, a part's name, text, ..."""
+    context = {
+        "daily": frame.daily,
+        "solve": True,
+        "review_script": frame.review_script,
+        "verdict_script": frame.verdict_script,
+        "user": {"is_authenticated": True},
+        "is_guest": frame.reader == "guest",
+        "request": {"path": frame.path},
+        "site_urls": site_urls(HttpRequest())["site_urls"],
+        **{part: mark_safe(f"\x00{part}\x00") for part in ("account", "drawing", "results")},
+    }
+    return tuple(PART_MARK.split(render_to_string("puzzles/results.html", context)))
 
 
 def _board_rows(board: Leaderboard) -> SafeString:
