@@ -335,14 +335,14 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique(
         "cell-forcing-chain",
         "extreme",
-        8.0,
+        7.5,
         "Cell forcing chain",
         "Each candidate of one cell, followed through the singles it forces, leads to the same conclusion: that conclusion holds.",
     ),
     Technique(
         "unit-forcing-chain",
         "extreme",
-        8.0,
+        7.5,
         "Unit forcing chain",
         "Each place a digit can go in a house, followed through the singles it forces, leads to the same conclusion: that conclusion holds.",
     ),
