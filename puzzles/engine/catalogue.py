@@ -304,10 +304,10 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique(
         "xy-chain",
         "expert",
-        5.9,
+        6.3,
         "XY-chain",
         "A chain of two-digit cells, each forcing the next: a cell seeing both ends can't hold the end digit.",
-        growth=0.5,
+        growth=0.1,
         smallest=4,
         ceiling=EXPERT_CEILING,
     ),
