@@ -498,7 +498,7 @@ PUZZLE_POOL_TARGETS = {tier: int(value) for tier, value in env_per_tier("POOL_TA
 # SCORE_BAND_<TIER>=low-high overrides one. The defaults hold the middle two thirds to four
 # fifths of each tier's generated puzzles (docs/algorithms.md has the distribution); hard's is
 # wide enough for every family its refills aim at (a swordfish is 3.80, a unique rectangle 4.60).
-SCORE_BAND_DEFAULTS = ((120, 230), (230, 310), (380, 470), (560, 740), (750, 800))
+SCORE_BAND_DEFAULTS = ((120, 230), (230, 310), (380, 470), (560, 740), (830, 900))
 PUZZLE_SCORE_BANDS = {
     t: env_band(f"SCORE_BAND_{t.upper()}", b) for t, b in zip(TIERS, SCORE_BAND_DEFAULTS, strict=True)
 }

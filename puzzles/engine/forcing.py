@@ -5,15 +5,23 @@ Each assumption is followed by singles until none is left or the position breaks
 back to the assumption and told as a chain.
 
 - nishio: an assumption that breaks the position is false.
-- cell forcing chain: every candidate of a two- or three-candidate cell leads to the same placement
-  or elimination, which must hold.
-- unit forcing chain: every place of a digit with two or three places in a house leads to the same
-  placement or elimination.
+- cell forcing chain: every candidate of a cell leads to the same placement or elimination, which
+  must hold.
+- unit forcing chain: every place of a digit in a house leads to the same placement or
+  elimination.
+
+They are rated as Sukaku Explainer rates the chains it finds (Chaining.java, ChainingHint.java):
+a base by the kind of chain, and 0.1 more each time the candidates it sets and strikes, less two,
+pass 4, 6, 8, 12, 16, 24 ... Nishio on the assumed digit alone is 7.5; an assumption followed
+only through the links of the pencil marks as they stand (a cell of two candidates, a digit with
+two places in a house) is a forcing chain when it has two cases or ends in a contradiction (7.0)
+and a cell or region forcing chain with three cases or more (8.0); one that needs a single an
+earlier link made is a dynamic chain (8.5). Every figure is at least 7.5, above the expert tier.
+Each finder gives its lowest-rated chain, the shortest of those.
 
 The three finders share their work: every assumption's consequences are worked out at most once
 per position and kept in a small cache keyed on the position, since the rater calls them one
-after the other on the same stuck position. Each finder gives its shortest chain, the length
-being the number of implications along all its branches.
+after the other on the same stuck position.
 """
 
 from __future__ import annotations
@@ -32,9 +40,17 @@ from .steps import (
     removals_text,
 )
 
-NISHIO_BASE = 7.5
-CELL_FORCING_BASE = 8.0
-UNIT_FORCING_BASE = 8.0
+NISHIO_BASE = 7.5  # a contradiction on the assumed digit alone
+STATIC_BASE = 8.0  # three cases, each chain read off the pencil marks as they stand
+DYNAMIC_BASE = 8.5  # a chain through singles that earlier links made
+LINKED_BASE = 7.0  # two cases or a contradiction, read off the pencil marks: a forcing chain
+FLOOR = 7.5  # an extreme step is rated above the expert tier's ceiling
+
+
+def _figure(base: float, potentials: int) -> float:
+    """Sukaku Explainer's figure for a chain of `potentials` candidates set and struck."""
+    return max(FLOOR, chain_difficulty(base, potentials - 2))
+
 
 # A long chain is told by its first few links and its last, with the count of those left out.
 SHOWN_LINKS = 3
@@ -62,19 +78,27 @@ def _position(digits: Grid, cands: Candidates) -> Position:
 
 
 def nishio(digits: Grid, cands: Candidates) -> Step | None:
-    """The shortest chain of singles from a candidate to a contradiction: the candidate goes."""
+    """The lowest-rated chain of singles from a candidate to a contradiction: the candidate goes."""
     position = _position(digits, cands)
-    best: tuple[int, Cell, Digit, Branch] | None = None
+    best: tuple[float, int, Cell, Digit, Branch] | None = None
     for cell in CELLS:
         for digit in DIGITS_OF[cands[cell]]:
-            branch = position.branch(cell, digit)
-            if branch.broken is not None:
-                length = branch.length(len(branch.placed))
-                if best is None or length < best[0]:
-                    best = (length, cell, digit, branch)
+            for branch, base in (
+                (position.static_branch(cell, digit), LINKED_BASE),
+                (position.digit_branch(cell, digit), NISHIO_BASE),
+                (position.branch(cell, digit), DYNAMIC_BASE),
+            ):
+                end = len(branch.placed)
+                # A static contradiction is a forcing chain's only when two links meet there.
+                if branch.broken is None or (base == LINKED_BASE and len(branch.needed(end)) != 2):
+                    continue
+                figure = _figure(base, branch.contradiction_potentials())
+                length = branch.length(end)
+                if best is None or (figure, length) < best[:2]:
+                    best = (figure, length, cell, digit, branch)
     if best is None:
         return None
-    length, cell, digit, branch = best
+    figure, length, cell, digit, branch = best
     end = len(branch.placed)
     assert branch.broken is not None
     chain = _chain_text(branch, end, _broken_text(branch.broken))
@@ -88,7 +112,7 @@ def nishio(digits: Grid, cands: Candidates) -> Step | None:
         explanation=(
             f"If {cell_name(cell)} is {digit}, {chain}. So {cell_name(cell)} can't be {digit}: {removals_text(elims)}."
         ),
-        difficulty=chain_difficulty(NISHIO_BASE, length),
+        difficulty=figure,
     )
 
 
@@ -98,13 +122,13 @@ def cell_forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
     position = _position(digits, cands)
     best = None
     for cell in CELLS:
-        if 2 <= POPCOUNT[cands[cell]] <= 3:
+        if POPCOUNT[cands[cell]] >= 2:
             found = _common(position, [(cell, d) for d in DIGITS_OF[cands[cell]]])
-            if found and (best is None or found[0] < best[0]):
+            if found and (best is None or found[:2] < best[:2]):
                 best = found + (cell,)
     if best is None:
         return None
-    length, target, placement, branches, cell = best
+    figure, _, target, placement, branches, cell = best
     opening = f"{cell_name(cell)} is {pencil(cands[cell])}."
     cases = [f"If it is {d}, {_conclusion_text(b, target, placement)}." for (_, d), b in branches]
     return _forcing_step(
@@ -115,7 +139,7 @@ def cell_forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
         target,
         placement,
         " ".join([opening, *cases]),
-        chain_difficulty(CELL_FORCING_BASE, length),
+        figure,
     )
 
 
@@ -127,13 +151,13 @@ def unit_forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
     for unit in HOUSE_ORDER:
         for digit in range(1, 10):
             places = position.boards[digit] & UNIT_BITS[unit]
-            if 2 <= places.bit_count() <= 3:
+            if places.bit_count() >= 2:
                 found = _common(position, [(c, digit) for c in bits(places)])
-                if found and (best is None or found[0] < best[0]):
+                if found and (best is None or found[:2] < best[:2]):
                     best = found + (unit,)
     if best is None:
         return None
-    length, target, placement, branches, unit = best
+    figure, _, target, placement, branches, unit = best
     digit = branches[0][0][1]
     cells = tuple(c for (c, _), _ in branches)
     opening = f"In {unit_name(unit)}, {digit} can only go in {cells_text(cells, 'or')}."
@@ -146,36 +170,53 @@ def unit_forcing_chain(digits: Grid, cands: Candidates) -> Step | None:
         target,
         placement,
         " ".join([opening, *cases]),
-        chain_difficulty(UNIT_FORCING_BASE, length),
+        figure,
     )
 
 
-Found = tuple[int, tuple[Cell, Digit], bool, list[tuple[tuple[Cell, Digit], Branch]]]
+Found = tuple[float, int, tuple[Cell, Digit], bool, list[tuple[tuple[Cell, Digit], Branch]]]
 
 
 def _common(position: Position, assumptions: list[tuple[Cell, Digit]]) -> Found | None:
-    """The shortest conclusion all the assumptions lead to (one of them must hold): (length,
-    (cell, digit), True for a placement or False for an elimination, the branches). Placements
-    win ties. None when there is none, or when an assumption breaks the position (nishio's case)."""
-    branches = [(a, position.branch(*a)) for a in assumptions]
-    if any(b.broken is not None for _, b in branches):
-        return None
+    """The lowest-rated conclusion all the assumptions lead to (one of them must hold), the
+    shortest of those: (figure, length, (cell, digit), True for a placement or False for an
+    elimination, the branches); None when there is none. Placements win ties. Each assumption is
+    followed through the links of the pencil marks as they stand and through every single; one
+    that breaks the position is false, and what it led to before it broke counts like the rest."""
+    best = _conclusion([(a, position.branch(*a)) for a in assumptions], DYNAMIC_BASE)
+    static = [(a, position.static_branch(*a)) for a in assumptions]
+    found = _conclusion(static, LINKED_BASE if len(static) == 2 else STATIC_BASE)
+    if found is not None and (best is None or found[:2] <= best[:2]):
+        best = found
+    return best
+
+
+def _conclusion(branches: list[tuple[tuple[Cell, Digit], Branch]], base: float) -> Found | None:
+    """The lowest-rated conclusion common to the branches, rated from `base`; see _common."""
     first = branches[0][1]
+    rest = [b for _, b in branches[1:]]
     best: Found | None = None
+    cells = first.where.keys() & set.intersection(*(set(b.where) for b in rest))
     for cell, digit, _, _ in first.placed[1:]:
-        indexes = [i for _, b in branches if (i := b.where.get(cell)) is not None]
-        if len(indexes) < len(branches) or any(b.placed[i][1] != digit for (_, b), i in zip(branches, indexes)):
+        if cell not in cells:
             continue
-        length = sum(b.length(i) for (_, b), i in zip(branches, indexes))
-        if best is None or length < best[0]:
-            best = (length, (cell, digit), True, branches)
+        indexes = [b.where[cell] for _, b in branches]
+        if any(b.placed[i][1] != digit for (_, b), i in zip(branches, indexes)):
+            continue
+        ends = [(b, i) for (_, b), i in zip(branches, indexes)]
+        figure = _figure(base, sum(b.potentials(i) for b, i in ends))
+        length = sum(b.length(i) for b, i in ends)
+        if best is None or (figure, length) < best[:2]:
+            best = (figure, length, (cell, digit), True, branches)
+    struck = first.struck.keys() & set.intersection(*(set(b.struck) for b in rest))
     for pair in first.struck:
-        indexes = [i for _, b in branches if (i := b.struck.get(pair)) is not None]
-        if len(indexes) < len(branches):
+        if pair not in struck:
             continue
-        length = sum(b.length(i, elimination=True) for (_, b), i in zip(branches, indexes))
-        if best is None or length < best[0]:
-            best = (length, pair, False, branches)
+        ends = [(b, b.struck[pair]) for _, b in branches]
+        figure = _figure(base, sum(b.struck_potentials(pair) for b, _ in ends))
+        length = sum(b.length(i, elimination=True) for b, i in ends)
+        if best is None or (figure, length) < best[:2]:
+            best = (figure, length, pair, False, branches)
     return best
 
 

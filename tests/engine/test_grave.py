@@ -11,8 +11,10 @@ from __future__ import annotations
 import pytest
 
 from puzzles.engine import rate, walk
+from puzzles.engine.finders import LOGICAL
 from puzzles.engine.grave import bug_plus_n
 from puzzles.engine.grid import as_grid, candidates
+from puzzles.engine.rater import easiest_step
 from puzzles.engine.solver import solve
 
 from .practice_positions import _lines
@@ -36,13 +38,104 @@ def test_a_puzzle_sukaku_explainer_solves_with_a_bug_of_type_2_or_3_is_expert_he
     assert (rating.tier, rating.hardest, rating.score) == ("expert", "bug-plus-n", score)
 
 
+# The learn page's position (puzzles/learn/examples.json): top-1465, puzzle 692, as the walk of
+# its solve reached it when the example was found.
+LEARN_DIGITS = "028071930900230718731089050810064000370120060000090100493810005287053001156042000"
+LEARN_CANDS = [
+    48,
+    0,
+    0,
+    24,
+    0,
+    0,
+    0,
+    0,
+    40,
+    0,
+    40,
+    24,
+    0,
+    0,
+    48,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    40,
+    0,
+    0,
+    10,
+    0,
+    34,
+    0,
+    0,
+    258,
+    20,
+    0,
+    0,
+    20,
+    66,
+    322,
+    0,
+    0,
+    264,
+    0,
+    0,
+    144,
+    144,
+    0,
+    264,
+    48,
+    40,
+    18,
+    68,
+    0,
+    192,
+    0,
+    136,
+    14,
+    0,
+    0,
+    0,
+    0,
+    0,
+    96,
+    34,
+    66,
+    0,
+    0,
+    0,
+    0,
+    288,
+    0,
+    0,
+    40,
+    264,
+    0,
+    0,
+    0,
+    0,
+    320,
+    0,
+    0,
+    132,
+    384,
+    68,
+]
+
+
 def test_it_finds_a_type_3_at_the_learn_pages_position():
     givens = _lines()[691]  # top-1465, puzzle 692
     solution = solve(as_grid(givens))
     assert solution is not None
-    moment = next(m for i, m in enumerate(walk(givens, solution)) if i == 76)
-    step = bug_plus_n(list(moment.digits), list(moment.cands))
-    assert step is not None and step == moment.step and step.technique == "bug-plus-n"
+    digits = [int(ch) for ch in LEARN_DIGITS]
+    assert all(g in (0, d) for g, d in zip(as_grid(givens), digits))
+    assert all(d in (0, s) for d, s in zip(digits, solution))
+    assert all(not m or m >> (s - 1) & 1 for m, s in zip(LEARN_CANDS, solution))
+    step = bug_plus_n(digits, list(LEARN_CANDS))
+    assert step is not None and step == easiest_step(digits, list(LEARN_CANDS), LOGICAL)
     assert step.difficulty == 5.9 and step.eliminations == ((44, 4),)
     assert "no solution or several; the puzzle has one" in step.explanation
 
