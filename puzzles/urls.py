@@ -14,6 +14,7 @@ from .views import (
     push,
     reminders,
     replays,
+    results,
     review,
     share,
 )
@@ -31,7 +32,7 @@ urlpatterns = [
     path("sw.js", offline.service_worker, name="service-worker"),
     path("offline/", offline.offline_page, name="offline"),
     path("daily/<isodate:day>/<str:difficulty>/", pages.daily_page, name="daily"),
-    path("daily/<isodate:day>/<str:difficulty>/results/", pages.results, name="results"),
+    path("daily/<isodate:day>/<str:difficulty>/results/", results.results, name="results"),
     # The player's own review of their solve, asked for again while it is being prepared.
     path("daily/<isodate:day>/<str:difficulty>/review/", review.review_fragment, name="review"),
     path("daily/<isodate:day>/<str:difficulty>/preview.png", share.preview_image, name="preview"),

@@ -67,14 +67,14 @@ def test_each_ranked_row_links_its_replay_and_the_solver_may_watch_it(client, da
 
 def test_the_framed_page_is_the_page_drawn_whole_for_each_reader_with_their_own_token(daily, monkeypatch):
     """A solved player's results page is kept as a frame per daily and kind of reader, the
-    account, the drawing and the results put in (views/pages.py): it reads as the page drawn
+    account, the drawing and the results put in (views/results.py): it reads as the page drawn
     whole, and holds nothing of whoever asked first."""
     import re
 
     from django.test import Client
 
     from puzzles.accounts.guests import guest_create
-    from puzzles.views import pages
+    from puzzles.views import results
 
     from .factories import judge_follow_up, solve_through_api
 
@@ -91,7 +91,7 @@ def test_the_framed_page_is_the_page_drawn_whole_for_each_reader_with_their_own_
         judge_follow_up(daily)
         framed[name] = client.get(results_url(daily), **NAVIGATION).content.decode()
         with monkeypatch.context() as patched:  # drawn whole, as a page with a message is
-            patched.setattr(pages, "get_messages", lambda request: [None])
+            patched.setattr(results, "get_messages", lambda request: [None])
             whole[name] = client.get(results_url(daily), **NAVIGATION).content.decode()
 
     def text(page: str) -> str:  # the markup, less the form's token and the blanks between tags
@@ -102,4 +102,4 @@ def test_the_framed_page_is_the_page_drawn_whole_for_each_reader_with_their_own_
         assert framed[name].count("\x00") == 0 and "Solved in" in framed[name]
     assert '<span class="who">bob</span>' in framed["bob"] and "ada" not in framed["bob"].split("</header>")[0]
     assert '<span class="who">Guest</span>' in framed["guest"] and "Sign up" in framed["guest"]
-    assert pages._results_frame.cache_info().hits >= 1  # bob's page came from ada's frame
+    assert results._page_frame.cache_info().hits >= 1  # bob's page came from ada's frame

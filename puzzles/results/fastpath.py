@@ -130,6 +130,11 @@ def attempts_written_out(user_id: int, daily_ids: Sequence[int]) -> dict[int, At
 # --- the results page: a solve, the player's recent solves, the day's board's fingerprint ----------
 
 
+# What the page reads of the solve's review: what names it (results/review_part.py), not its
+# content, which is drawn once and kept; a page that must draw it loads the rest.
+REVIEW_KEY = ("version", "made_at")
+
+
 @dataclass(frozen=True)
 class Read:
     """What the results page reads: the player's solve of the daily (with its review, and its
@@ -144,6 +149,8 @@ class Read:
 def solve_read_orm(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bool) -> Read:
     """The results page's read through the ORM, in three queries."""
     mine = Solve.objects.select_related("annotated", *(("attempt",) if attempt else ()))
+    kept = {f.name for f in _loaded(SolveReview, REVIEW_KEY)}
+    mine = mine.defer(*(f"annotated__{f.name}" for f in _loaded(SolveReview) if f.name not in kept))
     solve = mine.filter(user=user, daily=daily).first()
     return Read(solve, sorted(recent_solve_ids(user, today)), fingerprint_of(daily))
 
@@ -154,7 +161,7 @@ def _solve_query(attempt: bool) -> tuple[str, tuple[Param, ...]]:
     its parameters in order: each named (given by the caller) or a value of its own."""
     s, r, a, d = Solve._meta, SolveReview._meta, Attempt._meta, DailyPuzzle._meta
     mine, daily_of = _field(Solve, "user").column, _field(Solve, "daily").column
-    columns = [f"s.{f.column}" for f in _loaded(Solve)] + [f"r.{f.column}" for f in _loaded(SolveReview)]
+    columns = [f"s.{f.column}" for f in _loaded(Solve)] + [f"r.{f.column}" for f in _loaded(SolveReview, REVIEW_KEY)]
     joins = (
         f" JOIN {d.db_table} AS d ON d.{d.pk.column} = s.{daily_of}"
         f" LEFT JOIN {r.db_table} AS r ON r.{_field(SolveReview, 'solve').column} = s.{s.pk.column}"
@@ -191,7 +198,7 @@ def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bo
     with connection.cursor() as cursor:
         cursor.execute(sql, [known[name] if name else value for name, value in names])
         rows = cursor.fetchall()
-    solves, reviews = len(_loaded(Solve)), len(_loaded(SolveReview))
+    solves, reviews = len(_loaded(Solve)), len(_loaded(SolveReview, REVIEW_KEY))
     at_pk, at_daily = _solve_places()
     solve, recent = None, []
     fingerprint: Fingerprint = (0, None, None)
@@ -200,7 +207,9 @@ def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bo
         if row[at_daily] == daily.pk:
             solve = _made(Solve, row[:solves])
             review = row[solves : solves + reviews]
-            Solve.annotated.related.set_cached_value(solve, None if review[0] is None else _made(SolveReview, review))
+            Solve.annotated.related.set_cached_value(
+                solve, None if review[0] is None else _made(SolveReview, review, REVIEW_KEY)
+            )
             if attempt:
                 Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -3]))
         if _recent(row[at_daily], daily, today):

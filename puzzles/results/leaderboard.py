@@ -59,6 +59,11 @@ class Standing:
         return format_duration(self.seconds)
 
     @property
+    def rank_shown(self) -> bool:
+        """Whether the results say 'Rank 3 of 40': a ranked solve among others."""
+        return self.ranked and self.solvers > 1
+
+    @property
     def ranked_time(self) -> str:
         return format_duration(self.ranked_seconds) if self.ranked_seconds is not None else ""
 

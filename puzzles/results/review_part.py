@@ -54,6 +54,9 @@ def review_part(solve: Solve, kept: bytes | None = None) -> SafeString | None:
         return None
     if kept is not None:
         return mark_safe(zlib.decompress(kept).decode())
+    stored = solve.annotated
+    if deferred := stored.get_deferred_fields():  # read with its key alone (fastpath.solve_read)
+        stored.refresh_from_db(fields=deferred)
     context = {"review": review_shown(solve), "review_expected": review_expected(solve), "daily": solve.daily}
     html = render_to_string("puzzles/_review.html", {**context, "solve": solve})
     cache.set(key, zlib.compress(html.encode(), 6), REVIEW_PART_SECONDS)

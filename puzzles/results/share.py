@@ -9,6 +9,7 @@ of plain values; share_for() gathers them for one solve.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -50,6 +51,7 @@ def technique_emoji(techniques: Iterable[str]) -> str:
     return "".join(TIER_EMOJI.get(tier, UNKNOWN_EMOJI) for tier in tiers)
 
 
+@functools.lru_cache(maxsize=64)  # a few dailies a day; the enum's label is slow to look up
 def share_title(day: datetime.date, difficulty: str) -> str:
     """'Daily Sudoku · Easy · 22 November 2026'."""
     label = Tier(difficulty).label if difficulty in Tier.values else difficulty.capitalize()

@@ -12,7 +12,6 @@ the parts in the frame.
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -37,6 +36,7 @@ from ..pipeline.dailies import dailies_of
 from ..results import history
 from ..results.drawing import entries_of, grid_svg
 from ..results.fastpath import attempts_written_out
+from .frames import cut, filled, marks
 
 # What each difficulty asks of a player, on its card: the techniques it names, easiest first,
 # from the engine's catalogue; the rest of the tier's techniques are counted ("and 3 more").
@@ -233,7 +233,6 @@ def home_context(request: HttpRequest) -> dict[str, Any]:
 
 # The parts of the page that are the reader's own, put in the frame as drawn.
 READERS_PARTS = ("account", "cards", "record", "league_cards")
-PART_MARK = re.compile("\x00([a-z_]+)\x00")
 
 
 @dataclass(frozen=True)
@@ -262,9 +261,9 @@ def _frame(frame: Frame) -> tuple[str, ...]:
         "is_guest": frame.reader == "guest",
         "request": {"path": frame.path},
         "site_urls": site_urls(HttpRequest())["site_urls"],  # the same links for every request
-        **{part: mark_safe(f"\x00{part}\x00") for part in READERS_PARTS},
+        **marks(*READERS_PARTS),
     }
-    return tuple(PART_MARK.split(render_to_string("puzzles/home.html", context)))
+    return cut(render_to_string("puzzles/home.html", context))
 
 
 # Where the log-out form's token goes in a kept account part: the token is the request's own.
@@ -310,8 +309,7 @@ def render_home(request: HttpRequest, context: dict[str, Any], status: int = 200
         context["waiting"],
         context.get("preparing", ""),
     )
-    page = "".join(context[part] if n % 2 else part for n, part in enumerate(_frame(frame)))
-    return HttpResponse(page, status=status)
+    return HttpResponse(filled(_frame(frame), context), status=status)
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -1,33 +1,25 @@
-"""The site's pages: the board, the results after a solve, the archive, stats (today's puzzles, the home
-page, are home.py).
+"""The site's pages: the board, the archive, stats (today's puzzles, the home page, are home.py; the
+results after a solve, results.py).
 
-Views fetch, call a domain module, render; the rules live in dailies.py, attempts.py,
-history.py, leaderboard.py and receipt.py.
+Views fetch, call a domain module, render; the rules live in dailies.py, attempts.py and
+history.py.
 """
 
 from __future__ import annotations
 
 import datetime
-import hashlib
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.contrib.messages import get_messages
-from django.core.cache import cache, caches
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
-from django.utils.safestring import SafeString, mark_safe
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-from django.views.decorators.vary import vary_on_headers
 
-from ..accounts.guests import is_guest
 from ..coaching.profile import WEEKS, skill_profile
 from ..context_processors import site_urls
 from ..durations import duration_or_dash
@@ -36,16 +28,9 @@ from ..pipeline.dailies import daily_served
 from ..play.attempts import attempt_state
 from ..practice.answers import practice_counts
 from ..results import chart, history
-from ..results.drawing import grid_svg
-from ..results.fastpath import solve_read
-from ..results.leaderboard import BOARD_SECONDS, Leaderboard, board_key, day_board, leaderboard_for, standing_of
-from ..results.played import player_history, puzzle_played
-from ..results.receipt import receipt_for
-from ..results.review import review_expected
-from ..results.review_part import review_part, review_part_key
-from ..results.share import daily_url, share_for
+from ..results.played import player_history
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
-from .home import PART_MARK, account_part, home_context, render_home
+from .home import home_context, render_home
 from .share import preview_context
 
 local_cache = caches["local"]
@@ -68,7 +53,7 @@ STATUS_KEY = [
 ]
 
 
-def _served_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
+def served_or_404(day: datetime.date, difficulty: str) -> DailyPuzzle:
     daily = daily_served(day, difficulty)
     if daily is None:
         raise Http404("There is no such puzzle.")
@@ -144,147 +129,6 @@ def _daily_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
         "messages": (),  # a waiting message is left for the next page that is about its reader
         **preview_context(daily),  # the link preview's tags (_meta.html)
     }
-
-
-def _navigated(request: HttpRequest) -> bool:
-    """Whether the browser opened this address as a page, rather than a script fetching it.
-
-    Browsers say so in Sec-Fetch-Mode; one too old to send it still asks for XHTML when it
-    navigates, which a script's fetch (board.js asks for text/html alone) never does.
-    """
-    mode = request.headers.get("Sec-Fetch-Mode")
-    if mode is not None:
-        return mode == "navigate"
-    return "application/xhtml+xml" in request.headers.get("Accept", "")
-
-
-@require_GET
-@never_cache  # the leaderboard moves as others solve, and the fragment is one player's own
-@vary_on_headers("Accept", "Sec-Fetch-Mode")
-def results(request: HttpRequest, day: datetime.date, difficulty: str) -> HttpResponse:
-    """The results of a solve: an HTML fragment for board.js to insert under the board, or, opened
-    in the browser (a link, a bookmark), a page of the site around it. 404 until the player solved it.
-
-    The same 404 for a logged-out visitor and a player who has not solved it: the receipt
-    tells how the puzzle is solved, so it is never shown before the player's own solve.
-    """
-    daily = _served_or_404(day, difficulty)
-    page = _navigated(request)
-    template = "puzzles/results.html" if page else "puzzles/_results.html"
-    today, solve = site_today(), None
-    if request.user.is_authenticated:
-        # With its review, the player's recent solves (the share's streak is kept under them) and
-        # the fingerprint of the day's board, in one query; the page draws the player's grid from
-        # the attempt too.
-        read = solve_read(request.user, daily, today, attempt=page)
-        solve = read.solve
-        if solve is not None:
-            solve.daily, solve.user = daily, request.user  # already loaded, the daily with its puzzle
-    if solve is None:
-        return render(request, template, {"daily": daily, "solve": None}, status=404)
-    # The day's board, the same for every player, the player's streaks and their review drawn as
-    # HTML (review_part.py): all kept, read at once.
-    keys = (board_key(daily, read.fingerprint), history.streaks_key(solve.user.pk, today, read.recent))
-    part_key = review_part_key(solve)
-    kept = cache.get_many([*keys, *([part_key] if part_key else [])])
-    everyones = day_board(daily, fingerprint=read.fingerprint, found=kept.get(keys[0]))
-    streak = history.kept_streaks(solve.user, today, read.recent, kept.get(keys[1])).current
-    standing = standing_of(solve, everyones, guest=is_guest(solve.user))
-    board = leaderboard_for(daily, user_id=request.user.pk, board=everyones, standing=standing, solve=solve)
-    day_word = "today's" if daily.date == today else "that day's"
-    receipt_part, rules_part = _board_parts(board, day_word)
-    context = {
-        "board_rows": _board_rows(board),
-        "receipt_part": receipt_part,
-        "rules_part": rules_part,
-        "daily": daily,
-        "solve": solve,
-        "share": share_for(solve, daily_url(daily), streak),
-        "standing": standing,
-        "board": board,
-        "day_word": day_word,
-        "review_part": review_part(solve, kept.get(part_key)) if part_key else None,
-        "review_expected": review_expected(solve),
-    }
-    if not page:
-        return render(request, template, context)
-    title = f"Your solved {daily.difficulty} puzzle"
-    drawing = grid_svg(daily.puzzle.givens, title, solve.attempt.digits)
-    scripts: dict[str, bool] = {
-        "review_script": not context["review_part"] and bool(context["review_expected"]),  # review.js asks again
-        "verdict_script": standing.checking,  # verdict.js asks again
-    }
-    if get_messages(request):  # shown once, so the page is drawn whole
-        return render(request, template, {**context, **scripts, "drawing": drawing})
-    frame = ResultsFrame(request.path, daily, "guest" if is_guest(request.user) else "player", **scripts)
-    parts = {
-        "account": account_part(request, frame.reader),
-        "drawing": drawing,
-        "results": render_to_string("puzzles/_results.html", context, request),
-    }
-    return HttpResponse("".join(parts[part] if n % 2 else part for n, part in enumerate(_results_frame(frame))))
-
-
-@dataclass(frozen=True)
-class ResultsFrame:
-    """Everything a solved player's results page shows around its parts: the key it is kept under."""
-
-    path: str
-    daily: DailyPuzzle  # its date and difficulty: the same daily is the same key
-    reader: str  # "player" or "guest": the header's links differ
-    review_script: bool
-    verdict_script: bool
-
-
-@lru_cache(maxsize=256)
-def _results_frame(frame: ResultsFrame) -> tuple[str, ...]:
-    """The page drawn without a request, a mark in each of the reader's parts, and cut there (as
-    the home page's frame, views/home.py): text, a part's name, text, ..."""
-    context = {
-        "daily": frame.daily,
-        "solve": True,
-        "review_script": frame.review_script,
-        "verdict_script": frame.verdict_script,
-        "user": {"is_authenticated": True},
-        "is_guest": frame.reader == "guest",
-        "request": {"path": frame.path},
-        "site_urls": site_urls(HttpRequest())["site_urls"],
-        **{part: mark_safe(f"\x00{part}\x00") for part in ("account", "drawing", "results")},
-    }
-    return tuple(PART_MARK.split(render_to_string("puzzles/results.html", context)))
-
-
-def _board_rows(board: Leaderboard) -> SafeString:
-    """The board's top rows as HTML, drawn once per board and highlighted player (most players are
-    below the top, and share one drawing) and kept in this process's memory: the key names the
-    day's ranked solves, so a drawing is never of an older board."""
-    highlighted = next((row.solve_id for row in board.rows if row.is_player), None)
-    key = f"board-rows:{board.key}:{highlighted}"
-    rows = local_cache.get(key)
-    if rows is None:
-        rows = mark_safe(render_to_string("puzzles/_board_rows.html", {"board": board, "daily": board.daily}))
-        local_cache.set(key, rows, BOARD_SECONDS)
-    return rows
-
-
-def _board_parts(board: Leaderboard, day_word: str) -> tuple[SafeString, SafeString]:
-    """The receipt (what the puzzle took, its median) and how ranking works, as HTML: the same for
-    every player of the day's board, so drawn once per board and kept in this process's memory.
-    How the puzzle played (once its day is over) joins the key, as a task moves it."""
-    played = puzzle_played(board.daily.puzzle)  # None until the puzzle's day is over
-    # A digest of the day's word and how it played, as their text ("that day's", a dataclass's
-    # repr) holds spaces a cache key should not.
-    words = hashlib.blake2b(f"{day_word}|{played!r}".encode(), digest_size=8).hexdigest()
-    key = f"results-parts:{board.key}:{words}"
-    parts = local_cache.get(key)
-    if parts is None:
-        context = {"receipt": receipt_for(board.daily, board), "day_word": day_word, "played": played, "board": board}
-        parts = tuple(
-            mark_safe(render_to_string("puzzles/_results_shared.html", {**context, "part": part}).strip())
-            for part in ("receipt", "rules")
-        )
-        local_cache.set(key, parts, BOARD_SECONDS)
-    return parts
 
 
 @require_GET
