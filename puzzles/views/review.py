@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import datetime
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from ..models import Solve
 from ..pipeline.dailies import daily_served
-from ..results.review import review_expected, review_shown
+from ..results.review import review_expected
+from ..results.review_part import review_part, review_part_key
 from .errors import PRIVATE
 
 
@@ -25,11 +27,16 @@ def review_fragment(request: HttpRequest, day: datetime.date, difficulty: str) -
     daily = daily_served(day, difficulty)
     if daily is None or not request.user.is_authenticated:
         raise Http404("There is no such review.")
-    solve = Solve.objects.filter(user=request.user, daily=daily).first()
+    solve = Solve.objects.select_related("annotated").filter(user=request.user, daily=daily).first()
     if solve is None:
         raise Http404("There is no such review.")
     solve.daily = daily  # already loaded, with its puzzle
-    context = {"daily": daily, "solve": solve, "review": review_shown(solve), "review_expected": review_expected(solve)}
-    response = render(request, "puzzles/_review.html", context)
+    # Once made, drawn once and kept (results/review_part.py), as the results read it.
+    key = review_part_key(solve)
+    part = review_part(solve, cache.get(key)) if key else None
+    if part is None:  # being prepared, or none to wait for: the section says which
+        context = {"daily": daily, "solve": solve, "review": None, "review_expected": review_expected(solve)}
+        part = render_to_string("puzzles/_review.html", context)
+    response = HttpResponse(part)
     response["Cache-Control"] = PRIVATE  # one player's own, and it changes once it is made
     return response
