@@ -95,13 +95,12 @@ def submit_in_one_statement(
     return (version, float(seconds), _notes(corner), _notes(centre), _notes(colours), _moment(saved_at), *rest)
 
 
-def _solve_insert(params: dict[str, Any], late: bool) -> str:
+def _solve_insert() -> str:
     """The end of a submit's statement: the solve, as attempts.attempt_submit's locking path
     creates it (being checked, with help, a hint or a check, as the attempt counts it, and its
-    other columns at their defaults), and the answer's row."""
-    columns, defaults = _solve_columns()
+    other columns at their defaults, given as parameters), and the answer's row."""
+    columns, _ = _solve_columns()
     named = ("attempt", "user", "daily", "seconds", "solved_at", "late", "assisted", "unranked")
-    params.update(late=late, checking=CHECKING, **{f"default{i}": value for i, value in enumerate(defaults)})
     return f""", solved AS (
             INSERT INTO {Solve._meta.db_table} ({", ".join([*(column(Solve, name) for name in named), *columns])})
             SELECT w.id, %(user)s, %(daily)s, w.active_seconds, %(now)s, %(late)s,
@@ -137,10 +136,6 @@ def _one_statement(
     submit_in_one_statement; its row, or None."""
     if connection.vendor != "postgresql":
         return None
-    c = _write_columns()
-    names = ("attempt", "kind", "arrived_at", "moves", "placed", "digits", "clock")
-    event = {name: column(PlayEvent, name) for name in names}
-    attempt_table, solve_table, event_table = Attempt._meta.db_table, Solve._meta.db_table, PlayEvent._meta.db_table
     now = timezone.now()
     params: dict[str, Any] = {
         "user": user_id,
@@ -151,26 +146,14 @@ def _one_statement(
         "kind": kind,
         "moves": pack(moves),
     }
-    position, source, placed = "", "", "0"
-    target = f"a.{c['user']} = %(user)s AND a.{c['daily']} = %(daily)s"
-    solving = late is not None
+    writes = ""
     if clean is not None:
         digits = clean if isinstance(clean, str) else clean[0]
-        position = f"""{c["digits"]} = %(digits)s, {c["version"]} = a.{c["version"]} + 1, {c["saved_at"]} = %(now)s,
-            {c["moves_logged"]} = a.{c["moves_logged"]} + %(count)s,"""
+        writes = "digits"
         if not isinstance(clean, str):  # a save writes the notes and colours; a submit leaves them
             _, corner, centre, colours = clean
-            position += f"""{c["corner"]} = %(corner)s::jsonb, {c["centre"]} = %(centre)s::jsonb,
-                {c["colours"]} = %(colours)s::jsonb,"""
+            writes = "position"
             params.update(corner=json.dumps(corner), centre=json.dumps(centre), colours=json.dumps(colours))
-        # The digits before the save, for its event's count of the cells it filled; read under
-        # the row's lock, so that no other write comes between them and the update.
-        source = f"""FROM (SELECT {c["id"]}, {c["digits"]} FROM {attempt_table}
-            WHERE {c["user"]} = %(user)s AND {c["daily"]} = %(daily)s FOR UPDATE) AS b"""
-        target += f" AND a.{c['id']} = b.{c['id']} AND a.{c['version']} = %(version)s"
-        if moves:
-            target += f" AND a.{c['moves_logged']} + %(count)s <= %(limit)s"
-        placed = "(SELECT count(*) FROM unnest(%(filled)s::int[]) AS cell WHERE substr(w.before, cell, 1) = '0')"
         params.update(
             digits=digits,
             version=version,
@@ -179,17 +162,52 @@ def _one_statement(
             filled=[cell + 1 for cell, digit in enumerate(digits) if digit != "0"],  # substr counts from 1
         )
     if kind is not None:
-        # The record of play's bound on events (record_of_play/events.py), the submit aside from
-        # the attempt's: the counts that events.ensure_room_for_event reads, here under the lock.
-        arrived, attempt_column = column(PlayEvent, "arrived_at"), column(PlayEvent, "attempt")
-        whole = "" if kind == "submit" else " AND count(*) < %(per_attempt)s"
-        target += f""" AND (SELECT count(*) FILTER (WHERE e.{arrived} > %(since)s) < %(per_minute)s{whole}
-            FROM {event_table} AS e WHERE e.{attempt_column} = a.{c["id"]})"""
         params.update(
             since=now - datetime.timedelta(minutes=1),
             per_minute=settings.PLAY_EVENTS_PER_MINUTE,
             per_attempt=settings.PLAY_EVENTS_PER_ATTEMPT,
         )
+    if late is not None:
+        params.update(late=late, checking=CHECKING, **{f"default{i}": v for i, v in enumerate(_solve_columns()[1])})
+    event = "" if kind is None else "submit" if kind == "submit" else "play"
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(writes, bool(moves), event, late is not None), params)
+        return cursor.fetchone()
+
+
+@functools.cache
+def _statement(writes: str, moves: bool, event: str, solving: bool) -> str:
+    """_one_statement's SQL for its shape, written out from the models' tables and columns once
+    per process: `writes` "" (a heartbeat), "digits" (a submit's) or "position" (a save's, notes
+    and colours too); `moves` whether the write carries moves (their bound); `event` "" (none),
+    "submit" or "play" (another kind, under the attempt's bound too); `solving`: a submit's solve."""
+    c = _write_columns()
+    names = ("attempt", "kind", "arrived_at", "moves", "placed", "digits", "clock")
+    event_columns = [column(PlayEvent, name) for name in names]
+    attempt_table, solve_table, event_table = Attempt._meta.db_table, Solve._meta.db_table, PlayEvent._meta.db_table
+    position, source, placed = "", "", "0"
+    target = f"a.{c['user']} = %(user)s AND a.{c['daily']} = %(daily)s"
+    if writes:
+        position = f"""{c["digits"]} = %(digits)s, {c["version"]} = a.{c["version"]} + 1, {c["saved_at"]} = %(now)s,
+            {c["moves_logged"]} = a.{c["moves_logged"]} + %(count)s,"""
+        if writes == "position":
+            position += f"""{c["corner"]} = %(corner)s::jsonb, {c["centre"]} = %(centre)s::jsonb,
+                {c["colours"]} = %(colours)s::jsonb,"""
+        # The digits before the save, for its event's count of the cells it filled; read under
+        # the row's lock, so that no other write comes between them and the update.
+        source = f"""FROM (SELECT {c["id"]}, {c["digits"]} FROM {attempt_table}
+            WHERE {c["user"]} = %(user)s AND {c["daily"]} = %(daily)s FOR UPDATE) AS b"""
+        target += f" AND a.{c['id']} = b.{c['id']} AND a.{c['version']} = %(version)s"
+        if moves:
+            target += f" AND a.{c['moves_logged']} + %(count)s <= %(limit)s"
+        placed = "(SELECT count(*) FROM unnest(%(filled)s::int[]) AS cell WHERE substr(w.before, cell, 1) = '0')"
+    if event:
+        # The record of play's bound on events (record_of_play/events.py), the submit aside from
+        # the attempt's: the counts that events.ensure_room_for_event reads, here under the lock.
+        arrived, attempt_column = column(PlayEvent, "arrived_at"), column(PlayEvent, "attempt")
+        whole = "" if event == "submit" else " AND count(*) < %(per_attempt)s"
+        target += f""" AND (SELECT count(*) FILTER (WHERE e.{arrived} > %(since)s) < %(per_minute)s{whole}
+            FROM {event_table} AS e WHERE e.{attempt_column} = a.{c["id"]})"""
     active, beat = c["active_seconds"], c["last_beat_at"]
     returned = ", ".join(f"a.{column(Attempt, name)} AS {name}" for name in (*SUBMIT_RETURNS, "hints_used"))
     sql = f"""
@@ -202,24 +220,20 @@ def _one_statement(
         WHERE {target}
             AND NOT EXISTS (SELECT 1 FROM {solve_table} AS s WHERE s.{column(Solve, "attempt")} = a.{c["id"]})
         RETURNING a.{c["version"]} AS version, a.{active} AS active_seconds, a.{c["id"]} AS id,
-            a.{c["digits"]} AS digits{f", b.{c['digits']} AS before" if clean is not None else ""}
+            a.{c["digits"]} AS digits{f", b.{c['digits']} AS before" if writes else ""}
             {f", {returned}" if solving else ""}
     """
-    if kind is not None:
-        answer = "SELECT w.version, w.active_seconds FROM w"
-        if solving:
-            answer = _solve_insert(params, bool(late))
+    if event:
+        answer = _solve_insert() if solving else "SELECT w.version, w.active_seconds FROM w"
         sql = f"""
             WITH w AS ({sql}), logged AS (
                 INSERT INTO {event_table}
-                    ({", ".join(event.values())})
+                    ({", ".join(event_columns)})
                 SELECT w.id, %(kind)s, %(now)s, %(moves)s, {placed}, w.digits, w.active_seconds FROM w
             )
             {answer}
         """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+    return sql
 
 
 @functools.cache

@@ -158,73 +158,58 @@ def solve_read_orm(user: User, daily: DailyPuzzle, today: datetime.date, attempt
 @functools.cache
 def _solve_query(attempt: bool) -> tuple[str, tuple[Param, ...]]:
     """solve_read's query, written out once per process (with the attempt's columns or not), and
-    its parameters in order: each named (given by the caller) or a value of its own."""
+    its parameters in order: each named (given by the caller) or a value of its own. One row, the
+    solve's, or none: the recent solves' ids come in one column of it, so only that solve's columns
+    are read and decoded."""
     s, r, a, d = Solve._meta, SolveReview._meta, Attempt._meta, DailyPuzzle._meta
     mine, daily_of = _field(Solve, "user").column, _field(Solve, "daily").column
     columns = [f"s.{f.column}" for f in _loaded(Solve)] + [f"r.{f.column}" for f in _loaded(SolveReview, REVIEW_KEY)]
-    joins = (
-        f" JOIN {d.db_table} AS d ON d.{d.pk.column} = s.{daily_of}"
-        f" LEFT JOIN {r.db_table} AS r ON r.{_field(SolveReview, 'solve').column} = s.{s.pk.column}"
-        f" AND s.{daily_of} = %s"
-    )
-    names: tuple[Param, ...] = (("daily", None),)
+    joins = f" LEFT JOIN {r.db_table} AS r ON r.{_field(SolveReview, 'solve').column} = s.{s.pk.column}"
     if attempt:
         columns += [f"a.{f.column}" for f in _loaded(Attempt)]
-        joins += (
-            f" LEFT JOIN {a.db_table} AS a ON a.{a.pk.column} = s.{_field(Solve, 'attempt').column}"
-            f" AND s.{daily_of} = %s"
-        )
-        names += (("daily", None),)
-    # The fingerprint's own query (one row, or none without ranked solves), on every row.
+        joins += f" LEFT JOIN {a.db_table} AS a ON a.{a.pk.column} = s.{_field(Solve, 'attempt').column}"
+    # The ids of the player's solves of today's and yesterday's dailies (history.recent_solve_ids).
+    date = _field(DailyPuzzle, "date").column
+    recent = (
+        f"SELECT o.{s.pk.column} AS id FROM {s.db_table} AS o JOIN {d.db_table} AS od"
+        f" ON od.{d.pk.column} = o.{daily_of} WHERE o.{mine} = %s AND od.{date} BETWEEN %s AND %s"
+    )
+    if connection.vendor == "postgresql":
+        columns.append(f"ARRAY({recent})")
+    else:  # SQLite: the ids as text, "3,7,12"
+        columns.append(f"(SELECT group_concat(id) FROM ({recent}))")
+    names: tuple[Param, ...] = (("user", None), ("yesterday", None), ("today", None))
+    # The fingerprint's own query (one row, or none without ranked solves), on the solve's row.
     fingerprint, params = fingerprint_sql()
     columns += ["f.n", "f.ids", "f.users"]
     joins += f" LEFT JOIN ({fingerprint}) AS f ON 1 = 1"
     names += tuple(("daily", None) if p == NO_DAILY else ("", p) for p in params)
-    date = _field(DailyPuzzle, "date").column
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {s.db_table} AS s{joins}"
-        f" WHERE s.{mine} = %s AND (s.{daily_of} = %s OR d.{date} BETWEEN %s AND %s)"
-    )
-    return sql, (*names, ("user", None), ("daily", None), ("yesterday", None), ("today", None))
+    sql = f"SELECT {', '.join(columns)} FROM {s.db_table} AS s{joins} WHERE s.{mine} = %s AND s.{daily_of} = %s"
+    return sql, (*names, ("user", None), ("daily", None))
 
 
 def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bool) -> Read:
     """solve_read_orm's answer in one written-out query: the solve with its review cached (None if
     it has none, so asking costs no query) and its attempt if asked; the recent solves' ids; the
-    fingerprint, read with them (a player with no solve at all is shown no board, and is given
-    none)."""
+    fingerprint, read with them. A player with no solve of the daily is shown nothing, and is given
+    no recent solves nor fingerprint."""
     sql, names = _solve_query(attempt)
     known: dict[str, Any] = {"user": user.pk, "daily": daily.pk, "today": today, "yesterday": today - ONE_DAY}
     with connection.cursor() as cursor:
         cursor.execute(sql, [known[name] if name else value for name, value in names])
-        rows = cursor.fetchall()
+        row = cursor.fetchone()
+    if row is None:
+        return Read(None, [], (0, None, None))
     solves, reviews = len(_loaded(Solve)), len(_loaded(SolveReview, REVIEW_KEY))
-    at_pk, at_daily = _solve_places()
-    solve, recent = None, []
-    fingerprint: Fingerprint = (0, None, None)
-    for row in rows:
-        # Only the asked-for day's solve is made an instance; the others give their ids.
-        if row[at_daily] == daily.pk:
-            solve = _made(Solve, row[:solves])
-            review = row[solves : solves + reviews]
-            Solve.annotated.related.set_cached_value(
-                solve, None if review[0] is None else _made(SolveReview, review, REVIEW_KEY)
-            )
-            if attempt:
-                Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -3]))
-        if _recent(row[at_daily], daily, today):
-            recent.append(row[at_pk])
-        n, ids, users = row[-3:]
-        fingerprint = (n, ids, users) if n is not None else (0, None, None)
-    return Read(solve, sorted(recent), fingerprint)
-
-
-@functools.cache
-def _solve_places() -> tuple[int, int]:
-    """Where a solve's id and daily's id are among its loaded columns."""
-    names = [field.name for field in _loaded(Solve)]
-    return names.index(Solve._meta.pk.name), names.index("daily")
-
-
-def _recent(daily_id: int, daily: DailyPuzzle, today: datetime.date) -> bool:
-    return daily_id != daily.pk or today - ONE_DAY <= daily.date <= today
+    solve = _made(Solve, row[:solves])
+    review = row[solves : solves + reviews]
+    Solve.annotated.related.set_cached_value(
+        solve, None if review[0] is None else _made(SolveReview, review, REVIEW_KEY)
+    )
+    if attempt:
+        Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -4]))
+    recent, n, ids, users = row[-4:]
+    if isinstance(recent, str):  # SQLite's text
+        recent = [int(pk) for pk in recent.split(",")]
+    fingerprint: Fingerprint = (n, ids, users) if n is not None else (0, None, None)
+    return Read(solve, sorted(recent or []), fingerprint)
