@@ -68,8 +68,9 @@ def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
                 if review is not None:  # its key, not its content: that is drawn once and kept
                     assert set(fields_of(review)) == {"solve_id", "version", "made_at"}
                     assert review.get_deferred_fields() == orms.get_deferred_fields()
-                if attempt:
+                if attempt:  # its digits, for the drawing
                     assert fields_of(mine.attempt) == fields_of(theirs.attempt)
+                    assert set(fields_of(mine.attempt)) == {"id", "digits"}
             assert len(asked) == 0
     assert solve_read(ada, dailies[0], TODAY, True).recent == sorted(
         Solve.objects.filter(user=ada, daily__date__gte=days[1]).values_list("pk", flat=True)

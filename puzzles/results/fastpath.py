@@ -133,6 +133,8 @@ def attempts_written_out(user_id: int, daily_ids: Sequence[int]) -> dict[int, At
 # What the page reads of the solve's review: what names it (results/review_part.py), not its
 # content, which is drawn once and kept; a page that must draw it loads the rest.
 REVIEW_KEY = ("version", "made_at")
+# What the page reads of the attempt: the digits, for the drawing of the player's grid.
+ATTEMPT_DRAWN = ("digits",)
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,9 @@ def solve_read_orm(user: User, daily: DailyPuzzle, today: datetime.date, attempt
     mine = Solve.objects.select_related("annotated", *(("attempt",) if attempt else ()))
     kept = {f.name for f in _loaded(SolveReview, REVIEW_KEY)}
     mine = mine.defer(*(f"annotated__{f.name}" for f in _loaded(SolveReview) if f.name not in kept))
+    if attempt:
+        kept = {f.name for f in _loaded(Attempt, ATTEMPT_DRAWN)}
+        mine = mine.defer(*(f"attempt__{f.name}" for f in _loaded(Attempt) if f.name not in kept))
     solve = mine.filter(user=user, daily=daily).first()
     return Read(solve, sorted(recent_solve_ids(user, today)), fingerprint_of(daily))
 
@@ -166,7 +171,7 @@ def _solve_query(attempt: bool) -> tuple[str, tuple[Param, ...]]:
     columns = [f"s.{f.column}" for f in _loaded(Solve)] + [f"r.{f.column}" for f in _loaded(SolveReview, REVIEW_KEY)]
     joins = f" LEFT JOIN {r.db_table} AS r ON r.{_field(SolveReview, 'solve').column} = s.{s.pk.column}"
     if attempt:
-        columns += [f"a.{f.column}" for f in _loaded(Attempt)]
+        columns += [f"a.{f.column}" for f in _loaded(Attempt, ATTEMPT_DRAWN)]
         joins += f" LEFT JOIN {a.db_table} AS a ON a.{a.pk.column} = s.{_field(Solve, 'attempt').column}"
     # The ids of the player's solves of today's and yesterday's dailies (history.recent_solve_ids).
     date = _field(DailyPuzzle, "date").column
@@ -207,7 +212,7 @@ def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bo
         solve, None if review[0] is None else _made(SolveReview, review, REVIEW_KEY)
     )
     if attempt:
-        Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -4]))
+        Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -4], ATTEMPT_DRAWN))
     recent, n, ids, users = row[-4:]
     if isinstance(recent, str):  # SQLite's text
         recent = [int(pk) for pk in recent.split(",")]
