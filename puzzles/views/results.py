@@ -137,13 +137,17 @@ class Shown:
 def results_shown(solve: Solve, read: Read, today: datetime.date) -> Shown:
     """Everything a solve's results show (the solve with its daily, user and review, as read)."""
     daily = solve.daily
-    # The day's board, the same for every player, the player's streaks and their review drawn as
-    # HTML (review_part.py): all kept, read at once.
-    keys = (board_key(daily, read.fingerprint), history.streaks_key(solve.user.pk, today, read.recent))
-    part_key = review_part_key(solve)
-    kept = cache.get_many([*keys, *([part_key] if part_key else [])])
-    everyones = day_board(daily, fingerprint=read.fingerprint, found=kept.get(keys[0]))
-    streak = history.kept_streaks(solve.user, today, read.recent, kept.get(keys[1])).current
+    # The day's board, the same for every player (kept in this process too: its key names its
+    # ranked solves), the player's streaks and their review drawn as HTML (review_part.py): all
+    # kept, read at once.
+    board_at = board_key(daily, read.fingerprint)
+    everyones = local_cache.get(board_at)
+    streaks_at, part_key = history.streaks_key(solve.user.pk, today, read.recent), review_part_key(solve)
+    kept = cache.get_many([streaks_at, *([part_key] if part_key else []), *([board_at] if everyones is None else [])])
+    if everyones is None:
+        everyones = day_board(daily, fingerprint=read.fingerprint, found=kept.get(board_at))
+        local_cache.set(board_at, everyones, BOARD_SECONDS)
+    streak = history.kept_streaks(solve.user, today, read.recent, kept.get(streaks_at)).current
     standing = standing_of(solve, everyones, guest=is_guest(solve.user))
     board = leaderboard_for(daily, user_id=solve.user.pk, board=everyones, standing=standing, solve=solve)
     day_word = "today's" if daily.date == today else "that day's"
