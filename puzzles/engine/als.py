@@ -1,4 +1,4 @@
-"""Almost locked sets: ALS-XZ.
+"""Almost locked sets: ALS-XZ, in the shape Sukaku Explainer rates, a cell and a set.
 
 An almost locked set (ALS) is a group of N empty cells in one house whose candidates together
 number N + 1; a single cell with two candidates is the smallest. Take any one of its digits away
@@ -9,10 +9,10 @@ cell of A that could be x sees every cell of B that could be x, so at most one o
 The other then has x taken away and is locked, holding all its other digits. So if both also hold
 a digit z, z is in A or in B, and a cell outside them that sees every z of both can't be z.
 
-Its difficulty grows with its cells, and is lower when one cell of the pattern sees all the
-others: that is the shape of the WXYZ- and VWXYZ-wings, which Sukaku Explainer knows by name and
-rates below the chains it needs for other shapes (docs/algorithms.md has the figures and the
-evidence).
+The finder takes A a cell of two candidates, x and z, and B a set of three or four cells: Sukaku
+Explainer's WXYZ- and VWXYZ-wings, with its figures. Two larger sets make no step here, as they
+make none in Sukaku Explainer, which reaches those positions only by chains (docs/algorithms.md
+has the evidence).
 """
 
 from __future__ import annotations
@@ -20,16 +20,32 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .catalogue import EXPERT_CEILING
-from .grid import CELL_BIT, DIGITS_OF, PEER_BITS, POPCOUNT, UNITS, Cell, Digit, Grid, Mask, cell_name
+from .grid import (
+    BIT,
+    CELL_BIT,
+    CELLS,
+    DIGITS_OF,
+    PEER_BITS,
+    POPCOUNT,
+    UNITS,
+    UNITS_OF,
+    Cell,
+    Digit,
+    Grid,
+    Mask,
+    cell_name,
+)
 from .steps import HOUSE_ORDER, Candidates, Step, bits, digit_boards, removals_text
 
-# Sets of up to four cells keep the search quick; larger ones rarely add a step that a chain
-# finder wouldn't find anyway.
+# Sets of up to four cells: a cell and a set of three make Sukaku Explainer's WXYZ-wing, a cell and
+# a set of four its VWXYZ-wing.
 MAX_ALS_SIZE = 4
-# The difficulty on the Sudoku Explainer scale: FIGURE up to four cells, GROWTH for each cell more,
-# WINGLESS more when no cell of the pattern sees all the others, never past EXPERT_CEILING.
-FIGURE, GROWTH, WINGLESS = 5.6, 0.7, 0.4
+WING_SIZES = (3, 4)
+# Sukaku Explainer's figures (WXYZWingHint.java, VWXYZWingHint.java): a base by the set's cells,
+# plus 0.1 for each step `RANGE` stands above the distance of the set's fullest cell's count of
+# candidates from three (SE rates a middling count harder than either end).
+BASE = {3: 5.5, 4: 6.2}
+RANGE = {3: 1, 4: 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,59 +112,52 @@ def _als(house: int, cells: tuple[Cell, ...], board: int, mask: Mask, cands: Can
 
 
 def als_xz(digits: Grid, cands: Candidates) -> Step | None:
-    """Two almost locked sets with a restricted common digit x and another common digit z: one
-    of the two holds z, so a cell seeing every z of both can't be z. The easiest pair is given:
-    the fewest cells, and of those a wing-shaped one."""
-    sets = almost_locked_sets(cands)
-    if len(sets) < 2:
+    """A cell of two candidates x and z and an almost locked set of three or four cells holding
+    both, every x of the set seeing the cell: the cell or the set holds z, so a cell seeing every
+    z of both can't be z. The lowest-rated such pattern is given, the first found of those."""
+    sets = [s for s in almost_locked_sets(cands) if len(s.cells) in WING_SIZES]
+    if not sets:
         return None
     boards = digit_boards(cands)
-    # For each digit, the sets holding it indexed by their first cell that could hold it: the
-    # partner B for a restricted digit x must have all its x-cells among those seen by A's x-cells,
-    # so looking up the cells of that set finds every partner without trying all pairs.
-    by_first: list[dict[Cell, list[int]]] = [{} for _ in range(10)]
-    for i, als in enumerate(sets):
-        for d in DIGITS_OF[als.mask]:
-            first = (als.places[d] & -als.places[d]).bit_length() - 1
-            by_first[d].setdefault(first, []).append(i)
-    # (cells, wingless) orders the pairs as their figures do; sets come smallest first.
-    best: tuple[tuple[int, bool], int, int, Digit, Digit, int] | None = None
-    for i, a in enumerate(sets):
-        if best and (len(a.cells) + 1, False) >= best[0]:
-            break
-        for x in DIGITS_OF[a.mask]:
-            reach = a.seen[x] & boards[x]
-            for first in bits(reach):
-                for j in by_first[x].get(first, ()):
-                    b = sets[j]
-                    if j == i or b.board & a.board or b.places[x] & ~a.seen[x]:
-                        continue
-                    size = len(a.cells) + len(b.cells)
-                    if best and (size, False) >= best[0]:
-                        continue
-                    for z in DIGITS_OF[a.mask & b.mask]:
-                        if z == x:
-                            continue
-                        targets = boards[z] & a.seen[z] & b.seen[z]
-                        if targets:
-                            shape = (size, not _wing_shaped(a.board | b.board))
-                            if not best or shape < best[0]:
-                                best = (shape, i, j, x, z, targets)
-                            break
+    by_pair: dict[Mask, list[Als]] = {}
+    for als in sets:
+        for pair in _pairs(als.mask):
+            by_pair.setdefault(pair, []).append(als)
+    best: tuple[float, Als, Als, Digit, Digit, int] | None = None
+    for cell in CELLS:
+        mask = cands[cell]
+        if POPCOUNT[mask] != 2 or mask not in by_pair:
+            continue
+        pivot = _als(UNITS_OF[cell][2], (cell,), CELL_BIT[cell], mask, cands)
+        for als in by_pair[mask]:
+            if als.board & pivot.board:
+                continue
+            figure = wing_figure(len(als.cells), max(POPCOUNT[cands[c]] for c in als.cells))
+            if best and figure >= best[0]:
+                continue
+            for x, z in (DIGITS_OF[mask], DIGITS_OF[mask][::-1]):
+                if als.places[x] & ~pivot.seen[x]:
+                    continue
+                targets = boards[z] & pivot.seen[z] & als.seen[z]
+                if targets:
+                    best = (figure, pivot, als, x, z, targets)
+                    break
     if best is None:
         return None
-    (size, wingless), i, j, x, z, targets = best
-    return _step(sets[i], sets[j], x, z, targets, als_figure(size, wingless))
+    figure, pivot, als, x, z, targets = best
+    return _step(pivot, als, x, z, targets, figure)
 
 
-def als_figure(cells: int, wingless: bool) -> float:
-    """The difficulty of an ALS-XZ of `cells` cells, wing-shaped or not."""
-    return round(min(EXPERT_CEILING, FIGURE + GROWTH * max(0, cells - 4) + (WINGLESS if wingless else 0.0)), 1)
+def wing_figure(cells: int, fullest: int) -> float:
+    """The difficulty of a cell and a set of `cells` cells whose fullest cell has `fullest`
+    candidates: 5.5 or 5.6 for three cells, 6.2 to 6.4 for four."""
+    return round(BASE[cells] + (RANGE[cells] - abs(3 - fullest)) * 0.1, 1)
 
 
-def _wing_shaped(board: int) -> bool:
-    """True when one cell of the 81-bit set sees all the others."""
-    return any(not board & ~(PEER_BITS[c] | CELL_BIT[c]) for c in bits(board))
+def _pairs(mask: Mask) -> list[Mask]:
+    """Every two-digit mask inside `mask`."""
+    digits = DIGITS_OF[mask]
+    return [BIT[a] | BIT[b] for i, a in enumerate(digits) for b in digits[i + 1 :]]
 
 
 def _step(a: Als, b: Als, x: Digit, z: Digit, targets: int, figure: float) -> Step:

@@ -269,19 +269,19 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Colouring a digit's chain of only-two-places links to find cells that can't hold it.",
     ),
     Technique(
+        "als-xz",
+        "expert",
+        5.5,
+        "ALS-XZ",
+        "A two-digit cell and an almost locked set of three or four cells that can't both hold one of its digits: one of them holds the other, so cells seeing all of its places can't.",
+    ),
+    Technique(
         "bug-plus-one",
         "expert",
         5.6,
         "BUG+1",
         "Every cell but one has two candidates: the odd cell takes the digit that would otherwise leave the puzzle two solutions.",
         unique=True,
-    ),
-    Technique(
-        "als-xz",
-        "expert",
-        5.6,
-        "ALS-XZ",
-        "Two almost locked sets that can't both hold a shared digit: one of them holds another digit they share, so cells seeing all of its places can't.",
     ),
     Technique(
         "bug-plus-n",

@@ -1,4 +1,4 @@
-"""ALS-XZ pinned to a real position, checked for soundness on stuck positions of top-1465 puzzles,
+"""ALS-XZ (a two-candidate cell and an almost locked set of three or four cells) pinned to real positions, checked for soundness on stuck positions of top-1465 puzzles,
 and timed there.
 
 A position is written as the board (81 digits, 0 for empty) and its pencil marks, one token per
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.engine.als import almost_locked_sets, als_figure, als_xz
+from puzzles.engine.als import almost_locked_sets, als_xz, wing_figure
 from puzzles.engine.finders import FINDER_OF, LOGICAL, find_step
-from puzzles.engine.grid import BIT, CELL_BIT, DIGITS_OF, PEER_BITS, POPCOUNT, UNITS, as_grid, candidates
+from puzzles.engine.grid import BIT, DIGITS_OF, PEER_BITS, POPCOUNT, UNITS, as_grid, candidates
 from puzzles.engine.solver import solve
 from puzzles.engine.steps import Step, apply
 
@@ -25,7 +25,9 @@ CLASSIC = tuple(t for t in LOGICAL if FINDER_OF[t.name].__module__ in CLASSIC_MO
 
 TOP1465 = Path(__file__).resolve().parents[2] / "bench" / "top1465.txt"
 
-# Top-1465 puzzle 2 (1-based), after the classic techniques until none applied (when written).
+# Top-1465 puzzle 2 (1-based), after the classic techniques until none applied (when written):
+# two sets of three and four cells are linked there, which makes no step (Sukaku Explainer has no
+# such pattern and reaches the position by chains).
 GIVENS = "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."
 BOARD = "708000300000201000500000000040000026300080000000100093090600004000070500000000000"
 NOTES = (
@@ -42,6 +44,29 @@ BARE_NOTES = (
     "478 . . 128 . 1357 . 125 2358 127 1378 . 12468 12368 12346 3489 . 23489 . 1368 1289 12468 3578 "
     "1234567 34589 1249 234589 2679 13678 12789"
 )
+# Top-1465 puzzle 12 (1-based) along the rater's walk, step 52: a cell and a set of three cells
+# (Sukaku Explainer's WXYZ-wing).
+THREE_GIVENS = "8.9...3.....7.1...5.........7.....263...9.......1...4..6.2....4....8.5..........."
+THREE_BOARD = "819400375030751089507839000078543026300690058050108043763215894090380500085900030"
+THREE_NOTES = (
+    ". . . . 26 26 . . . 246 . 246 . . . 24 . . . 24 . . . . 246 16 12 19 . . . . . 19 . . . 24 124 . . 27 "
+    "17 . . 269 . 26 . 27 . 79 . . . . . . . . . . . 124 . 124 . . 467 . 16 127 124 . . . 67 467 26 . 127"
+)
+# Top-1465 puzzle 1 along the rater's walk, step 43: a cell and a set of four cells (Sukaku
+# Explainer's VWXYZ-wing).
+FOUR_GIVENS = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+FOUR_BOARD = "400030000000600800000000001000050090080000600070200000000192700513000942927040100"
+FOUR_NOTES = (
+    ". 569 1268 5789 . 178 25 2567 5679 1237 359 12 . 127 49 . 2357 3459 23678 3569 268 45789 278 578 34 "
+    "23567 . 1236 346 1246 378 . 13678 23 . 78 23 . 59 49 17 349 . 12357 357 16 . 59 . 168 13689 345 158 "
+    "458 68 46 468 . . . . 35 35 . . . 78 678 678 . . . . . . 35 . 35 . 68 68"
+)
+PINNED = (
+    (GIVENS, BOARD, NOTES),
+    (GIVENS, BARE_BOARD, BARE_NOTES),
+    (THREE_GIVENS, THREE_BOARD, THREE_NOTES),
+    (FOUR_GIVENS, FOUR_BOARD, FOUR_NOTES),
+)
 
 
 def position(board: str, notes: str) -> tuple[list[int], list[int]]:
@@ -52,9 +77,9 @@ def position(board: str, notes: str) -> tuple[list[int], list[int]]:
 
 
 def test_the_pinned_positions_are_true_to_their_puzzle():
-    givens = as_grid(GIVENS)
-    solution = solve(givens)
-    for board, notes in ((BOARD, NOTES), (BARE_BOARD, BARE_NOTES)):
+    for given_text, board, notes in PINNED:
+        givens = as_grid(given_text)
+        solution = solve(givens)
         digits, cands = position(board, notes)
         assert all(g in (0, d) for g, d in zip(givens, digits))
         assert all(d in (0, s) for d, s in zip(digits, solution))
@@ -62,83 +87,99 @@ def test_the_pinned_positions_are_true_to_their_puzzle():
         assert all(not m & ~full for m, full in zip(cands, candidates(digits)))
 
 
-def test_it_finds_an_als_xz_and_says_which_digit_must_be_in_one_of_the_sets():
-    digits, cands = position(BOARD, NOTES)
+def test_it_finds_a_cell_and_a_set_of_three_and_says_which_digit_must_be_in_one_of_them():
+    digits, cands = position(THREE_BOARD, THREE_NOTES)
     step = als_xz(digits, cands)
     assert step == Step(
         "als-xz",
-        (22, 4),
-        (30, 31, 32, 39, 42, 43, 44),
-        (7, 9),
-        eliminations=((41, 7),),
+        (20, 8),
+        (26, 76, 78, 80),
+        (1, 2),
+        eliminations=((71, 2),),
         explanation=step.explanation,
-        difficulty=step.difficulty,
+        difficulty=5.6,
     )
-    assert step.explanation.startswith("r4c4, r4c5, r4c6 (3, 5, 7, 9) and r5c4, r5c7, r5c8, r5c9 (1, 4, 5, 7, 9)")
-    assert "only one of them can hold 9" in step.explanation
-    assert "one of them must hold 7" in step.explanation
-    assert step.explanation.endswith("remove 7 from r5c6.")
-    # Seven cells and no cell that sees the other six: 5.6 + 3 x 0.7 + 0.4, held at the ceiling.
-    assert step.difficulty == 7.4
+    assert step.explanation.startswith("r3c9 (1, 2) and r9c5, r9c7, r9c9 (1, 2, 6, 7)")
+    assert "only one of them can hold 1" in step.explanation
+    assert "one of them must hold 2" in step.explanation
+    assert step.explanation.endswith("remove 2 from r8c9.")
+    _check_pattern(step, cands)
 
 
-# A puzzle of bench/se_rated.txt along the rater's path, where ALS-XZ of five cells come in both
-# shapes: the finder used to give r1c5, r1c6 (2, 4, 9) and r7c2, r7c6, r7c9 (2, 4, 6, 7), where no
-# cell sees all the others.
-WING_GIVENS = "000000000706308905004675800097030650058902710000000000009000100000103000010060080"
-WING_BOARD = "080000300726318945934675821297831654658942713040756298009000130000103000010060080"
-WING_NOTES = (
-    "15 . 15 24 29 49 . 67 67 . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . "
-    "13 . 13 . . . . . . 458 67 . 245 28 47 . . 267 458 67 25 . 289 . 45 67 29 345 . 235 245 . 79 45 . 79"
-)
+def test_it_finds_a_cell_and_a_set_of_four():
+    digits, cands = position(FOUR_BOARD, FOUR_NOTES)
+    step = als_xz(digits, cands)
+    assert step.cells == (33, 27, 28, 29, 45)  # r4c7 (2, 3) and r4c1, r4c2, r4c3, r6c1 in box 4
+    assert step.houses == (23, 21) and step.digits == (2, 3)
+    assert step.eliminations == ((30, 3), (32, 3))
+    # The set's fullest cell, r4c3, has four candidates: 6.2 + 0.1.
+    assert step.difficulty == 6.3 == wing_figure(4, 4)
+    assert step.difficulty == min(figure for _, figure in _every_wing(cands))
+    _check_pattern(step, cands)
 
 
-def test_an_als_xz_is_harder_with_more_cells_and_without_a_cell_that_sees_all_the_others():
-    assert [als_figure(n, wingless=False) for n in (3, 4, 5, 6, 7)] == [5.6, 5.6, 6.3, 7.0, 7.4]
-    assert [als_figure(n, wingless=True) for n in (4, 5, 6)] == [6.0, 6.7, 7.4]
+def test_a_pattern_is_rated_as_sukaku_explainer_rates_its_wings():
+    # WXYZ-wing 5.5 to 5.6 and VWXYZ-wing 6.2 to 6.4, highest when the set's fullest cell has three.
+    assert [wing_figure(3, n) for n in (2, 3, 4)] == [5.5, 5.6, 5.5]
+    assert [wing_figure(4, n) for n in (2, 3, 4, 5)] == [6.3, 6.4, 6.3, 6.2]
 
 
-def _every_als_xz(cands: list[int]) -> list[tuple[int, bool]]:
-    """(cells, wingless) of every ALS-XZ of the position that removes something, found by trying
-    every pair of sets and every pair of digits."""
-    sets = almost_locked_sets(cands)
+def _every_wing(cands: list[int]) -> list[tuple[int, float]]:
+    """(cells, figure) of every cell and set of three or four cells making a removal, found by
+    trying every two-candidate cell with every set and both its digits as x."""
     found = []
+    for b in almost_locked_sets(cands):
+        if len(b.cells) < 3:
+            continue
+        for cell in range(81):
+            if POPCOUNT[cands[cell]] != 2 or b.board >> cell & 1 or cands[cell] & ~b.mask:
+                continue
+            for x in DIGITS_OF[cands[cell]]:
+                (z,) = [d for d in DIGITS_OF[cands[cell]] if d != x]
+                if any(not PEER_BITS[cell] >> q & 1 for q in b.cells if cands[q] & BIT[x]):
+                    continue
+                z_places = [cell] + [q for q in b.cells if cands[q] & BIT[z]]
+                targets = [
+                    c
+                    for c in range(81)
+                    if cands[c] & BIT[z]
+                    and c not in z_places
+                    and c not in b.cells
+                    and all(PEER_BITS[c] >> q & 1 for q in z_places)
+                ]
+                if targets:
+                    found.append(
+                        (len(b.cells) + 1, wing_figure(len(b.cells), max(POPCOUNT[cands[q]] for q in b.cells)))
+                    )
+    return found
+
+
+def test_it_finds_nothing_where_no_cell_is_linked_to_a_set_and_leaves_its_inputs_alone():
+    for board, notes in ((BARE_BOARD, BARE_NOTES), (BOARD, NOTES)):
+        digits, cands = position(board, notes)
+        before = (list(digits), list(cands))
+        assert als_xz(digits, cands) is None
+        assert (digits, cands) == before
+    # Sets of three and four cells are linked there, but neither is a single cell.
+    assert any(len(a.cells) == 3 and len(b.cells) == 4 for a, b in _linked(cands))
+
+
+def _linked(cands: list[int]):
+    """Pairs of sets with a restricted common digit and another common digit whose every place
+    in both some cell outside them sees with that digit still in it."""
+    sets = almost_locked_sets(cands)
     for a in sets:
         for b in sets:
-            if a is b or a.board & b.board:
+            if a.board & b.board:
                 continue
             for x in DIGITS_OF[a.mask & b.mask]:
                 if b.places[x] & ~a.seen[x]:
                     continue
                 for z in DIGITS_OF[a.mask & b.mask]:
-                    targets = [c for c in range(81) if z != x and a.seen[z] >> c & 1 and b.seen[z] >> c & 1]
-                    if any(cands[c] & BIT[z] for c in targets):
-                        cells = a.cells + b.cells
-                        hub = any(all(q == p or PEER_BITS[p] >> q & 1 for q in cells) for p in cells)
-                        found.append((len(cells), not hub))
-    return found
-
-
-def test_of_the_smallest_patterns_it_gives_one_with_a_cell_that_sees_all_the_others():
-    digits, cands = position(WING_BOARD, WING_NOTES)
-    every = _every_als_xz(cands)
-    assert (5, True) in every and (5, False) in every and min(n for n, _ in every) == 5
-    step = als_xz(digits, cands)
-    assert step.cells == (57, 75, 55, 59, 62)  # r7c4, r9c4 (2, 4, 5) and r7c2, r7c6, r7c9
-    assert any(not sum(CELL_BIT[q] for q in step.cells) & ~(PEER_BITS[p] | CELL_BIT[p]) for p in step.cells)
-    assert step.difficulty == als_figure(5, wingless=False) == min(als_figure(n, w) for n, w in every)
-    _check_pattern(step, cands)
-
-
-def test_it_finds_nothing_where_no_pair_of_sets_is_linked_and_leaves_its_inputs_alone():
-    digits, cands = position(BARE_BOARD, BARE_NOTES)
-    before = (list(digits), list(cands))
-    assert als_xz(digits, cands) is None
-    assert (digits, cands) == before
-    digits, cands = position(BOARD, NOTES)
-    before = (list(digits), list(cands))
-    als_xz(digits, cands)
-    assert (digits, cands) == before
+                    if z != x and any(
+                        cands[c] & BIT[z] and a.seen[z] >> c & 1 and b.seen[z] >> c & 1 for c in range(81)
+                    ):
+                        yield a, b
 
 
 def test_every_almost_locked_set_has_one_digit_more_than_cells_in_one_house():
