@@ -1,13 +1,16 @@
 """Cost per request: the server's CPU, the wall time and the SQL queries of each endpoint a
 player calls, one request at a time, against the puzzle page's.
 
-    python bench/costs.py [--requests 100] [--reads 300] [--rounds 8] [--gap 7]
+    python bench/costs.py [--requests 100] [--reads 300] [--passes 3] [--rounds 8] [--gap 7]
 
 One gunicorn sync worker with the site's settings (production, PostgreSQL, Redis as cache and
 broker, no Celery worker nor beat: a solve's follow-up is not the request's cost; the bench judges
 the solves itself, as the beat's sweep would, and prints that CPU apart). The CPU of an endpoint is what gunicorn's processes used (from /proc) while it answered
 `--requests` requests in a row, divided by their number; only one request is ever in flight, so it
-is that endpoint's and nobody else's. Reads are sent `--reads` times (writes `--requests`). The queries are counted in this process, through Django's
+is that endpoint's and nobody else's. Reads are sent `--reads` times (writes `--requests`), in
+`--passes` passes over all the reads in turn: a read's figure is its median pass, and its ratio to
+the puzzle page's the median of each pass's ratio to the page's in the same pass (with their range),
+so a busy spell of the shared machine moves both sides of a ratio alike. The queries are counted in this process, through Django's
 test client on the same database and cache, on a request made after a first one warmed the caches.
 
 The players are made to look like real ones, as the fair-play judge sees them: accounts a month
@@ -33,6 +36,7 @@ import json
 import math
 import os
 import random
+import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -164,6 +168,29 @@ def measured(latencies: list[float], cpu: float, errors: int) -> dict:
     }
 
 
+def in_passes(runs: list[dict]) -> dict:
+    """A read's figures over its passes: the median pass's CPU, every pass's (for each pass's ratio
+    to the puzzle page's of the same pass), the requests and errors of all."""
+    cpus = [run["cpu_ms"] for run in runs]
+    return {
+        "n": sum(run["n"] for run in runs),
+        "cpu_ms": statistics.median(cpus),
+        "passes": cpus,
+        "p50": statistics.median(run["p50"] for run in runs),
+        "errors": sum(run["errors"] for run in runs),
+    }
+
+
+def ratio(figure: dict, page: dict) -> str:
+    """The CPU a request as a multiple of the puzzle page's: for reads, each pass against the page's
+    in the same pass, the median and (over several passes) the range; for writes, against the page's median."""
+    if "passes" not in figure:
+        return f"{figure['cpu_ms'] / page['cpu_ms']:.1f}"
+    each = sorted(mine / theirs for mine, theirs in zip(figure["passes"], page["passes"]))
+    middle = statistics.median(each)
+    return f"{middle:.1f}" if len(each) == 1 else f"{middle:.1f} ({each[0]:.1f}-{each[-1]:.1f})"
+
+
 def measure(port: int, server, endpoint: Endpoint, count: int) -> dict:
     """`count` requests in a row on a keep-alive connection, after one that is not counted."""
     conn = Connection(port)
@@ -210,6 +237,9 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100, help="requests per endpoint")
     # The reads are cheap, and /proc counts CPU in ticks of 10 ms: more of them keep the tick small.
     parser.add_argument("--reads", type=int, default=300, help="requests per endpoint that writes nothing")
+    parser.add_argument(
+        "--passes", type=int, default=3, help="passes over the reads, each --reads/passes of every read in turn"
+    )
     parser.add_argument("--rounds", type=int, default=8, help="saves in which a puzzle is played")
     parser.add_argument("--gap", type=float, default=7.0, help="seconds between one game's saves")
     args = parser.parse_args()
@@ -279,16 +309,21 @@ def main() -> None:
             Endpoint("archive", "solved", "GET", month, solver),
             Endpoint("stats", "solved", "GET", "/stats/", solver),
         ]
-        figures = {}
-        for endpoint in endpoints:
+        figures: dict[str, dict] = {}
+        for endpoint in endpoints:  # the writes, once each; then the reads, in passes
             if endpoint.label.startswith("submit"):
                 figures[endpoint.label] = measure_submits(port, server, submitters, submit_bodies, args.requests)
                 # Their verdicts, as the beat's sweep gives them after the answer (before the
                 # results are read, as a player's would be): a worker's CPU, not the request's.
                 judging = judge_all()
-            else:
-                count = args.reads if endpoint.method == "GET" else args.requests
-                figures[endpoint.label + endpoint.player] = measure(port, server, endpoint, count)
+            elif endpoint.method != "GET":
+                figures[endpoint.label + endpoint.player] = measure(port, server, endpoint, args.requests)
+        reads = [e for e in endpoints if e.method == "GET"]
+        passes: list[dict[str, dict]] = []
+        for _ in range(args.passes):
+            passes.append({e.label + e.player: measure(port, server, e, args.reads // args.passes) for e in reads})
+        for key in passes[0]:
+            figures[key] = in_passes([one[key] for one in passes])
     finally:
         stop(server)
 
@@ -314,7 +349,7 @@ def main() -> None:
         unranked or (f"held ({held})" if held else "ranked")
         for unranked, held in Solve.objects.filter(user__username__startswith="cost-").values_list("unranked", "held")
     )
-    page = figures["puzzle pageplaying"]["cpu_ms"]
+    page = figures["puzzle pageplaying"]
     print(
         f"\ngunicorn, 1 sync worker, production settings, PostgreSQL and Redis; {args.reads} reads or "
         f"{args.requests} writes in a row per endpoint ({os.cpu_count()} cores, shared); CPU is the server's per request"
@@ -323,7 +358,7 @@ def main() -> None:
     count, cpu = judging
     if count:
         print(f"the judge, in the beat's sweep (not the request): {cpu * 1000 / count:.1f} CPU ms a solve")
-    widths = (-22, -9, 6, 10, 9, 10, 9, 7)
+    widths = (-22, -9, 6, 10, 17, 10, 9, 7)
     print(row("endpoint", "player", "n", "CPU ms", "x page", "p50 ms", "queries", "errors", widths=widths, sep=""))
     for endpoint in endpoints:
         key = endpoint.label if endpoint.label.startswith("submit") else endpoint.label + endpoint.player
@@ -334,7 +369,7 @@ def main() -> None:
                 endpoint.player,
                 f["n"],
                 f"{f['cpu_ms']:.1f}",
-                f"{f['cpu_ms'] / page:.1f}",
+                ratio(f, page),
                 f"{f['p50']:.1f}",
                 queries.get(key, ""),
                 f["errors"],
