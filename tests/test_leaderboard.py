@@ -109,6 +109,15 @@ def test_an_unranked_solve_says_why(daily, settings):
     assert unranked.sentence == f"Not on the leaderboard: {words.reason(ranking.IN_SUBMIT)}."
 
 
+def test_a_fastest_time_that_everyone_shares_is_said_so_not_faster_than_none(daily):
+    """Rank 1 of 2 in the same second: "faster than 0%" would read as last."""
+    standings = [standing_of(make_solve(daily, name, seconds)) for name, seconds in [("a", 78), ("b", 78.4)]]
+    assert [(s.rank, s.percentile) for s in standings] == [(1, 0), (1, 0)]
+    assert standings[1].sentence == "Tied for the fastest time today."
+    assert standing_of(make_solve(daily, "c", 95)).sentence == "Faster than 0% of today's solvers."
+    assert standing_of(Solve.objects.get(user__username="a")).sentence == "Faster than 33% of today's solvers."
+
+
 def test_the_only_ranked_solver_is_told_so(daily):
     assert standing_of(make_solve(daily, "first", 300)).sentence == "You're the only ranked solver so far."
 

@@ -80,6 +80,8 @@ class Standing:
             return "Not on the leaderboard: " + "; ".join(self.reasons) + "."
         if self.solvers == 1:
             return "You're the only ranked solver so far."
+        if self.rank == 1 and self.percentile == 0:  # every other ranked solver has the same time
+            return f"Tied for the fastest time {'today' if self.today else 'that day'}."
         return f"Faster than {self.percentile}% of {'today' if self.today else 'that day'}'s solvers."
 
 
