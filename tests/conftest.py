@@ -16,6 +16,32 @@ from .factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_known_puzzle
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
+ENGINE_TESTS = "tests/engine/"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """The browser tests last: in `make test`'s two processes (below), the engine's tests, CPU-bound,
+    then run beside the site's quicker tests rather than beside a browser and its live server."""
+    browser = [item for item in items if item.get_closest_marker("browser")]
+    if browser:
+        chosen = set(browser)
+        items[:] = [item for item in items if item not in chosen] + browser
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`make test`'s two processes (pytest-xdist, -n 2): every test of the site in one unit of work,
+    so one process runs them one after another as they always ran (they share the database, the
+    cache, the broker and the live server's ports), and each of the engine's tests, which touch
+    none of those, a unit of its own for the other process."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SiteInOneProcess(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if nodeid.startswith(ENGINE_TESTS) else "site"
+
+    return SiteInOneProcess(config, log)
+
+
 def _missing(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"CI needs this service: {reason}")
