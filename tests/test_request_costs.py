@@ -8,6 +8,7 @@ import datetime
 
 import pytest
 import time_machine
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
@@ -159,8 +160,14 @@ def test_a_ranked_players_results_below_the_top_ask_a_few_questions(day, django_
     log_in(player, "slow")
     address = f"/daily/{day.date.isoformat()}/easy/results/"
     player.get(address, **NAVIGATION)
-    # The solve with its review, the player's recent solves and the board's fingerprint in one
-    # (the board places the solve), and the player's rating (the "new" mark).
-    with django_assert_max_num_queries(2 + session_reads()):
+    # The solve with its review, the player's recent solves, the board's fingerprint (the board
+    # places the solve) and the player's rating (the "new" mark on their own row), in one.
+    with django_assert_max_num_queries(1 + session_reads()):
         page = player.get(address, **NAVIGATION).content.decode()
     assert "Rank 26 of 26." in page and page.count("(you)") == 1
+    new = '<span class="results-new">new'
+    assert f"slow {new}" in page  # no rating yet: new
+    make_established(User.objects.get(username="slow"))
+    with django_assert_max_num_queries(1 + session_reads()):
+        page = player.get(address, **NAVIGATION).content.decode()
+    assert f"slow {new}" not in page and 'slow <span class="results-you">(you)</span>' in page  # established

@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 
-from puzzles.models import Attempt, Solve, SolveReview
+from puzzles.models import Attempt, PlayerRating, Solve, SolveReview
 from puzzles.results.fastpath import solve_read, solve_read_orm
 
 from .coaching_factory import make_review
@@ -35,8 +35,9 @@ def fields_of(instance: Model | None) -> dict | None:
 def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
     """A solve with a review and one without, of today, yesterday and a day of the archive; the
     recent solves of other difficulties and days, someone else's, none at all; dailies with ranked
-    solves and without: the same solve, review and attempt, field by field, the same recent ids and
-    the same fingerprint of the day's ranked solves; nothing asked afterwards."""
+    solves and without; a player with a rating and players without: the same solve, review,
+    attempt and rating, field by field, the same recent ids and the same fingerprint of the day's
+    ranked solves; nothing asked afterwards."""
     days = [TODAY, TODAY - datetime.timedelta(days=1), TODAY - datetime.timedelta(days=9)]
     dailies = [make_daily(day, tier) for day in days for tier in ("easy", "hard")]
     ada, bob = User.objects.create_user("ada"), User.objects.create_user("bob")
@@ -47,6 +48,7 @@ def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
     make_solve(dailies[1], "bob", 100)
     make_solve(dailies[1], "dee", 120)
     Attempt.objects.create(user=bob, daily=dailies[0], digits="1" + "0" * 80)
+    PlayerRating.objects.create(user=ada, rating=1612.5, deviation=71.25, solves=9)
     counted = set()
     for user in (ada, bob, User.objects.create_user("cy")):
         for daily in dailies:
@@ -55,9 +57,12 @@ def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
             if mine is not None:  # a player with no solve of it is shown nothing
                 assert read.recent == orm.recent
                 assert read.fingerprint == orm.fingerprint
+                assert fields_of(read.rating) == fields_of(orm.rating)
+                if read.rating is not None:  # whether it is new: its solves and deviation
+                    assert fields_of(read.rating) == {"user_id": ada.pk, "deviation": 71.25, "solves": 9}
                 counted.add(read.fingerprint[0])
             else:
-                assert read.recent == [] and read.fingerprint == (0, None, None)
+                assert read.recent == [] and read.fingerprint == (0, None, None) and read.rating is None
             assert fields_of(mine) == fields_of(theirs)
             if mine is None:
                 continue
@@ -77,3 +82,5 @@ def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
     )
     assert SolveReview.objects.count() == 1
     assert counted == {0, 2}  # a board with no ranked solve, and one with two
+    assert solve_read(ada, dailies[0], TODAY, False).rating is not None
+    assert solve_read(bob, dailies[1], TODAY, False).rating is None

@@ -20,7 +20,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Field, Model
 
-from ..models import Attempt, DailyPuzzle, Solve, SolveReview
+from ..models import Attempt, DailyPuzzle, PlayerRating, Solve, SolveReview
 from .history import ONE_DAY, recent_solve_ids
 from .leaderboard import NO_DAILY, Fingerprint, fingerprint_of, fingerprint_sql
 
@@ -55,13 +55,14 @@ def _attnames(model: type[Model], names: tuple[str, ...] | None = None) -> tuple
 
 
 @functools.cache
-def _converters(model: type[Model], names: tuple[str, ...] | None = None) -> tuple[Converter, ...]:
-    """Each loaded field's conversion from the database's value, as the ORM's compiler applies it."""
-    found = []
+def _converters(model: type[Model], names: tuple[str, ...] | None = None) -> tuple[Converter | None, ...]:
+    """Each loaded field's conversion from the database's value, as the ORM's compiler applies it,
+    or None for a field the database hands over as the ORM keeps it (most, on PostgreSQL)."""
+    found: list[Converter | None] = []
     for field in _loaded(model, names):
         col = field.get_col(model._meta.db_table)
         steps = [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
-        found.append(functools.partial(_convert, tuple(steps), col))
+        found.append(functools.partial(_convert, tuple(steps), col) if steps else None)
     return tuple(found)
 
 
@@ -73,7 +74,7 @@ def _convert(steps: Sequence[Callable[..., Any]], col: Any, value: Any) -> Any:
 
 def _made(model: type[Model], values: Sequence[Any], names: tuple[str, ...] | None = None) -> Any:
     """An instance of `model` from its loaded fields' raw values, as the ORM would load it."""
-    converted = [convert(v) for convert, v in zip(_converters(model, names), values)]
+    converted = [v if convert is None else convert(v) for convert, v in zip(_converters(model, names), values)]
     return model.from_db(connection.alias, _attnames(model, names), converted)
 
 
@@ -135,21 +136,26 @@ def attempts_written_out(user_id: int, daily_ids: Sequence[int]) -> dict[int, At
 REVIEW_KEY = ("version", "made_at")
 # What the page reads of the attempt: the digits, for the drawing of the player's grid.
 ATTEMPT_DRAWN = ("digits",)
+# What the page reads of the player's rating: whether it is still new (ranking.is_provisional),
+# for the "new" mark on the player's own row when it is below the top.
+RATING_READ = ("solves", "deviation")
 
 
 @dataclass(frozen=True)
 class Read:
     """What the results page reads: the player's solve of the daily (with its review, and its
     attempt if asked) or None, the ids of their solves of today's and yesterday's dailies in
-    order, and the fingerprint of the daily's ranked solves (leaderboard.fingerprint_of)."""
+    order, the fingerprint of the daily's ranked solves (leaderboard.fingerprint_of), and the
+    player's rating (RATING_READ of it) or None while they have none."""
 
     solve: Solve | None
     recent: list[int]
     fingerprint: Fingerprint
+    rating: PlayerRating | None = None
 
 
 def solve_read_orm(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bool) -> Read:
-    """The results page's read through the ORM, in three queries."""
+    """The results page's read through the ORM, in four queries."""
     mine = Solve.objects.select_related("annotated", *(("attempt",) if attempt else ()))
     kept = {f.name for f in _loaded(SolveReview, REVIEW_KEY)}
     mine = mine.defer(*(f"annotated__{f.name}" for f in _loaded(SolveReview) if f.name not in kept))
@@ -157,7 +163,8 @@ def solve_read_orm(user: User, daily: DailyPuzzle, today: datetime.date, attempt
         kept = {f.name for f in _loaded(Attempt, ATTEMPT_DRAWN)}
         mine = mine.defer(*(f"attempt__{f.name}" for f in _loaded(Attempt) if f.name not in kept))
     solve = mine.filter(user=user, daily=daily).first()
-    return Read(solve, sorted(recent_solve_ids(user, today)), fingerprint_of(daily))
+    rating = PlayerRating.objects.filter(user=user).only(*RATING_READ).first()
+    return Read(solve, sorted(recent_solve_ids(user, today)), fingerprint_of(daily), rating)
 
 
 @functools.cache
@@ -165,7 +172,8 @@ def _solve_query(attempt: bool) -> tuple[str, tuple[Param, ...]]:
     """solve_read's query, written out once per process (with the attempt's columns or not), and
     its parameters in order: each named (given by the caller) or a value of its own. One row, the
     solve's, or none: the recent solves' ids come in one column of it, so only that solve's columns
-    are read and decoded."""
+    are read and decoded. Its text depends on the database's vendor (an array on PostgreSQL, a list
+    of text on SQLite): a process has one database, so kept per process it is always its own."""
     s, r, a, d = Solve._meta, SolveReview._meta, Attempt._meta, DailyPuzzle._meta
     mine, daily_of = _field(Solve, "user").column, _field(Solve, "daily").column
     columns = [f"s.{f.column}" for f in _loaded(Solve)] + [f"r.{f.column}" for f in _loaded(SolveReview, REVIEW_KEY)]
@@ -173,6 +181,9 @@ def _solve_query(attempt: bool) -> tuple[str, tuple[Param, ...]]:
     if attempt:
         columns += [f"a.{f.column}" for f in _loaded(Attempt, ATTEMPT_DRAWN)]
         joins += f" LEFT JOIN {a.db_table} AS a ON a.{a.pk.column} = s.{_field(Solve, 'attempt').column}"
+    p = PlayerRating._meta
+    columns += [f"p.{f.column}" for f in _loaded(PlayerRating, RATING_READ)]
+    joins += f" LEFT JOIN {p.db_table} AS p ON p.{p.pk.column} = s.{mine}"
     # The ids of the player's solves of today's and yesterday's dailies (history.recent_solve_ids).
     date = _field(DailyPuzzle, "date").column
     recent = (
@@ -196,8 +207,8 @@ def _solve_query(attempt: bool) -> tuple[str, tuple[Param, ...]]:
 def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bool) -> Read:
     """solve_read_orm's answer in one written-out query: the solve with its review cached (None if
     it has none, so asking costs no query) and its attempt if asked; the recent solves' ids; the
-    fingerprint, read with them. A player with no solve of the daily is shown nothing, and is given
-    no recent solves nor fingerprint."""
+    fingerprint and the player's rating, read with them. A player with no solve of the daily is
+    shown nothing, and is given no recent solves, fingerprint nor rating."""
     sql, names = _solve_query(attempt)
     known: dict[str, Any] = {"user": user.pk, "daily": daily.pk, "today": today, "yesterday": today - ONE_DAY}
     with connection.cursor() as cursor:
@@ -206,15 +217,18 @@ def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bo
     if row is None:
         return Read(None, [], (0, None, None))
     solves, reviews = len(_loaded(Solve)), len(_loaded(SolveReview, REVIEW_KEY))
+    ratings = len(_loaded(PlayerRating, RATING_READ))
     solve = _made(Solve, row[:solves])
     review = row[solves : solves + reviews]
     Solve.annotated.related.set_cached_value(
         solve, None if review[0] is None else _made(SolveReview, review, REVIEW_KEY)
     )
     if attempt:
-        Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -4], ATTEMPT_DRAWN))
+        Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -4 - ratings], ATTEMPT_DRAWN))
+    rated = row[-4 - ratings : -4]
+    rating = None if all(value is None for value in rated) else _made(PlayerRating, rated, RATING_READ)
     recent, n, ids, users = row[-4:]
     if isinstance(recent, str):  # SQLite's text
         recent = [int(pk) for pk in recent.split(",")]
     fingerprint: Fingerprint = (n, ids, users) if n is not None else (0, None, None)
-    return Read(solve, sorted(recent or []), fingerprint)
+    return Read(solve, sorted(recent or []), fingerprint, rating)

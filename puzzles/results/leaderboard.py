@@ -7,6 +7,7 @@ place them, to invite a sign-up.
 
 from __future__ import annotations
 
+import datetime
 import functools
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
@@ -97,11 +98,20 @@ class Leaderboard:
     rows: list[Row]  # the top TOP, in order
     player_row: Row | None  # the player's own row when it is below the top
     solvers: int  # every ranked solve of the daily
-    rules: list[str] = field(default_factory=list)  # how ranking works, as the page writes it
-    report_to: str = ""  # the address the rules ask players to report a result to
-    report_words: str = ""  # the sentence before it
     median: float | None = None  # the median ranked time (receipt.py shows it)
     key: str = ""  # names this board's ranked solves: a page may keep what it drew from the board under it
+
+    # How ranking works, as the page writes it, and where to report a result: worked out when a
+    # page draws them (the results keep that drawing, and most of their requests never ask).
+    @property
+    def rules(self) -> list[str]:
+        return words.rules(self.daily.difficulty)
+
+    @property
+    def report_to(self) -> str:
+        return words.report_address()
+
+    report_words = words.REPORT  # the sentence before the address
 
 
 def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
@@ -224,10 +234,12 @@ def leaderboard_for(
     board: DayBoard | None = None,
     standing: Standing | None = None,
     solve: Solve | None = None,
+    provisional: bool | None = None,
 ) -> Leaderboard:
     """The daily's top `top` ranked solves, equal times sharing a rank, and the player's own row
     when it falls below them. A page that has the day's `board` and the player's `solve` with its
-    `standing` already passes them, and the player's row is not looked for again."""
+    `standing` already passes them, and the player's row is not looked for again; one that read
+    the player's rating passes whether it is `provisional` (ranking.is_provisional)."""
     board = board or day_board(daily, top)
     rows = [replace(row, is_player=True) if uid == user_id else row for row, uid in board.top]
     player_row = None
@@ -238,7 +250,8 @@ def leaderboard_for(
             own = _ranked(daily).select_related("user").filter(user_id=user_id).first()
         if own is not None:
             own_time = ranking.rank_time(own)
-            provisional = ranking.is_provisional(PlayerRating.objects.filter(user_id=user_id).first())
+            if provisional is None:
+                provisional = ranking.is_provisional(PlayerRating.objects.filter(user_id=user_id).first())
             # The standing placed the same solve by the same rule (rank_among) a moment ago.
             rank = standing.rank if standing is not None and standing.rank is not None else None
             if rank is None:
@@ -249,21 +262,20 @@ def leaderboard_for(
         rows,
         player_row,
         board.solvers,
-        words.rules(daily.difficulty),
-        report_to=words.report_address(),
-        report_words=words.REPORT,
         median=board.median,
         key=board.key,
     )
 
 
-def standing_of(solve: Solve, board: DayBoard | None = None, guest: bool | None = None) -> Standing:
+def standing_of(
+    solve: Solve, board: DayBoard | None = None, guest: bool | None = None, today: datetime.date | None = None
+) -> Standing:
     """Where a solve stands among the day's ranked solves of its daily; counted from its `board`
     when the page has read it already, with no query, as `guest` spares one when the page knows
-    whether the player is a guest."""
-    today = solve.daily.date == site_today()
+    whether the player is a guest (and `today`, site_today(), when it has it)."""
+    is_today = solve.daily.date == (today or site_today())
     if ranking.not_ranked_codes(solve) == [ranking.CHECKING]:
-        return Standing(solve.seconds, ranked=False, today=today, checking=True)
+        return Standing(solve.seconds, ranked=False, today=is_today, checking=True)
     reasons = words.reasons_for_you(solve)
     mine = ranking.rank_time(solve)
     # Said only when the two read differently: the page shows the clock's time as the solve's.
@@ -281,7 +293,7 @@ def standing_of(solve: Solve, board: DayBoard | None = None, guest: bool | None 
         new_account = ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT]
         if reasons and not new_account:
             reasons.append("you play as a guest")
-            return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, guest=True)
+            return Standing(solve.seconds, ranked=False, reasons=reasons, today=is_today, guest=True)
         # Where the time would place them among the day's ranked solves, counting itself.
         solvers = (board.solvers if board is not None else _ranked(solve.daily).count()) + 1
         return Standing(
@@ -289,7 +301,7 @@ def standing_of(solve: Solve, board: DayBoard | None = None, guest: bool | None 
             ranked=False,
             rank=place(),
             solvers=solvers,
-            today=today,
+            today=is_today,
             guest=True,
             ranked_seconds=shown,
             new_account=new_account,
@@ -297,7 +309,7 @@ def standing_of(solve: Solve, board: DayBoard | None = None, guest: bool | None 
     if reasons:
         # Only when the email is all that holds it back: then verifying it ranks the solve.
         step = words.VERIFY_STEP if ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT] else ""
-        return Standing(solve.seconds, ranked=False, reasons=reasons, today=today, verify_step=step)
+        return Standing(solve.seconds, ranked=False, reasons=reasons, today=is_today, verify_step=step)
     if board is not None:
         solvers, slower = board.solvers, board.solvers - board.faster_than(int(mine) + 1)
     else:
@@ -312,7 +324,7 @@ def standing_of(solve: Solve, board: DayBoard | None = None, guest: bool | None 
         rank=place(),
         percentile=percentile,
         solvers=solvers,
-        today=today,
+        today=is_today,
         ranked_seconds=shown,
     )
 

@@ -12,9 +12,11 @@ templates that draw it, so a review made again or a deploy that changes its look
 
 from __future__ import annotations
 
+import datetime
 import functools
 import hashlib
 import zlib
+from types import SimpleNamespace
 
 from django.core.cache import cache
 from django.template.loader import get_template, render_to_string
@@ -61,6 +63,20 @@ def review_part(solve: Solve, kept: bytes | None = None) -> SafeString | None:
     html = render_to_string("puzzles/_review.html", {**context, "solve": solve})
     cache.set(key, zlib.compress(html.encode(), 6), REVIEW_PART_SECONDS)
     return mark_safe(html)
+
+
+def review_waiting(solve: Solve) -> SafeString:
+    """The review section of a solve with no review to draw (review_part's None): being prepared,
+    or none to wait for, as _review.html says. It names the daily alone, so it is drawn once per
+    daily and state and kept in the process. The solve comes with its daily."""
+    daily = solve.daily
+    return _waiting(daily.date, daily.difficulty, review_expected(solve))
+
+
+@functools.lru_cache(maxsize=64)
+def _waiting(day: datetime.date, difficulty: str, expected: bool) -> SafeString:
+    daily = SimpleNamespace(date=day, difficulty=difficulty)
+    return mark_safe(render_to_string("puzzles/_review.html", {"daily": daily, "review_expected": expected}))
 
 
 def review_part_keep(solve_id: int) -> bool:

@@ -29,6 +29,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from ..accounts.guests import is_guest
 from ..context_processors import site_urls
+from ..fairplay import ranking
 from ..links import link
 from ..models import DailyPuzzle, Solve, site_today
 from ..results import history
@@ -38,7 +39,7 @@ from ..results.leaderboard import BOARD_SECONDS, Leaderboard, board_key, day_boa
 from ..results.played import puzzle_played
 from ..results.receipt import receipt_for
 from ..results.review import review_expected
-from ..results.review_part import review_part, review_part_key
+from ..results.review_part import review_part, review_part_key, review_waiting
 from ..results.share import daily_url, share_for
 from .frames import cut, filled, mark, marks
 from .home import account_part
@@ -148,10 +149,13 @@ def results_shown(solve: Solve, read: Read, today: datetime.date) -> Shown:
         everyones = day_board(daily, fingerprint=read.fingerprint, found=kept.get(board_at))
         local_cache.set(board_at, everyones, BOARD_SECONDS)
     streak = history.kept_streaks(solve.user, today, read.recent, kept.get(streaks_at)).current
-    standing = standing_of(solve, everyones, guest=is_guest(solve.user))
-    board = leaderboard_for(daily, user_id=solve.user.pk, board=everyones, standing=standing, solve=solve)
+    standing = standing_of(solve, everyones, guest=is_guest(solve.user), today=today)
+    provisional = ranking.is_provisional(read.rating)
+    board = leaderboard_for(
+        daily, user_id=solve.user.pk, board=everyones, standing=standing, solve=solve, provisional=provisional
+    )
     day_word = "today's" if daily.date == today else "that day's"
-    receipt_part, rules_part = _board_parts(board, day_word)
+    receipt_part, rules_part = _board_parts(board, day_word, today)
     share = share_for(solve, daily_url(daily), streak)
     context = {
         "board_rows": _board_rows(board),
@@ -191,8 +195,8 @@ def results_shown(solve: Solve, read: Read, today: datetime.date) -> Shown:
         "replay_url": context["replay_url"],
         "share_title": share.title,
         "share_text": share.text,
-        # While the review is being prepared (or there is none), the section says so, drawn now.
-        "review_part": context["review_part"] or mark_safe(render_to_string("puzzles/_review.html", context)),
+        # While the review is being prepared (or there is none), the section says so.
+        "review_part": context["review_part"] or review_waiting(solve),
         "receipt_part": receipt_part,
         "board_rows": context["board_rows"],
         "rules_part": rules_part,
@@ -257,11 +261,11 @@ def _board_rows(board: Leaderboard) -> SafeString:
     return rows
 
 
-def _board_parts(board: Leaderboard, day_word: str) -> tuple[SafeString, SafeString]:
+def _board_parts(board: Leaderboard, day_word: str, today: datetime.date) -> tuple[SafeString, SafeString]:
     """The receipt (what the puzzle took, its median) and how ranking works, as HTML: the same for
     every player of the day's board, so drawn once per board and kept in this process's memory.
     How the puzzle played (once its day is over) joins the key, as a task moves it."""
-    played = puzzle_played(board.daily.puzzle)  # None until the puzzle's day is over
+    played = puzzle_played(board.daily.puzzle, today)  # None until the puzzle's day is over
     # A digest of the day's word and how it played, as their text ("that day's", a dataclass's
     # repr) holds spaces a cache key should not.
     words = hashlib.blake2b(f"{day_word}|{played!r}".encode(), digest_size=8).hexdigest()

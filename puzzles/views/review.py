@@ -11,13 +11,11 @@ import datetime
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from ..models import Solve
 from ..pipeline.dailies import daily_served
-from ..results.review import review_expected
-from ..results.review_part import review_part, review_part_key
+from ..results.review_part import review_part, review_part_key, review_waiting
 from .errors import PRIVATE
 
 
@@ -35,8 +33,7 @@ def review_fragment(request: HttpRequest, day: datetime.date, difficulty: str) -
     key = review_part_key(solve)
     part = review_part(solve, cache.get(key)) if key else None
     if part is None:  # being prepared, or none to wait for: the section says which
-        context = {"daily": daily, "solve": solve, "review": None, "review_expected": review_expected(solve)}
-        part = render_to_string("puzzles/_review.html", context)
+        part = review_waiting(solve)
     response = HttpResponse(part)
     response["Cache-Control"] = PRIVATE  # one player's own, and it changes once it is made
     return response
