@@ -55,7 +55,17 @@ class ReusedClient(RedisCacheClient):
         return client
 
 
-class ForgivingRedisCache(RedisCache):
+class PlainKeys:
+    """Keys taken as they are. Django checks each key of every call against memcached's limits
+    (its length, no spaces nor control characters) to warn of keys memcached would refuse; a
+    character-by-character search, paid on every read, for a cache memcached never is. Redis
+    and this process's memory take any string."""
+
+    def validate_key(self, key: str) -> None:
+        pass
+
+
+class ForgivingRedisCache(PlainKeys, RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusedClient
@@ -119,7 +129,7 @@ class ForgivingRedisCache(RedisCache):
         return self._call("clear", None)
 
 
-class KeptObjectsCache(LocMemCache):
+class KeptObjectsCache(PlainKeys, LocMemCache):
     """This process's memory, keeping each value itself where Django's LocMemCache keeps a pickled
     copy: for values nobody changes once cached (a published daily with its puzzle, a drawn page),
     which are read on every request and would otherwise be unpickled on every read. What is put
