@@ -46,7 +46,12 @@ class Share:
 def technique_emoji(techniques: Iterable[str]) -> str:
     """technique_emoji(['x-wing', 'naked-single', 'pointing']) -> '🟩🟨🟧': one square per
     technique, in the engine's order (easiest first), unknown names last."""
-    names = sorted(set(techniques), key=lambda n: (ENGINE_ORDER.get(n, len(ENGINE_ORDER)), n))
+    return _emoji(frozenset(techniques))
+
+
+@functools.lru_cache(maxsize=256)  # a puzzle's line, the same for every solver of its day
+def _emoji(techniques: frozenset[str]) -> str:
+    names = sorted(techniques, key=lambda n: (ENGINE_ORDER.get(n, len(ENGINE_ORDER)), n))
     tiers = (TECHNIQUE_BY_NAME[n].tier if n in TECHNIQUE_BY_NAME else "" for n in names)
     return "".join(TIER_EMOJI.get(tier, UNKNOWN_EMOJI) for tier in tiers)
 
