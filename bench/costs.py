@@ -1,17 +1,21 @@
 """Cost per request: the server's CPU, the wall time and the SQL queries of each endpoint a
 player calls, one request at a time, against the puzzle page's.
 
-    python bench/costs.py [--requests 100] [--reads 300] [--passes 3] [--rounds 8] [--gap 7]
+    python bench/costs.py [--requests 100] [--reads 300] [--passes 10] [--rounds 8] [--gap 7]
 
 One gunicorn sync worker with the site's settings (production, PostgreSQL, Redis as cache and
 broker, no Celery worker nor beat: a solve's follow-up is not the request's cost; the bench judges
-the solves itself, as the beat's sweep would, and prints that CPU apart). The CPU of an endpoint is what gunicorn's processes used (from /proc) while it answered
-`--requests` requests in a row, divided by their number; only one request is ever in flight, so it
-is that endpoint's and nobody else's. Reads are sent `--reads` times (writes `--requests`), in
-`--passes` passes over all the reads in turn: a read's figure is its median pass, and its ratio to
-the puzzle page's the median of each pass's ratio to the page's in the same pass (with their range),
-so a busy spell of the shared machine moves both sides of a ratio alike. The queries are counted in this process, through Django's
-test client on the same database and cache, on a request made after a first one warmed the caches.
+the solves itself, as the beat's sweep would, and prints that CPU apart). The CPU of an endpoint
+is what gunicorn's processes used (from /proc: the scheduler's count, to the microsecond, where
+the kernel has it) while it answered `--requests` requests in a row, divided by their number;
+only one request is ever in flight, so it is that endpoint's and nobody else's. Reads are sent
+`--reads` times (writes `--requests`), in `--passes` passes over all the reads in turn: a read's
+figure is its median pass, and its ratio to the puzzle page's the median of each pass's ratio to
+the page's in the same pass (with the middle half of them, or their range over a few passes).
+A shared machine's speed moves from second to second (a plain loop's time, on the machine of
+2026-11-27, by 40% between runs): short passes, each timed to the microsecond, put both sides of
+a ratio in the same spell. The queries are counted in this process, through Django's test client
+on the same database and cache, on a request made after a first one warmed the caches.
 
 The players are made to look like real ones, as the fair-play judge sees them: accounts a month
 old, each puzzle played in `--rounds` saves `--gap` seconds apart (the moves' ages spread over the
@@ -22,7 +26,9 @@ takes about `--rounds` x `--gap` seconds of waiting. The players:
   and yesterday's results; the results page with its receipt, leaderboard and review);
 - "playing": is half-way through today's easy puzzle (saves and heartbeats go to it);
 - `--requests` others, each with today's easy puzzle played up to its last digits: each submit
-  is a fresh attempt's solve (and they fill the leaderboard the results page shows).
+  is a fresh attempt's solve (and they fill the leaderboard the results page shows); the last of
+  them is the "just solved" player, whose results are read as a solver first reads them: below
+  the board's top, the review still being prepared.
 
 It uses (and empties) its own database, `sudoku_bench_costs` (BENCH_DATABASE_URL), and the load
 benches' Redis databases (BENCH_LOAD_BROKER_URL, BENCH_LOAD_CACHE_URL).
@@ -48,13 +54,13 @@ from bench.harness import (
     BROKER_URL,
     CACHE_URL,
     Connection,
-    cpu_seconds,
     daily_path,
     free_port,
     gunicorn,
     logged_in_session,
     make_puzzles,
     percentile,
+    precise_cpu_seconds,
     purge_queues,
     reset_site,
     row,
@@ -183,12 +189,16 @@ def in_passes(runs: list[dict]) -> dict:
 
 def ratio(figure: dict, page: dict) -> str:
     """The CPU a request as a multiple of the puzzle page's: for reads, each pass against the page's
-    in the same pass, the median and (over several passes) the range; for writes, against the page's median."""
+    in the same pass, the median and the spread (the range over a few passes, the middle half
+    over more); for writes, against the page's median."""
     if "passes" not in figure:
         return f"{figure['cpu_ms'] / page['cpu_ms']:.1f}"
     each = sorted(mine / theirs for mine, theirs in zip(figure["passes"], page["passes"]))
     middle = statistics.median(each)
-    return f"{middle:.1f}" if len(each) == 1 else f"{middle:.1f} ({each[0]:.1f}-{each[-1]:.1f})"
+    if len(each) == 1:
+        return f"{middle:.1f}"
+    low, high = (each[0], each[-1]) if len(each) < 8 else (percentile(each, 0.25), percentile(each, 0.75))
+    return f"{middle:.1f} ({low:.1f}-{high:.1f})"
 
 
 def measure(port: int, server, endpoint: Endpoint, count: int) -> dict:
@@ -198,14 +208,14 @@ def measure(port: int, server, endpoint: Endpoint, count: int) -> dict:
     conn.send(endpoint.method, endpoint.path, bodies[0] or None, endpoint.headers)  # warm
     latencies, errors = [], 0
     pids = server_pids(server)
-    before = cpu_seconds(pids)
+    before = precise_cpu_seconds(pids)
     for body in bodies[1 : count + 1]:
         started = time.perf_counter()
         status, _, _ = conn.send(endpoint.method, endpoint.path, body or None, endpoint.headers)
         latencies.append((time.perf_counter() - started) * 1000)
         errors += status != endpoint.expected
     conn.close()
-    return measured(latencies, cpu_seconds(pids) - before, errors)
+    return measured(latencies, precise_cpu_seconds(pids) - before, errors)
 
 
 def queries_of(endpoint: Endpoint, body: bytes | None) -> int:
@@ -238,7 +248,7 @@ def main() -> None:
     # The reads are cheap, and /proc counts CPU in ticks of 10 ms: more of them keep the tick small.
     parser.add_argument("--reads", type=int, default=300, help="requests per endpoint that writes nothing")
     parser.add_argument(
-        "--passes", type=int, default=3, help="passes over the reads, each --reads/passes of every read in turn"
+        "--passes", type=int, default=10, help="passes over the reads, each --reads/passes of every read in turn"
     )
     parser.add_argument("--rounds", type=int, default=8, help="saves in which a puzzle is played")
     parser.add_argument("--gap", type=float, default=7.0, help="seconds between one game's saves")
@@ -293,6 +303,7 @@ def main() -> None:
             playing.version += 1
         submit_bodies = [submit(conn, game, rng) for game in submitters]
         fragment = {"Accept": "text/html", "Sec-Fetch-Mode": "cors"}
+        last_solver = submitters[args.requests - 1].headers()  # the last one measured
         navigate = {"Accept": "text/html", "Sec-Fetch-Mode": "navigate"}
         month = f"/archive/{today:%Y}/{today:%m}/"
         endpoints = [
@@ -305,6 +316,9 @@ def main() -> None:
             Endpoint("submit (a solve)", "fresh", "POST", api + "submit/", {}, submit_bodies),
             Endpoint("results fragment", "solved", "GET", easy + "results/", {**solver, **fragment}),
             Endpoint("results page", "solved", "GET", easy + "results/", {**solver, **navigate}),
+            # What a solver reads first: the last submit's player, below the board's top, their
+            # review still being prepared (the bench runs no worker after the submits).
+            Endpoint("results fragment", "just solved", "GET", easy + "results/", {**last_solver, **fragment}),
             Endpoint("results (not solved)", "playing", "GET", easy + "results/", {**player, **fragment}, expected=404),
             Endpoint("archive", "solved", "GET", month, solver),
             Endpoint("stats", "solved", "GET", "/stats/", solver),
@@ -358,7 +372,7 @@ def main() -> None:
     count, cpu = judging
     if count:
         print(f"the judge, in the beat's sweep (not the request): {cpu * 1000 / count:.1f} CPU ms a solve")
-    widths = (-22, -9, 6, 10, 17, 10, 9, 7)
+    widths = (-22, -13, 6, 10, 17, 10, 9, 7)
     print(row("endpoint", "player", "n", "CPU ms", "x page", "p50 ms", "queries", "errors", widths=widths, sep=""))
     for endpoint in endpoints:
         key = endpoint.label if endpoint.label.startswith("submit") else endpoint.label + endpoint.player
@@ -410,14 +424,14 @@ def measure_submits(port: int, server, submitters: list[Game], bodies: list[byte
     conn.send("POST", "/api" + first.path + "submit/", bodies[-2], first.headers())  # warm
     latencies, errors = [], 0
     pids = server_pids(server)
-    before = cpu_seconds(pids)
+    before = precise_cpu_seconds(pids)
     for game, body in list(zip(submitters, bodies))[:count]:
         started = time.perf_counter()
         status, data, _ = conn.send("POST", "/api" + game.path + "submit/", body, game.headers())
         latencies.append((time.perf_counter() - started) * 1000)
         errors += status != 200 or not json.loads(data).get("solved")
     conn.close()
-    return measured(latencies, cpu_seconds(pids) - before, errors)
+    return measured(latencies, precise_cpu_seconds(pids) - before, errors)
 
 
 if __name__ == "__main__":

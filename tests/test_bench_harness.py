@@ -1,10 +1,16 @@
-"""bench/harness: the one percentile and the table rows every bench prints with."""
+"""bench/harness: the one percentile and the table rows every bench prints with, and the CPU
+count of the benches' servers."""
 
 from __future__ import annotations
 
 import math
+import os
+import time
+from pathlib import Path
 
-from bench.harness import markdown_header, markdown_row, percentile, row
+import pytest
+
+from bench.harness import cpu_seconds, markdown_header, markdown_row, percentile, precise_cpu_seconds, row
 
 
 def test_the_percentile_is_the_value_at_that_fraction_of_the_sorted_values():
@@ -29,3 +35,21 @@ def test_a_row_pads_each_cell_to_its_width_left_when_negative_the_last_width_rep
 def test_a_markdown_header_is_the_titles_and_a_rule_under_each():
     assert markdown_header("tier", "score") == "| tier | score |\n| --- | --- |"
     assert markdown_row("easy", 230, "100%") == "| easy | 230 | 100% |"
+
+
+@pytest.mark.skipif(not Path("/proc/self/sched").exists(), reason="this kernel keeps no scheduler's file")
+def test_the_precise_cpu_count_follows_the_ticks_and_sees_less_than_a_tick():
+    me = [os.getpid()]
+    before = precise_cpu_seconds(me)
+    deadline = time.process_time() + 0.05
+    while time.process_time() < deadline:
+        pass
+    assert 0.045 <= precise_cpu_seconds(me) - before <= 0.5
+    assert abs(precise_cpu_seconds(me) - cpu_seconds(me)) < 0.02  # the ticks' count, floored
+    small = precise_cpu_seconds(me)
+    sum(range(10_000))  # well under a 10 ms tick
+    assert 0 < precise_cpu_seconds(me) - small < 0.01
+
+
+def test_a_process_that_is_gone_counts_nothing():
+    assert precise_cpu_seconds([2**22 + 12345]) == 0 and cpu_seconds([2**22 + 12345]) == 0

@@ -163,6 +163,30 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def precise_cpu_seconds(pids: list[int]) -> float:
+    """cpu_seconds to the microsecond, where the kernel tells it: the scheduler's own count of the
+    time each thread ran (se.sum_exec_runtime, in ms, in /proc/<pid>/task/<tid>/sched), where
+    /proc/<pid>/stat counts in ticks of 10 ms. A thread that has exited counts nothing (stat keeps
+    its time), so this is for single-threaded servers such as gunicorn's sync workers. Without
+    the scheduler's file (a kernel built without it), cpu_seconds."""
+    total = 0.0
+    for pid in pids:
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+            for task in tasks:
+                for line in (task / "sched").read_text().splitlines():
+                    if line.startswith("se.sum_exec_runtime"):
+                        total += float(line.split(":")[1]) / 1000
+                        break
+                else:
+                    return cpu_seconds(pids)
+        except FileNotFoundError:
+            if Path(f"/proc/{pid}").exists():  # no scheduler's file on this kernel
+                return cpu_seconds(pids)
+            continue  # the process has exited
+    return total
+
+
 def server_pids(process: subprocess.Popen) -> list[int]:
     """A server's processes: the one started and its children (gunicorn's master and workers)."""
     return [process.pid, *children_of(process.pid)]
