@@ -26,9 +26,9 @@ takes about `--rounds` x `--gap` seconds of waiting. The players:
   and yesterday's results; the results page with its receipt, leaderboard and review);
 - "playing": is half-way through today's easy puzzle (saves and heartbeats go to it);
 - `--requests` others, each with today's easy puzzle played up to its last digits: each submit
-  is a fresh attempt's solve (and they fill the leaderboard the results page shows); the last of
-  them is the "just solved" player, whose results are read as a solver first reads them: below
-  the board's top, the review still being prepared.
+  is a fresh attempt's solve (and they fill the leaderboard the results page shows); the slowest
+  ranked of them is the "just solved" player, whose results are read as a solver first
+  reads them: below the board's top, the review still being prepared.
 
 It uses (and empties) its own database, `sudoku_bench_costs` (BENCH_DATABASE_URL), and the load
 benches' Redis databases (BENCH_LOAD_BROKER_URL, BENCH_LOAD_CACHE_URL).
@@ -303,9 +303,12 @@ def main() -> None:
             playing.version += 1
         submit_bodies = [submit(conn, game, rng) for game in submitters]
         fragment = {"Accept": "text/html", "Sec-Fetch-Mode": "cors"}
-        last_solver = submitters[args.requests - 1].headers()  # the last one measured
         navigate = {"Accept": "text/html", "Sec-Fetch-Mode": "navigate"}
         month = f"/archive/{today:%Y}/{today:%m}/"
+        # What a solver reads first: the slowest of the submits' players, below the board's top,
+        # their review still being prepared (the bench runs no worker after the submits); who
+        # that is is known once the submits are judged.
+        just_solved = Endpoint("results fragment", "just solved", "GET", easy + "results/", dict(fragment))
         endpoints = [
             Endpoint("puzzle page", "playing", "GET", easy, player),
             Endpoint("home", "solved", "GET", "/", solver),
@@ -316,9 +319,7 @@ def main() -> None:
             Endpoint("submit (a solve)", "fresh", "POST", api + "submit/", {}, submit_bodies),
             Endpoint("results fragment", "solved", "GET", easy + "results/", {**solver, **fragment}),
             Endpoint("results page", "solved", "GET", easy + "results/", {**solver, **navigate}),
-            # What a solver reads first: the last submit's player, below the board's top, their
-            # review still being prepared (the bench runs no worker after the submits).
-            Endpoint("results fragment", "just solved", "GET", easy + "results/", {**last_solver, **fragment}),
+            just_solved,
             Endpoint("results (not solved)", "playing", "GET", easy + "results/", {**player, **fragment}, expected=404),
             Endpoint("archive", "solved", "GET", month, solver),
             Endpoint("stats", "solved", "GET", "/stats/", solver),
@@ -330,6 +331,8 @@ def main() -> None:
                 # Their verdicts, as the beat's sweep gives them after the answer (before the
                 # results are read, as a player's would be): a worker's CPU, not the request's.
                 judging = judge_all()
+                slowest = slowest_ranked(names[2 : 2 + args.requests])
+                just_solved.headers.update(submitters[names.index(slowest) - 2].headers())
             elif endpoint.method != "GET":
                 figures[endpoint.label + endpoint.player] = measure(port, server, endpoint, args.requests)
         reads = [e for e in endpoints if e.method == "GET"]
@@ -400,6 +403,19 @@ def follow_up_all() -> int:
     from puzzles.pipeline import tasks
 
     return tasks.follow_ups(judge.waiting())
+
+
+def slowest_ranked(names: list[str]) -> str:
+    """Which of these players' ranked solves of today's easy daily is the slowest (so below the
+    board's top, whose rows are the fastest)."""
+    from puzzles.fairplay import ranking
+    from puzzles.models import Solve
+
+    ranked = Solve.objects.ranked().filter(user__username__in=names).annotate(rank_time=ranking.RANK_TIME)
+    slowest = ranked.order_by("-rank_time", "-pk").values_list("user__username", flat=True).first()
+    if slowest is None:
+        raise SystemExit("none of the submits was ranked")
+    return slowest
 
 
 def judge_all() -> tuple[int, float]:
