@@ -44,6 +44,7 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -281,10 +282,16 @@ def main() -> None:
     rounds = {i: (args.rounds // 2 if game is playing else args.rounds) for i, game in enumerate(games)}
 
     port = free_port()
-    server = gunicorn(port, env, workers=1, site_config=True, timeout=None)
+    # The server's own log apart: the players who have not solved are answered 404 on purpose,
+    # and Django logs each one.
+    log = Path(tempfile.mkdtemp(prefix="costs-")) / "gunicorn.log"
+    server = gunicorn(port, env, workers=1, site_config=True, timeout=None, log=log)
     try:
         conn = Connection(port)
-        print(f"setting up: {len(games)} games in {args.rounds} rounds {args.gap:.0f} s apart", flush=True)
+        print(
+            f"setting up: {len(games)} games in {args.rounds} rounds {args.gap:.0f} s apart (server log: {log})",
+            flush=True,
+        )
         play(conn, games, rounds, args.gap, rng)
         time.sleep(args.gap)  # the last digits are typed (their ages must fit after the last save)
         for game in solved:

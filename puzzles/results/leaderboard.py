@@ -11,6 +11,7 @@ import datetime
 import functools
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from django.core.cache import cache
 from django.db import connection
@@ -111,7 +112,7 @@ class Leaderboard:
     def report_to(self) -> str:
         return words.report_address()
 
-    report_words = words.REPORT  # the sentence before the address
+    report_words: ClassVar[str] = words.REPORT  # the sentence before the address, the same for every board
 
 
 def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
