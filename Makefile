@@ -29,11 +29,11 @@ $(TEST_STAMP): $(STAMP) requirements-test.txt
 run: $(STAMP)
 	PORT=$(PORT) HOST=$(HOST) exec $(BIN)/python -m sudokusite.localrun
 
-# Two processes (pytest-xdist): the site's tests in order in one, as they share PostgreSQL, Redis
-# and the live server's ports, and the engine's, which touch none of them, in the other beside
-# them (the scheduler is tests/conftest.py's).
+# Two processes (pytest-xdist), each on a database and Redis databases of its own (tests/processes.py,
+# loaded before the settings): the browser tests in one, everything else shared out (the
+# scheduler is tests/conftest.py's).
 test: $(TEST_STAMP) test-js
-	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -p tests.processes $(PYTEST_ARGS)
 
 # The README's pictures (docs/screenshots/): the browser tests marked `screenshots`, run with
 # SCREENSHOTS=1 so that they write them. `make test` runs the same tests and writes nothing.

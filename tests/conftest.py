@@ -6,40 +6,55 @@ from __future__ import annotations
 import os
 import threading
 import time
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 
 # The known puzzle lives with the other helpers; tests/browser and bench/ import it from here too.
 from .factories import EASY_GIVENS, EASY_SOLUTION, make_daily, make_known_puzzle
+from .processes import SPARE, SPREAD
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
 ENGINE_TESTS = "tests/engine/"
+BROWSER_TESTS = "tests/browser/"
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """The browser tests last: in `make test`'s two processes (below), the engine's tests, CPU-bound,
-    then run beside the site's quicker tests rather than beside a browser and its live server."""
-    browser = [item for item in items if item.get_closest_marker("browser")]
-    if browser:
-        chosen = set(browser)
-        items[:] = [item for item in items if item not in chosen] + browser
+    """In one process, the browser tests last: every other test has answered before the slowest
+    start. In `make test`'s two (below), the browser tests first, as one unit of work, then the
+    engine's tests, each a unit: one process takes the browser tests while the other runs the
+    engine's, CPU-bound and some of minutes, then both share the rest."""
+    browser = [item for item in items if item.nodeid.startswith(BROWSER_TESTS)]
+    if not hasattr(config, "workerinput"):  # one process (workers have their input from xdist)
+        browser = [item for item in items if item.get_closest_marker("browser")]
+        items[:] = [item for item in items if item not in set(browser)] + browser
+        return
+    engine = [item for item in items if item.nodeid.startswith(ENGINE_TESTS)]
+    first = set(browser) | set(engine)
+    items[:] = browser + engine + [item for item in items if item not in first]
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """`make test`'s two processes (pytest-xdist, -n 2): every test of the site in one unit of work,
-    so one process runs them one after another as they always ran (they share the database, the
-    cache, the broker and the live server's ports), and each of the engine's tests, which touch
-    none of those, a unit of its own for the other process."""
+    """`make test`'s two processes (pytest-xdist, -n 2), each with its own database and Redis
+    databases (tests/processes.py). The browser tests are one unit of work, so one process runs
+    them one after another (two browsers and their live servers at once would be slower on two
+    cores, not quicker); each of the engine's tests is a unit of its own, and each other test file
+    one. Units go out in the order of collection (above), each to whichever process is free."""
     from xdist.scheduler import LoadScopeScheduling
 
-    class SiteInOneProcess(LoadScopeScheduling):
+    class BrowserTestsInOneProcess(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return nodeid if nodeid.startswith(ENGINE_TESTS) else "site"
+            if nodeid.startswith(BROWSER_TESTS):
+                return BROWSER_TESTS
+            if nodeid.startswith(ENGINE_TESTS):
+                return nodeid
+            return nodeid.split("::", 1)[0]
 
-    return SiteInOneProcess(config, log)
+    config.option.loadscopereorder = False  # xdist would put the units with most tests first
+    return BrowserTestsInOneProcess(config, log)
 
 
 def _missing(reason: str) -> None:
@@ -143,6 +158,15 @@ def redis_url(settings) -> str:
     except redis.RedisError as exc:
         _missing(f"Redis at {url} does not answer: {exc}")
     return url
+
+
+@pytest.fixture
+def spare_redis_url(redis_url: str) -> str:
+    """A Redis database a test may fill and empty as it likes, on the server of `redis_url`, among
+    this process's own (tests/processes.py)."""
+    parts = urlsplit(redis_url)
+    first = int(parts.path.strip("/") or 0) // SPREAD * SPREAD
+    return urlunsplit(parts._replace(path=f"/{first + SPARE}"))
 
 
 @pytest.fixture

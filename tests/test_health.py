@@ -138,9 +138,9 @@ def _cache_at(settings, url: str) -> None:
 
 @pytest.mark.integration
 def test_each_check_asks_redis_again_so_an_outage_and_a_recovery_show_at_once(
-    client, settings, monitor, broker_probes, redis_url
+    client, settings, monitor, broker_probes, spare_redis_url
 ):
-    live = redis_url.rsplit("/", 1)[0] + "/5"
+    live = spare_redis_url
     _cache_at(settings, live)
     with time_machine.travel(timezone.now(), tick=False):  # no answer may expire meanwhile
         assert client.get("/health/", **monitor).json()["cache"] == "ok"
