@@ -30,8 +30,8 @@ run: $(STAMP)
 	PORT=$(PORT) HOST=$(HOST) exec $(BIN)/python -m sudokusite.localrun
 
 # Two processes (pytest-xdist), each on a database and Redis databases of its own (tests/processes.py,
-# loaded before the settings): the browser tests in one, everything else shared out (the
-# scheduler is tests/conftest.py's).
+# loaded before the settings): the engine's tests and the other files shared out, then the browser
+# tests in one (the order and the scheduler are tests/conftest.py's).
 test: $(TEST_STAMP) test-js
 	$(BIN)/python -m pytest -n 2 -p tests.processes $(PYTEST_ARGS)
 

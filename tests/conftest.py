@@ -23,26 +23,22 @@ BROWSER_TESTS = "tests/browser/"
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """In one process, the browser tests last: every other test has answered before the slowest
-    start. In `make test`'s two (below), the browser tests first, as one unit of work, then the
-    engine's tests, each a unit: one process takes the browser tests while the other runs the
-    engine's, CPU-bound and some of minutes, then both share the rest."""
-    browser = [item for item in items if item.nodeid.startswith(BROWSER_TESTS)]
-    if not hasattr(config, "workerinput"):  # one process (workers have their input from xdist)
-        browser = [item for item in items if item.get_closest_marker("browser")]
-        items[:] = [item for item in items if item not in set(browser)] + browser
-        return
+    """The browser tests last, so they run with the machine to themselves: on two cores, a browser
+    and its live server beside the engine's CPU-bound tests lose races a player would rarely meet
+    (a reload's state read before the closing page's beat). In `make test`'s two processes
+    (below), the engine's tests first, each a unit of work, then the other test files, shared
+    out, then the browser tests as one unit, which one process runs while the other finishes."""
+    browser = [item for item in items if item.nodeid.startswith(BROWSER_TESTS) or item.get_closest_marker("browser")]
     engine = [item for item in items if item.nodeid.startswith(ENGINE_TESTS)]
-    first = set(browser) | set(engine)
-    items[:] = browser + engine + [item for item in items if item not in first]
+    apart = set(browser) | set(engine)
+    items[:] = engine + [item for item in items if item not in apart] + browser
 
 
 def pytest_xdist_make_scheduler(config, log):
     """`make test`'s two processes (pytest-xdist, -n 2), each with its own database and Redis
-    databases (tests/processes.py). The browser tests are one unit of work, so one process runs
-    them one after another (two browsers and their live servers at once would be slower on two
-    cores, not quicker); each of the engine's tests is a unit of its own, and each other test file
-    one. Units go out in the order of collection (above), each to whichever process is free."""
+    databases (tests/processes.py). Units of work go out in the order of collection (above), each
+    to whichever process is free: each of the engine's tests a unit, each other test file one, and
+    the browser tests one (a browser and a live server at a time)."""
     from xdist.scheduler import LoadScopeScheduling
 
     class BrowserTestsInOneProcess(LoadScopeScheduling):
