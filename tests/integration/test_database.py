@@ -24,8 +24,11 @@ def backend_pid() -> int:
 
 @pytest.fixture
 def server_checks(postgres, monkeypatch) -> list[bool]:
-    """Every time Django's own check (SELECT 1) runs, and what it answered."""
+    """Every time Django's own check (SELECT 1) runs, and what it answered; on a connection
+    opened now, so that it is within its CONN_MAX_AGE whatever test ran before in this process
+    (one older than that is closed as obsolete, rightly, before any check)."""
     assert connection.health_check_enabled, "CONN_HEALTH_CHECKS is off in these settings"
+    connection.close()
     answers: list[bool] = []
     asked = DjangoWrapper.is_usable
 
