@@ -25,10 +25,10 @@
 // position comes from the state API.
 
 import { parseState, positionKey } from "./sudoku.js";
-import { clockLeft, clockStart, newGame } from "./state.js";
+import { newGame } from "./state.js";
 import { keyAction, moveTarget, nextMode } from "./keys.js";
 import { SyncQueue } from "./sync.js";
-import { browserStorage, tabStorage } from "./device.js";
+import { browserStorage } from "./device.js";
 import { UndoCopy } from "./undo.js";
 import { askHint, closeHint, hintOpen, hintPanel } from "./hints.js";
 import {
@@ -70,8 +70,7 @@ async function start(els) {
   else showGuest(game, server.player);
   game.sync.begin(server.version, server.player?.id, data.puzzle, Boolean(server.player?.guest), server.board);
   Object.assign(game, { canPlay: true, board: server.board, solved: server.solved, checks: server.checks });
-  // Never below what this tab showed as it left the puzzle a moment ago (a reload): state.js.
-  game.clock.base = game.solved ? server.elapsed : clockStart(tabStorage, game.sync.copy.key, server.elapsed);
+  game.clock.base = server.elapsed;
   // Hints already shown for this very position: the next press goes on from there.
   if (server.hintStage) Object.assign(game.hint, { key: positionKey(game.board), stage: server.hintStage });
   const local = game.solved ? null : game.sync.restore(server);
@@ -237,11 +236,9 @@ function wirePlay(game) {
   // Leaving the page: send what is unsaved and stop the server's clock, with keepalive so both
   // survive the unload. Coming back from the browser's back-forward cache is opening it again.
   window.addEventListener("pagehide", () => {
-    const counting = game.clock.since !== null;
     sync.leave();
     game.clock.base = game.clock.shown;
     game.clock.since = null;
-    if (counting && !game.solved) clockLeft(tabStorage, sync.copy.key, game.clock.shown);
   });
   window.addEventListener("pageshow", (e) => {
     if (e.persisted) updateClock(game);

@@ -18,13 +18,6 @@ export const browserStorage = {
   keys: () => Object.keys(localStorage),
 };
 
-// This tab's storage, which lasts as long as the tab (a reload keeps it): state.js's clock.
-export const tabStorage = {
-  getItem: (key) => sessionStorage.getItem(key),
-  setItem: (key, value) => sessionStorage.setItem(key, value),
-  removeItem: (key) => sessionStorage.removeItem(key),
-};
-
 /** A board as the server's save API and the stored copy both take it. */
 export function wire(board) {
   return { digits: digitsString(board), corner: board.corner, centre: board.centre, colours: board.colours };

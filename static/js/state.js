@@ -15,43 +15,6 @@ export function newClock(base = 0) {
   return { base, since: null, shown: 0 };
 }
 
-// A reload: the leaving page's closing beat carries its last seconds to the server, and the new
-// page's first read of the state may reach the server before it. What the leaving page showed is
-// kept for the tab (sessionStorage) so the new page starts there, not seconds lower; only just
-// after leaving, and only as far as the server would count a closing beat (its 30 s gap).
-const LEFT_KEY = "sudoku:clock-left";
-const RELOAD_MS = 10_000;
-const CLOSE_COUNTS_SECONDS = 30;
-
-/** Remember, for this tab, the seconds the page showed as it left `whose` (a player's puzzle). */
-export function clockLeft(storage, whose, seconds, now = Date.now()) {
-  try {
-    storage.setItem(LEFT_KEY, JSON.stringify({ whose, seconds, at: now }));
-  } catch {
-    // Storage refused (a private window): the new page starts from the server's count.
-  }
-}
-
-/**
- * Where the clock starts on a page of `whose` (a player's puzzle, as device.js names it): the
- * server's seconds, or what the page just left showed when that is a little more (its closing
- * beat still on the way). The kept value is read once.
- */
-export function clockStart(storage, whose, serverSeconds, now = Date.now()) {
-  let left;
-  try {
-    left = JSON.parse(storage.getItem(LEFT_KEY) || "null");
-    storage.removeItem(LEFT_KEY);
-  } catch {
-    return serverSeconds;
-  }
-  const fits =
-    left && whose && left.whose === whose && typeof left.seconds === "number" &&
-    now - left.at >= 0 && now - left.at <= RELOAD_MS &&
-    left.seconds > serverSeconds && left.seconds - serverSeconds <= CLOSE_COUNTS_SECONDS;
-  return fits ? left.seconds : serverSeconds;
-}
-
 /** The hint as the page keeps it between presses of the hint button (hints.js). */
 function newHint() {
   return {

@@ -4,7 +4,6 @@ moves, and the clock on screen never goes back nor jumps across a reload or a re
 from __future__ import annotations
 
 import itertools
-import threading
 
 import pytest
 import time_machine
@@ -189,49 +188,6 @@ def test_the_clock_counts_only_while_the_page_is_open_and_never_goes_back_nor_ju
         counted = counted_once_closed("clockwatcher", closes)
         assert abs(counted - 2 * PLAYED) <= 1.5, f"the server counted {counted} s of {2 * PLAYED} s open"
         assert abs(counted - after[-1]) <= 1.5, f"the server counted {counted} s, the screen showed {after[-1]} s"
-        context.close()
-
-
-def test_a_reload_whose_closing_beat_arrives_after_the_new_pages_read_starts_where_it_left(
-    chromium, live_server, todays_easy, monkeypatch
-):
-    """The leaving page's "close" carries its last seconds. Held on the server until the reloaded
-    page has read the state (a busy server can answer the two in that order; the browser sends a
-    closing beat as the page unloads, where Playwright cannot hold it), the clock on screen still
-    never goes back. (The server itself counts those last seconds only when the close arrives
-    before the new page's "open", which starts its count afresh: the screen may then stay a few
-    seconds ahead of the server's count, never behind what it showed.)"""
-    from puzzles.views import api
-
-    arrived, release = threading.Event(), threading.Event()
-    beat = api.attempt_beat
-
-    def close_held(user, daily, phase="tick"):
-        if phase == "close" and not arrived.is_set():
-            arrived.set()
-            release.wait(10)
-        return beat(user, daily, phase)
-
-    monkeypatch.setattr(api, "attempt_beat", close_held)
-    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
-    start = timezone.now()
-    with time_machine.travel(start, tick=False) as traveller:
-        context = chromium.new_context(viewport={"width": 1200, "height": 900})
-        context.add_init_script(COUNT_FETCHES)
-        context.clock.install(time=start)
-        context.clock.pause_at(start)
-        clocks = Clocks(context, traveller)
-        page = context.new_page()
-        sign_up(page, live_server.url, path, "latecloser")
-        enter(page, 0, "4")
-        before = clocks.play(page, PLAYED)
-        page.reload()
-        wait_ready(page)
-        first = shown_seconds(page)
-        assert arrived.is_set(), "the leaving page sent no closing beat"
-        release.set()
-        after = [first, *clocks.play(page, PLAYED)]
-        assert_smooth([before[-1], *after], "across a reload whose close came late")
         context.close()
 
 
