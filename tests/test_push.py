@@ -1,6 +1,7 @@
 """Push reminders: a local push service that decrypts what the reminder run sends (as a browser
 would, with the keys the test's "browser" made), a gone device forgotten and a failing one kept,
-the subscribe and unsubscribe endpoints' refusals, and the channel in the settings form."""
+the subscribe and unsubscribe endpoints' refusals, and the channel in the settings form. Which
+endpoints and addresses the workers post to: tests/test_push_endpoints.py."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import Client
 from py_vapid import Vapid
+from requests.adapters import HTTPAdapter
 
-from puzzles.accounts import push, reminders
+from puzzles.accounts import push, push_endpoints, reminders
 from puzzles.accounts.guests import guest_create
 from puzzles.models import PushSubscription, Reminder, ReminderSent
 
@@ -35,6 +37,7 @@ from .test_reminders import NOW, make_dailies, send_at
 
 SUBSCRIBE = "/account/reminders/push/"
 REMOVE = "/account/reminders/push/remove/"
+PUSH_SERVICE = "https://updates.push.services.mozilla.com"  # the devices' endpoints, served locally
 
 
 def b64(raw: bytes) -> str:
@@ -57,7 +60,7 @@ def vapid_keys(settings):
 
 class PushService:
     """A push service on 127.0.0.1: records each POST (path, headers with lower-case names, body) and answers with
-    `status[path]` (201 by default), as a browser vendor's would."""
+    `status[path]` (201 by default), as a browser vendor's would; a redirect points to /elsewhere."""
 
     def __init__(self) -> None:
         self.received: list[tuple[str, dict[str, str], bytes]] = []
@@ -69,6 +72,7 @@ class PushService:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 service.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(service.status.get(self.path, 201))
+                self.send_header("Location", "/elsewhere")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -81,7 +85,7 @@ class PushService:
 
     def device(self, user: User, name: str) -> Device:
         """A browser's subscription at /push/<name>, with the keys only the browser holds."""
-        return Device(user, f"{self.url}/push/{name}")
+        return Device(user, f"{PUSH_SERVICE}/push/{name}")
 
 
 class Device:
@@ -104,10 +108,20 @@ class Device:
 
 
 @pytest.fixture
-def service():
+def service(monkeypatch):
+    """The local push service, which the workers' posts to PUSH_SERVICE reach instead (over plain
+    HTTP, the checked connection left out: tests/test_push_endpoints.py tests it)."""
     found = PushService()
     found.thread.start()
+    plain = HTTPAdapter()
+
+    def to_the_local_service(adapter, request, **kwargs):
+        request.url = request.url.replace(PUSH_SERVICE, found.url, 1)
+        return plain.send(request, **kwargs)
+
+    monkeypatch.setattr(push_endpoints.CheckedAdapter, "send", to_the_local_service)
     yield found
+    plain.close()
     found.server.shutdown()
     found.server.server_close()
 
@@ -148,7 +162,7 @@ def test_the_reminder_run_pushes_a_message_only_the_players_device_can_read(serv
     assert headers["content-encoding"] == "aes128gcm"
     assert headers["ttl"] == str(4 * 3600) and headers["urgency"] == "normal"
     claims = vapid_claims(headers, vapid_keys)
-    assert claims["aud"] == service.url and claims["sub"] == "mailto:sudoku@example.com"
+    assert claims["aud"] == PUSH_SERVICE and claims["sub"] == "mailto:sudoku@example.com"
     assert b"Today" not in body  # encrypted: the service itself cannot read it
     message = phone.read(body)
     assert message["title"] == "Today's sudoku"
@@ -220,11 +234,25 @@ def test_a_push_service_failing_keeps_the_device_logs_it_and_the_mail_still_goes
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("status", [302, 307, 308])
+def test_a_push_service_redirecting_is_a_failure_and_the_redirect_is_not_followed(service, status, caplog):
+    make_dailies()
+    ada = make_player("ada")
+    device = service.device(ada, "moved")
+    service.status["/push/moved"] = status
+    report = send_at(NOW)
+    assert (report.pushed, report.push_failed) == (0, 1)
+    assert [path for path, _, _ in service.received] == ["/push/moved"]  # /elsewhere never asked
+    assert f"refused ({status})" in caplog.text
+    assert PushSubscription.objects.filter(pk=device.row.pk).exists()
+
+
+@pytest.mark.django_db
 def test_an_unreachable_push_service_is_a_failure_not_a_crash(service, caplog):
     make_dailies()
     ada = make_player("ada")
     device = service.device(ada, "x").row
-    PushSubscription.objects.filter(pk=device.pk).update(endpoint="http://127.0.0.1:9/push/nowhere")  # discard port
+    service.url = "http://127.0.0.1:9"  # the discard port: nothing listens
     report = send_at(NOW)
     assert (report.push_failed, report.pushed) == (1, 0)
     assert PushSubscription.objects.filter(pk=device.pk).exists()
@@ -324,9 +352,9 @@ def test_the_known_push_services_are_the_browsers_and_nothing_beside_them():
         "web.push.apple.com",
         "wns2-by3p.notify.windows.com",
     ):
-        assert push.is_push_service(host), host
+        assert push_endpoints.is_push_service(host), host
     for host in ("push.apple.com.evil.test", "evilpush.apple.com", "googleapis.com", "127.0.0.1", "localhost"):
-        assert not push.is_push_service(host), host
+        assert not push_endpoints.is_push_service(host), host
 
 
 @pytest.mark.django_db

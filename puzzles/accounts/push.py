@@ -6,6 +6,10 @@ the device (RFC 8291, aes128gcm) and posted to its push service by pywebpush, wi
 hours (a reminder that waits longer is stale: the player's hour has passed) and normal urgency.
 The push service's 404 or 410 means the browser unsubscribed: its row is deleted. Any other
 failure is logged and counted, and the row kept (a push service has bad moments too).
+
+Endpoints come from browsers, so from anyone: push_endpoints.py holds the rule for where the
+workers may post, checked on subscribing and again before each send, and the session pywebpush
+posts with, which connects only to the public address it checked.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ import enum
 import json
 import logging
 from functools import cache
-from urllib.parse import urlsplit
 
 from celery.exceptions import SoftTimeLimitExceeded
 from cryptography.hazmat.primitives import serialization
@@ -32,6 +35,7 @@ from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
 from ..models import PushSubscription
+from .push_endpoints import PushSession, RefusedAddress, push_endpoint_problem
 
 log = logging.getLogger(__name__)
 
@@ -92,31 +96,16 @@ def _base64url(value: object, name: str, length: int) -> str:
     return value.rstrip("=")
 
 
-def is_push_service(host: str) -> bool:
-    """Whether `host` is one of PUSH_SERVICE_HOSTS (".example.com" names its subdomains)."""
-    host = host.lower().rstrip(".")
-    for allowed in settings.PUSH_SERVICE_HOSTS:
-        allowed = allowed.lower()
-        if host == allowed or (allowed.startswith(".") and host.endswith(allowed)):
-            return True
-    return False
-
-
 def subscription_fields(payload: dict) -> dict[str, str]:
-    """The endpoint and keys of a browser's PushSubscription.toJSON(), checked: an https endpoint
-    on a known push service (PUSH_SERVICE_HOSTS), a 65-byte P-256 public key and a 16-byte auth secret. BadSubscription otherwise."""
+    """The endpoint and keys of a browser's PushSubscription.toJSON(), checked: an endpoint the
+    site posts to (push_endpoint_problem), a 65-byte P-256 public key and a 16-byte auth secret.
+    BadSubscription otherwise."""
     endpoint = payload.get("endpoint")
     if not isinstance(endpoint, str) or len(endpoint) > ENDPOINT_LENGTH:
         raise BadSubscription("The subscription has no endpoint.")
-    try:
-        parts = urlsplit(endpoint)
-        port = parts.port
-    except ValueError:
-        raise BadSubscription("A push endpoint is an https address.") from None
-    if parts.scheme != "https" or not parts.hostname or port not in (None, 443) or any(c.isspace() for c in endpoint):
-        raise BadSubscription("A push endpoint is an https address.")
-    if not is_push_service(parts.hostname):
-        raise BadSubscription("That push service is not one this site sends to.")
+    problem = push_endpoint_problem(endpoint)
+    if problem:
+        raise BadSubscription(problem)
     keys = payload.get("keys")
     if not isinstance(keys, dict):
         raise BadSubscription("The subscription has no keys.")
@@ -162,18 +151,28 @@ def device_unsubscribe(user: User, endpoint: object) -> bool:
 
 def send_push(subscription: PushSubscription, payload: dict) -> Outcome:
     """Encrypt `payload` (as JSON) for one device and post it to its push service: SENT, GONE (a
-    404 or 410: the row is deleted) or FAILED (logged; the row kept)."""
+    404 or 410: the row is deleted) or FAILED (logged; the row kept). An endpoint the rule refuses
+    (a row stored before it) or a name resolving to an inside address is FAILED, never connected to."""
+    problem = push_endpoint_problem(subscription.endpoint)
+    if problem:
+        log.warning("push: device %d of user %d not sent to: %s", subscription.pk, subscription.user_id, problem)
+        return Outcome.FAILED
     claims = {"sub": settings.VAPID_SUBJECT}  # a fresh dict: webpush adds "aud" and "exp" to it
     try:
-        webpush(
-            subscription.info(),
-            json.dumps(payload),
-            vapid_private_key=vapid(),
-            vapid_claims=claims,
-            ttl=settings.PUSH_TTL_SECONDS,
-            headers={"Urgency": "normal"},
-            timeout=TIMEOUT_SECONDS,
-        )
+        with PushSession() as session:
+            webpush(
+                subscription.info(),
+                json.dumps(payload),
+                vapid_private_key=vapid(),
+                vapid_claims=claims,
+                ttl=settings.PUSH_TTL_SECONDS,
+                headers={"Urgency": "normal"},
+                timeout=TIMEOUT_SECONDS,
+                requests_session=session,
+            )
+    except RefusedAddress as exc:
+        log.warning("push: device %d of user %d not sent to: %s", subscription.pk, subscription.user_id, exc)
+        return Outcome.FAILED
     except WebPushException as exc:
         status = exc.response.status_code if exc.response is not None else None
         if status in GONE:
