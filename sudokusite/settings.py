@@ -541,15 +541,18 @@ DAY_FLOOR_FRACTION = float(env("DAY_FLOOR_FRACTION", "0.15"))
 DAY_FLOOR_RANK = int(env("DAY_FLOOR_RANK", "3"))
 DAY_FLOOR_MIN_SOLVES = int(env("DAY_FLOOR_MIN_SOLVES", "20"))
 # A solve judged against its player (puzzles/fairplay/against.py, docs/ratings.md): a rating is
-# provisional ("new" on the leaderboard) until it rests on ESTABLISHED_SOLVES rated solves with a
-# deviation of at most PROVISIONAL_DEVIATION; only established players make the day's floor. A
-# ranked solve whose time implies a performance over HOLD_DEVIATIONS deviations (and at least
-# HOLD_MIN_POINTS) above its player's rating is held, as is a provisional player's under
-# FIELD_MARGIN of the day's fastest established time (1: a new player faster than every
-# established one that day is held; under 1, a bot reading the leaderboard ranks first just under it).
+# provisional ("new" on the leaderboard) until it rests on ESTABLISHED_SOLVES rated solves of dailies
+# made on their day, on ESTABLISHED_DAYS different days, at least as many as its archive solves, with
+# a deviation of at most PROVISIONAL_DEVIATION; only established players make the day's floor. A
+# solve (of the day or from the archive) whose time implies a performance more than HOLD_DEVIATIONS
+# of its player's rating deviations, and at least HOLD_MIN_POINTS, above their rating is held, as
+# is a provisional player's under FIELD_MARGIN of the day's fastest established time (1: a new
+# player faster than every established one that day is held; under 1, a bot reading the
+# leaderboard ranks first just under it).
 ESTABLISHED_SOLVES = int(env("ESTABLISHED_SOLVES", "5"))
+ESTABLISHED_DAYS = int(env("ESTABLISHED_DAYS", "5"))
 PROVISIONAL_DEVIATION = float(env("PROVISIONAL_DEVIATION", "150"))
-HOLD_DEVIATIONS = float(env("HOLD_DEVIATIONS", "3"))
+HOLD_DEVIATIONS = float(env("HOLD_DEVIATIONS", "2"))
 HOLD_MIN_POINTS = float(env("HOLD_MIN_POINTS", "350"))
 # ...counted from the lower of the rating now and the rating this many days before the solve.
 HOLD_HISTORY_DAYS = int(env("HOLD_HISTORY_DAYS", "14"))

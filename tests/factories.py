@@ -196,10 +196,21 @@ def make_paced_record(attempt: Attempt, start: datetime.datetime, gap: float, pe
     return end
 
 
-def make_established(user: User, rating: float = 1500.0, deviation: float = 60.0, solves: int = 10):
-    """Give `user` a settled rating (fairplay/ranking.is_provisional says no): an established player."""
+def make_established(
+    user: User, rating: float = 1500.0, deviation: float = 60.0, solves: int = 10, on_day: int | None = None
+):
+    """Give `user` a settled rating (fairplay/ranking.is_provisional says no): an established player,
+    whose `on_day` solves (all of them unless told) were dailies solved on their day, each on a day of its own."""
     from puzzles.models import PlayerRating
 
+    on_day = solves if on_day is None else on_day
     return PlayerRating.objects.update_or_create(
-        user=user, defaults={"rating": rating, "deviation": deviation, "solves": solves}
+        user=user,
+        defaults={
+            "rating": rating,
+            "deviation": deviation,
+            "solves": solves,
+            "on_day_solves": on_day,
+            "on_days": on_day,
+        },
     )[0]

@@ -48,7 +48,7 @@ def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
     make_solve(dailies[1], "bob", 100)
     make_solve(dailies[1], "dee", 120)
     Attempt.objects.create(user=bob, daily=dailies[0], digits="1" + "0" * 80)
-    PlayerRating.objects.create(user=ada, rating=1612.5, deviation=71.25, solves=9)
+    PlayerRating.objects.create(user=ada, rating=1612.5, deviation=71.25, solves=9, on_day_solves=7, on_days=6)
     counted = set()
     for user in (ada, bob, User.objects.create_user("cy")):
         for daily in dailies:
@@ -58,8 +58,14 @@ def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
                 assert read.recent == orm.recent
                 assert read.fingerprint == orm.fingerprint
                 assert fields_of(read.rating) == fields_of(orm.rating)
-                if read.rating is not None:  # whether it is new: its solves and deviation
-                    assert fields_of(read.rating) == {"user_id": ada.pk, "deviation": 71.25, "solves": 9}
+                if read.rating is not None:  # whether it is new: its solves, where and when, and deviation
+                    assert fields_of(read.rating) == {
+                        "user_id": ada.pk,
+                        "deviation": 71.25,
+                        "solves": 9,
+                        "on_day_solves": 7,
+                        "on_days": 6,
+                    }
                 counted.add(read.fingerprint[0])
             else:
                 assert read.recent == [] and read.fingerprint == (0, None, None) and read.rating is None

@@ -4,12 +4,15 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
 
 - An established player (ranking.is_provisional is False, their rating as it stood before the
   solve): in the ratings' model (ratings/contest.py) a time t where the two ratings expected E is
-  a performance of 400 k log10(E / t) points above the player's rating. The solve is held
-  (PAST_HISTORY) when that is over HOLD_DEVIATIONS times the doubt about E (the player's and the
-  puzzle's deviations before it, together: a fresh puzzle's rating is its tier's guess, and
-  holds nothing until the day's solves settle it) and at least HOLD_MIN_POINTS: the deviations
-  are doubts about the ratings, not how a player's days vary, so the points bound keeps a good
-  day ranked (350 points at k = 2 is 2.7 times faster than expected). The points are counted
+  a performance of 400 k log10(E / t) points above the player's rating. The rule, one for every
+  solve, of the day or from the archive: the solve is held (PAST_HISTORY) when that performance is
+  more than HOLD_DEVIATIONS times the player's rating deviation above their rating, and at least
+  HOLD_MIN_POINTS above it. The puzzle is taken at its rating before the solve or, before anyone
+  has solved it, at its tier's expected rating (ratings/contest.prior): its deviation is left out,
+  since a fresh puzzle's prior deviation is wide (RATING_PRIOR_DEVIATION), and counted in, it let
+  an established player perform 984 points above their rating on a fresh daily unheld. The points
+  bound keeps a good day ranked (350 points at k = 2 is 2.7 times faster than expected; the
+  deviations are doubts about the rating, not how a player's days vary). The points are counted
   from the lower of the rating now and the rating HOLD_HISTORY_DAYS before the solve
   (rating_then): an account that plays a little above its rating every day climbs, and judged
   only against where that climb has brought it, it ranked first within a fortnight
@@ -30,7 +33,7 @@ import math
 
 from django.conf import settings
 
-from ..models import PlayerRating, PuzzleRating, RatingChange, Solve
+from ..models import PlayerRating, RatingChange, Solve
 from .ranking import PAST_FIELD, PAST_HISTORY, expected_given, is_provisional, rank_time
 
 
@@ -41,16 +44,8 @@ def rating_before(solve: Solve, change: RatingChange | None) -> PlayerRating | N
     if rating is not None and change is not None:
         rating.rating, rating.deviation = change.player_before[0], change.player_before[1]
         rating.solves = max(0, rating.solves - 1)
+        rating.on_day_solves = max(0, rating.on_day_solves - (not solve.late))
     return rating
-
-
-def puzzle_deviation_before(solve: Solve, change: RatingChange | None) -> float:
-    """The deviation of the puzzle's rating before the solve: its rating `change`'s, else the stored
-    one once played, else its tier prior's (RATING_PRIOR_DEVIATION)."""
-    if change is not None:
-        return float(change.puzzle_before[1])
-    played = PuzzleRating.objects.filter(puzzle_id=solve.daily.puzzle_id, solves__gt=0)
-    return played.values_list("deviation", flat=True).first() or settings.RATING_PRIOR_DEVIATION
 
 
 def points_above(solve: Solve, change: RatingChange | None) -> float | None:
@@ -74,17 +69,21 @@ def rating_then(solve: Solve) -> float | None:
     return float(found[0]) if found is not None else None
 
 
+def hold_points(rating: PlayerRating) -> float:
+    """How far above their rating an established player's performance may go before the solve is
+    held: HOLD_DEVIATIONS of their deviations, and at least HOLD_MIN_POINTS (the module's rule)."""
+    return max(settings.HOLD_DEVIATIONS * rating.deviation, settings.HOLD_MIN_POINTS)
+
+
 def past_history(solve: Solve, rating: PlayerRating, change: RatingChange | None) -> bool:
-    """Faster than the established player's rating allows (the module's docstring has the bound),
-    counted from the lower of their rating now and rating_then."""
+    """Faster than the established player's rating allows (hold_points), counted from the lower of
+    their rating now and rating_then."""
     above = points_above(solve, change)
     if above is None:
         return False
     then = rating_then(solve)
     climbed = max(0.0, rating.rating - then) if then is not None else 0.0
-    doubt = math.hypot(rating.deviation, puzzle_deviation_before(solve, change))
-    bound = max(settings.HOLD_DEVIATIONS * doubt, settings.HOLD_MIN_POINTS)
-    return above + climbed > bound
+    return above + climbed > hold_points(rating)
 
 
 def past_field(solve: Solve, others: list[float]) -> bool:

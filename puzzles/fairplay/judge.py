@@ -226,10 +226,12 @@ def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
 
 
 def held_reason(solve: Solve) -> str:
-    """Why a solve that would be ranked is held for an admin's review (a code of HOLD_CODES), or "":
-    faster than its floor (floor_of), or than its player's history allows (against.py). Solves
-    not ranked anyway are not held: an approval could not rank them."""
-    if solve.late or solve.assisted or solve.unranked:
+    """Why a solve that would be ranked or rated is held for an admin's review (a code of
+    HOLD_CODES), or "": faster than its floor (floor_of), or than its player's history allows
+    (against.py). An archive solve is judged by the same rules, since it moves its player's rating
+    as a solve of the day does (Solve.objects.rated()): farmed there, a rating took rank 1. Solves
+    neither ranked nor rated anyway are not held: an approval could not count them."""
+    if solve.assisted or solve.unranked:
         return ""
     others = others_fastest(solve)  # one query, for the floor and the field
     floor, which = floor_among(solve.daily, others)

@@ -18,7 +18,7 @@ from collections.abc import Hashable, Sequence
 from django.conf import settings
 from django.db.models import F
 from django.db.models.functions import Coalesce
-from django.db.models.lookups import LessThan
+from django.db.models.lookups import GreaterThanOrEqual, LessThan
 
 from ..models import DailyPuzzle, PlayerRating, RatingChange, Solve, SolveQuerySet
 from ..ratings import expected_seconds_for
@@ -130,21 +130,28 @@ def day_medians(dailies: Sequence[DailyPuzzle]) -> dict[int, tuple[float, int]]:
 
 
 def is_provisional(rating: PlayerRating | None) -> bool:
-    """A player's rating is provisional (the leaderboard says "new") until it rests on
-    ESTABLISHED_SOLVES rated solves with a deviation of at most PROVISIONAL_DEVIATION."""
+    """A player's rating is provisional (the leaderboard says "new") until it is earned on the days
+    themselves: it rests on ESTABLISHED_SOLVES rated solves of dailies made on their day, on
+    ESTABLISHED_DAYS different days, at least as many as its archive solves, and its deviation is at
+    most PROVISIONAL_DEVIATION. An archive solve takes an hour of nobody's day: a rating farmed
+    there in an evening stays new (by_established is the same rule as a query)."""
     return (
         rating is None
-        or rating.solves < settings.ESTABLISHED_SOLVES
+        or rating.on_day_solves < settings.ESTABLISHED_SOLVES
+        or rating.on_days < settings.ESTABLISHED_DAYS
+        or 2 * rating.on_day_solves < rating.solves
         or rating.deviation > settings.PROVISIONAL_DEVIATION
     )
 
 
 def by_established(solves: SolveQuerySet) -> SolveQuerySet:
-    """The solves of established players: a rating that is not provisional (is_provisional), so
-    ESTABLISHED_SOLVES rated solves, each a clean one (the ranked rule without its day, never held
-    unless approved), and no solve ever disqualified. Fake accounts cost a history each to count."""
+    """The solves of established players: a rating that is not provisional (is_provisional's rule),
+    each of its solves a clean one (the ranked rule without its day, never held unless approved),
+    and no solve ever disqualified. Fake accounts cost a history of days each to count."""
     return solves.filter(
-        user__rating__solves__gte=settings.ESTABLISHED_SOLVES,
+        GreaterThanOrEqual(2 * F("user__rating__on_day_solves"), F("user__rating__solves")),
+        user__rating__on_day_solves__gte=settings.ESTABLISHED_SOLVES,
+        user__rating__on_days__gte=settings.ESTABLISHED_DAYS,
         user__rating__deviation__lte=settings.PROVISIONAL_DEVIATION,
     ).exclude(user__in=Solve.objects.filter(review=Solve.Review.DISQUALIFIED).values("user"))
 

@@ -120,9 +120,9 @@ def held_for_admin(code: str) -> str:
         ranking.UNDER_FLOOR: "under the difficulty's floor",
         ranking.UNDER_DAY: f"under the day's floor (a share of the established players' {nth_fastest()} time)",
         ranking.PAST_HISTORY: (
-            f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} deviations (the player's and "
-            f"the puzzle's ratings') and {settings.HOLD_MIN_POINTS:g} points above the player's rating "
-            f"(the lower of now and {settings.HOLD_HISTORY_DAYS} days before)"
+            f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} of the player's rating deviations "
+            f"and {settings.HOLD_MIN_POINTS:g} points above their rating (the lower of now and "
+            f"{settings.HOLD_HISTORY_DAYS} days before; a puzzle nobody had solved at its difficulty's expected rating)"
         ),
         ranking.PAST_FIELD: f"a provisional player {field_bound()}",
     }.get(code, code)
@@ -160,9 +160,16 @@ def rules(difficulty: str) -> list[str]:
         f"ranked solves by established players, under {settings.DAY_FLOOR_FRACTION:.0%} of the {nth_fastest()} of "
         "their times, is "
         "held until an admin has checked it; an admin may also disqualify a solve.",
-        "A solve far faster than its player's own rating allows is held too; a player is established, and "
-        f"their rating no longer new, after {settings.ESTABLISHED_SOLVES} ranked solves, and until then a solve "
-        f"{field_bound()} is held.",
+        "A solve far faster than its player's own rating allows is held too: one whose time implies a "
+        f"performance more than {settings.HOLD_DEVIATIONS:g} of the player's rating deviations, and at least "
+        f"{settings.HOLD_MIN_POINTS:g} points, above their rating (the lower of their rating now and "
+        f"{settings.HOLD_HISTORY_DAYS} days before; a puzzle nobody has solved yet counts at its difficulty's "
+        "expected rating).",
+        f"A rating is new until it rests on {settings.ESTABLISHED_SOLVES} solves of dailies made on their day, "
+        f"on {settings.ESTABLISHED_DAYS} different days, and on at least as many of those as of archive solves; "
+        f"until then a solve {field_bound()} is held.",
+        "Archive solves are never ranked, but they move a rating, so they pass the same floors and holds, "
+        "and a held one moves nothing until an admin approves it.",
         *PROMISES,
     ]
 

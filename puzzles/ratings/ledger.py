@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from ..models import PlayerRating, PuzzleRating, RatingChange, Solve
@@ -85,6 +85,8 @@ class _Book:
     players: dict[int, PlayerRating] = field(default_factory=dict)
     puzzles: dict[int, PuzzleRating] = field(default_factory=dict)
     new: set[tuple[str, int]] = field(default_factory=set)
+    # on_day_counts of the players about to be touched, before the ledger changes.
+    on_day_before: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def load(self, users: Iterable[int], puzzles: Iterable[int]) -> None:
         """Read the rows not yet in hand (those in hand may have changed since)."""
@@ -108,13 +110,38 @@ class _Book:
         return self.puzzles[puzzle_id]
 
     def save(self) -> None:
+        """Write the rows touched, with each player's counts of what their rating rests on moved as
+        the ledger's moved (on_day_counts before and after: moved, not set, as `solves` is)."""
         fields = ["rating", "deviation", "volatility", "solves", "updated_at"]
+        after = on_day_counts(self.players)
+        for user_id, row in self.players.items():
+            (solves, days), (solves_before, days_before) = (
+                after.get(user_id, (0, 0)),
+                self.on_day_before.get(user_id, (0, 0)),
+            )
+            row.on_day_solves = max(0, row.on_day_solves + solves - solves_before)
+            row.on_days = max(0, row.on_days + days - days_before)
         players = [(("player", key) in self.new, row) for key, row in self.players.items()]
         PlayerRating.objects.bulk_create([row for new, row in players if new])
-        PlayerRating.objects.bulk_update([row for new, row in players if not new], fields)
+        PlayerRating.objects.bulk_update([row for new, row in players if not new], [*fields, *ON_DAY_FIELDS])
         puzzles = [(("puzzle", key) in self.new, row) for key, row in self.puzzles.items()]
         PuzzleRating.objects.bulk_create([row for new, row in puzzles if new])
         PuzzleRating.objects.bulk_update([row for new, row in puzzles if not new], fields)
+
+
+# What a player's rating rests on beyond its count of solves (PlayerRating's docstring).
+ON_DAY_FIELDS = ["on_day_solves", "on_days"]
+
+
+def on_day_counts(user_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """Each player's rated solves of dailies made on their day, and their different days, as the
+    ledger holds them now: one query; a player with none is left out."""
+    return {
+        row["user_id"]: (row["solves"], row["days"])
+        for row in RatingChange.objects.filter(user_id__in=list(user_ids), solve__late=False)
+        .values("user_id")
+        .annotate(solves=Count("pk"), days=Count("solve__daily__date", distinct=True))
+    }
 
 
 def _state(row: PlayerRating | PuzzleRating) -> glicko2.Rating:
@@ -188,6 +215,10 @@ def ratings_catch_up(now: datetime.datetime | None = None) -> int:
                 "solved_at", "solve_id"
             )
         )
+        touched = {c.user_id for c in undone} | set(
+            Solve.objects.filter(pk__in=[solve_id for _, solve_id in wanted[start:]]).values_list("user_id", flat=True)
+        )
+        book.on_day_before = on_day_counts(touched)
         if undone:
             _wind_back(book, undone)
         _play_forward(book, wanted[start:])

@@ -138,7 +138,7 @@ REVIEW_KEY = ("version", "made_at")
 ATTEMPT_DRAWN = ("digits",)
 # What the page reads of the player's rating: whether it is still new (ranking.is_provisional),
 # for the "new" mark on the player's own row when it is below the top.
-RATING_READ = ("solves", "deviation")
+RATING_READ = ("solves", "on_day_solves", "on_days", "deviation")
 
 
 @dataclass(frozen=True)
