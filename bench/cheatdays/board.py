@@ -118,12 +118,16 @@ def honest_steps(daily: Daily, seconds: float, rng: random.Random) -> tuple[list
 
 
 def followed_up(daily: Daily) -> None:
-    """What the solve's follow-up task does first, a moment after the submit's answer in
-    production: the day's other held solves decided again (fairplay/judge.held_again)."""
-    from puzzles.fairplay.judge import held_again
-    from puzzles.models import DailyPuzzle
+    """What the beat's sweep does a second after a submit's answer in production (tasks.follow_ups):
+    the solves left being checked judged, the day's other held solves decided again, the ratings
+    brought up to them; all but the solve's review (coaching), which judges nothing."""
+    from puzzles.fairplay import judge
+    from puzzles.ratings.ledger import ratings_catch_up
 
-    held_again(DailyPuzzle.objects.select_related("puzzle").get(pk=daily.pk))
+    for solve_id in judge.waiting():
+        if judge.judge_waiting_one(solve_id):
+            judge.held_again_after(solve_id)
+    ratings_catch_up()
 
 
 class Board:

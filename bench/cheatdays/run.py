@@ -15,6 +15,8 @@ from bench.harness import markdown_header, markdown_row
 from . import world as sim
 from .board import REFUSED
 from .bots import Bot, Sybils, every_bot
+from .farm import ArchiveFarm
+from .hidden import Copier, Reopener, Silent
 
 
 def outcome(solve) -> str:
@@ -95,6 +97,19 @@ def floor_without(solve, sybil_ids: list[int]) -> float:
     return day_floor(solve.daily, by_established(others))[0]
 
 
+def all_bots() -> list[Bot]:
+    """Issue 26's bots, then issue 43's: the archive farm, time hidden from the clock, the replay copy."""
+    return [
+        *every_bot(),
+        ArchiveFarm("f. archive farm (new verified account, 22 at about 48 s, then aim)", "archive", patient=False),
+        ArchiveFarm("f. archive farm, patient (each 2 s behind its day's field)", "patient", patient=True),
+        Reopener("g. reopened after closed halves, moves aged into them (strong history)", "reopen"),
+        Silent("g. no heartbeats, 75 s silences planned for the old 30 s limit (strong)", "silent", 75.0, 30.0),
+        Silent("g. no heartbeats, silences 1.5 times the published limit (strong)", "longsilent", None, None),
+        Copier("h. replay copy of the day's rank 1 (strong history)", "copy"),
+    ]
+
+
 def main(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     sim.setup(args.warm_up + args.days)
@@ -105,7 +120,7 @@ def main(args: argparse.Namespace) -> None:
     from puzzles.ratings.ledger import ratings_catch_up
 
     world = sim.make(args.honest, args.warm_up, args.days, args.seed)
-    bots = every_bot()
+    bots = all_bots()
     sim.warm(world, [p for bot in bots for p in bot.histories(world)])
     ratings = {r.user_id: r for r in PlayerRating.objects.all()}
     there = [p for p in world.honest if p.user_id not in world.joins]
