@@ -289,8 +289,9 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # is limited per client address (per account too for failures), in Django's cache (Redis on
 # CACHE_URL, shared by every process; otherwise each process counts alone). A wrong current
 # password at a password change counts as a failed log-in (puzzles/accounts/adapter.py). Format:
-# "amount/period/per" with period like 30s, m, 5m, h and per ip, key (the username or email)
-# or user, comma-separated; empty turns that limit off.
+# "amount/period/per" with period like 30s, m, 5m, h and per ip, key (the username or email;
+# for failed log-ins, the username or email from one address) or user, comma-separated; empty
+# turns that limit off.
 ACCOUNT_RATE_LIMITS = {
     "login": env("RATE_LIMIT_LOGIN", "20/m/ip"),
     "login_failed": env("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
@@ -298,6 +299,12 @@ ACCOUNT_RATE_LIMITS = {
     "change_password": env("RATE_LIMIT_CHANGE_PASSWORD", "10/m/ip,5/m/user"),
     "reset_password": env("RATE_LIMIT_RESET_PASSWORD", "20/m/ip,5/m/key"),
 }
+# Failures for one account from every address only slow (puzzles/accounts/backoff.py): past this
+# many in an hour (0: never), a browser that has not logged in to it waits its address's turn,
+# LOGIN_BACKOFF_SECONDS at first, twice as long after each attempt, at most the MAX.
+LOGIN_ACCOUNT_FAILURES_PER_HOUR = int(env("LOGIN_ACCOUNT_FAILURES_PER_HOUR", "20"))
+LOGIN_BACKOFF_SECONDS = int(env("LOGIN_BACKOFF_SECONDS", "15"))
+LOGIN_BACKOFF_MAX_SECONDS = int(env("LOGIN_BACKOFF_MAX_SECONDS", "300"))
 # The client's address: REMOTE_ADDR, or behind the proxy (BEHIND_PROXY) the TRUSTED_PROXY_COUNT-th
 # entry of X-Forwarded-For from the right, the one the outermost of our proxies appended. What a
 # client writes into the header itself stays to the left of it and is never read.

@@ -17,7 +17,9 @@ from django.core.validators import RegexValidator
 from django.http import HttpRequest
 from django.utils import timezone
 
+from . import backoff
 from .guests import GUEST_PREFIX, guest_convert, guest_merge, keep_guest, kept_guest
+from .ratelimits import address_group
 from .usernames import lookalike_taken
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,11 @@ USERNAME_VALIDATORS = [
 @functools.cache
 def _networks(addresses: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
     return tuple(ipaddress.ip_network(address, strict=False) for address in addresses)
+
+
+def login_of(credentials: dict[str, str]) -> str:
+    """The username or email a log-in names, as allauth's failure limits key it (email first)."""
+    return credentials.get("email", credentials.get("username", "")).lower()
 
 
 def from_trusted_proxy(address: str) -> bool:
@@ -98,6 +105,22 @@ class AccountAdapter(DefaultAccountAdapter):
         except ImproperlyConfigured:
             log.error("X-Forwarded-For has fewer entries than TRUSTED_PROXY_COUNT; request refused")
             raise PermissionDenied("This request did not come through the site's proxy.") from None
+
+    # Failed log-ins (accounts/backoff.py): allauth's per-"key" limit counts a username or email
+    # from one client address, so a stranger's guesses never shut the owner's door; across every
+    # address the account is only slowed.
+
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials) -> str:
+        login = super()._get_login_attempts_cache_key(request, **credentials)
+        return f"{login}@{address_group(self.get_client_ip(request))}"
+
+    def pre_authenticate(self, request: HttpRequest, **credentials) -> None:
+        backoff.check(request, login_of(credentials), self.get_client_ip(request))
+        super().pre_authenticate(request, **credentials)
+
+    def authentication_failed(self, request: HttpRequest, **credentials) -> None:
+        super().authentication_failed(request, **credentials)
+        backoff.count_failure(login_of(credentials))
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow)
