@@ -64,6 +64,8 @@ from django.dispatch import receiver
 from ..models import DailyPuzzle, PlayEvent, Solve, site_today
 from ..record_of_play.moves import Move, unpack
 from .against import held_against_player
+from .copies import Placement, held_as_copy
+from .copies import keep as keep_placements
 from .ranking import (
     CHECKING,
     IN_SUBMIT,
@@ -162,6 +164,21 @@ def digit_times(events: list[PlayEvent], started_at: datetime.datetime) -> list[
     return sorted(times)
 
 
+def placements(events: list[PlayEvent], started_at: datetime.datetime) -> list[Placement]:
+    """Each digit placed, in the record's order: its cell, its digit and the clock when it went in
+    (on_the_clock), as the replay shows it (copies.py compares them); [] for a record from before
+    events kept their clock."""
+    timed = on_the_clock(events, started_at) or []
+    return [
+        (cell, int(value), c.clock)
+        for _, moves in timed
+        for c in moves
+        if c.move.layer == "d"
+        for cell, value in c.move.cells
+        if value
+    ]
+
+
 # --- the rules, one function each ---------------------------------------------------------------
 
 
@@ -235,7 +252,7 @@ def held_reason(solve: Solve) -> str:
     floor, which = floor_among(solve.daily, others)
     if rank_time(solve) < floor:
         return which
-    return held_against_player(solve, others)
+    return held_as_copy(solve) or held_against_player(solve, others)
 
 
 def solve_judge(solve: Solve) -> None:
@@ -246,6 +263,7 @@ def solve_judge(solve: Solve) -> None:
     events = record_of(solve)
     solve.ranked_seconds = ranked_time(solve)
     solve.unranked = unranked_reason(solve, events)
+    keep_placements(solve, placements(events, solve.attempt.started_at))
     solve.held = held_reason(solve)
     solve.flagged = bool(solve.held)
     solve.save(update_fields=["ranked_seconds", "unranked", "held", "flagged"])
