@@ -64,6 +64,8 @@ from django.dispatch import receiver
 from ..models import DailyPuzzle, PlayEvent, Solve, site_today
 from ..record_of_play.moves import Move, unpack
 from .against import held_against_player
+from .copies import Placement, held_as_copy
+from .copies import keep as keep_placements
 from .ranking import (
     CHECKING,
     IN_SUBMIT,
@@ -162,6 +164,21 @@ def digit_times(events: list[PlayEvent], started_at: datetime.datetime) -> list[
     return sorted(times)
 
 
+def placements(events: list[PlayEvent], started_at: datetime.datetime) -> list[Placement]:
+    """Each digit placed, in the record's order: its cell, its digit and the clock when it went in
+    (on_the_clock), as the replay shows it (copies.py compares them); [] for a record from before
+    events kept their clock."""
+    timed = on_the_clock(events, started_at) or []
+    return [
+        (cell, int(value), c.clock)
+        for _, moves in timed
+        for c in moves
+        if c.move.layer == "d"
+        for cell, value in c.move.cells
+        if value
+    ]
+
+
 # --- the rules, one function each ---------------------------------------------------------------
 
 
@@ -227,8 +244,8 @@ def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
 
 def held_reason(solve: Solve) -> str:
     """Why a solve that would be ranked or rated is held for an admin's review (a code of
-    HOLD_CODES), or "": faster than its floor (floor_of), or than its player's history allows
-    (against.py). An archive solve is judged by the same rules, since it moves its player's rating
+    HOLD_CODES), or "": faster than its floor (floor_of), a copy of an earlier solve's record
+    (copies.py), or faster than its player's history allows (against.py). An archive solve is judged by the same rules, since it moves its player's rating
     as a solve of the day does (Solve.objects.rated()): farmed there, a rating took rank 1. Solves
     neither ranked nor rated anyway are not held: an approval could not count them."""
     if solve.assisted or solve.unranked:
@@ -237,7 +254,7 @@ def held_reason(solve: Solve) -> str:
     floor, which = floor_among(solve.daily, others)
     if rank_time(solve) < floor:
         return which
-    return held_against_player(solve, others)
+    return held_as_copy(solve) or held_against_player(solve, others)
 
 
 def solve_judge(solve: Solve) -> None:
@@ -248,6 +265,7 @@ def solve_judge(solve: Solve) -> None:
     events = record_of(solve)
     solve.ranked_seconds = ranked_time(solve)
     solve.unranked = unranked_reason(solve, events)
+    keep_placements(solve, placements(events, solve.attempt.started_at))
     solve.held = held_reason(solve)
     solve.flagged = bool(solve.held)
     solve.save(update_fields=["ranked_seconds", "unranked", "held", "flagged"])

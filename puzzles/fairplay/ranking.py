@@ -61,9 +61,10 @@ CHECKING = "checking"
 LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
 # Why a solve is held for review (Solve.held; judge.held_reason applies them, first match wins):
 # under the difficulty's floor, under the day's floor, far faster than the player's own rating
-# allows (against.py), a provisional player faster than the day's established players allow.
-UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD = "floor", "day", "history", "field"
-HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD)
+# allows (against.py), a provisional player faster than the day's established players allow;
+# a record of play that repeats an earlier solve's of the same puzzle (copies.py).
+UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD, COPY = "floor", "day", "history", "field", "copy"
+HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD, COPY)
 
 
 def rank_time(solve: Solve) -> float:

@@ -9,7 +9,7 @@ from django.conf import settings
 
 from ..durations import format_duration
 from ..models import Solve
-from . import ranking
+from . import copies, ranking
 from .ranking import (
     CHECKING,
     DISQUALIFIED,
@@ -110,6 +110,8 @@ def held_because(solve: Solve) -> str:
         return "it was far faster than your own recent solves, so it is held until an admin checks it"
     if code == ranking.PAST_FIELD:
         return f"your rating is still new and it was {field_bound()}, so it is held until an admin checks it"
+    if code == ranking.COPY:
+        return "its record of play matches another solve's, so it is held until an admin checks it"
     floor, _ = ranking.floor_of(solve)
     return f"it was under {format_duration(floor)}, so it is held until an admin checks it"
 
@@ -125,6 +127,9 @@ def held_for_admin(code: str) -> str:
             f"{settings.HOLD_HISTORY_DAYS} days before; a puzzle nobody had solved at its difficulty's expected rating)"
         ),
         ranking.PAST_FIELD: f"a provisional player {field_bound()}",
+        ranking.COPY: (
+            f"its record of play repeats an earlier solve's of this puzzle (below, side by side): {copy_rule()}"
+        ),
     }.get(code, code)
 
 
@@ -139,6 +144,15 @@ def field_bound() -> str:
     if settings.FIELD_MARGIN == 1:
         return "faster than the day's fastest time by an established player"
     return f"under {settings.FIELD_MARGIN:.0%} of the day's fastest time by an established player"
+
+
+def copy_rule() -> str:
+    """When a record repeats another (copies.same_play), in words with its numbers."""
+    return (
+        "the same digits in the same cells in the same order, for at least half of the solve, and "
+        f"{copies.COPY_SHARE:.0%} of them within {copies.COPY_SECONDS:g} s of the other's times (stretched to "
+        "the same length)"
+    )
 
 
 def rules(difficulty: str) -> list[str]:
@@ -170,6 +184,8 @@ def rules(difficulty: str) -> list[str]:
         f"until then a solve {field_bound()} is held.",
         "Archive solves are never ranked, but they move a rating, so they pass the same floors and holds, "
         "and a held one moves nothing until an admin approves it.",
+        "A solve whose record of play repeats an earlier solve's of the same puzzle is held until an admin has "
+        f"checked it: {copy_rule()}.",
         *PROMISES,
     ]
 
