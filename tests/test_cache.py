@@ -30,6 +30,23 @@ def test_a_cache_whose_redis_is_away_misses_and_drops_writes_without_raising():
     assert cache._resting_until > 0  # and it stops trying for a few seconds
 
 
+def test_a_count_on_a_cache_whose_redis_is_away_reads_as_the_windows_first():
+    cache = ForgivingRedisCache(DEAD_REDIS, SHORT)
+    assert cache.incr("n") == 1  # a limit counted there lets the request through
+    cache.decr("n")
+
+
+@pytest.mark.integration
+def test_a_count_that_is_not_there_is_the_callers_value_error_not_an_outage(spare_redis_url):
+    cache = ForgivingRedisCache(spare_redis_url, SHORT)
+    cache.clear()
+    with pytest.raises(ValueError, match="not found"):
+        cache.incr("missing")
+    assert cache._resting_until == 0
+    cache.add("n", 0)
+    assert cache.incr("n") == 1 and cache.decr("n") == 0
+
+
 @pytest.mark.integration
 def test_after_a_lost_write_the_cache_is_emptied_when_redis_answers_again(spare_redis_url):
     url = spare_redis_url
