@@ -1,12 +1,15 @@
 """Accounts (django-allauth does the work): which usernames may be taken (none that reads as a
 taken one: usernames.py), a password change whose wrong current password counts as a failed
-log-in, and what signing up or logging in does to a guest (guests.py)."""
+log-in, what signing up or logging in does to a guest (guests.py), and its mails: capped per
+address (mailcap.py), with every link on settings.SITE_URL."""
 
 from __future__ import annotations
 
 import functools
 import ipaddress
 import logging
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
@@ -15,8 +18,11 @@ from django.contrib import messages
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 
+from ..results.share import SITE_NAME, site_url
+from . import mailcap
 from .guests import GUEST_PREFIX, guest_convert, guest_merge, keep_guest, kept_guest
 from .usernames import lookalike_taken
 
@@ -70,6 +76,15 @@ class ChangePasswordForm(AllauthChangePasswordForm):
         return password
 
 
+@dataclass(frozen=True)
+class MailSite:
+    """What allauth's mail templates read of `current_site` (its name, its domain): the configured
+    site, where allauth, without django.contrib.sites, would take the request's Host."""
+
+    name: str
+    domain: str
+
+
 class AccountAdapter(DefaultAccountAdapter):
     """allauth's adapter, where an address that cannot be told is a refusal, not a server error,
     and logging in or out says nothing: the header already shows who is playing, and a board
@@ -98,6 +113,29 @@ class AccountAdapter(DefaultAccountAdapter):
         except ImproperlyConfigured:
             log.error("X-Forwarded-For has fewer entries than TRUSTED_PROXY_COUNT; request refused")
             raise PermissionDenied("This request did not come through the site's proxy.") from None
+
+    # Mail. allauth builds its links from the request (its Host, which any client writes, within
+    # ALLOWED_HOSTS): here each is on SITE_URL, and every message goes through the cap.
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        site = MailSite(name=SITE_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+        context = {"request": self.request, "email": email, "current_site": site, **context}
+        mailcap.send(self.render_mail(template_prefix, email, context), kind=template_prefix)
+
+    def get_reset_password_from_key_url(self, key: str) -> str:
+        # allauth's path, with its opaque key standing for the uid and the token.
+        path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
+        return site_url(path.replace("UID-KEY", quote(key)))
+
+    def get_email_confirmation_url(self, request: HttpRequest, emailconfirmation) -> str:
+        return site_url(reverse("account_confirm_email", args=[emailconfirmation.key]))
+
+    def send_account_already_exists_mail(self, email: str) -> None:
+        context = {
+            "signup_url": site_url(reverse("account_signup")),
+            "password_reset_url": site_url(reverse("account_reset_password")),
+        }
+        self.send_mail("account/email/account_already_exists", email, context)
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow)
