@@ -10,6 +10,7 @@ from django.core.cache import caches
 from django.test import Client
 
 from puzzles.auth import CachedModelBackend, user_cache_key
+from puzzles.models import Guest
 from sudokusite.cache import ForgivingRedisCache
 
 from .factories import EASY_GIVENS, EASY_SOLUTION
@@ -206,3 +207,17 @@ def test_this_processs_memory_keeps_values_themselves_not_copies():
     kept.set("k", value, 60)
     assert kept.get("k") is value and kept.get("gone", "default") == "default"
     assert kept.add("k", 1) is False and kept.add("n", 1) is True and kept.incr("n", 2) == 3
+
+
+def test_with_the_cache_down_a_visitors_first_move_still_makes_a_guest(settings, todays_easy):
+    # The guests' hourly limit counts in the cache (incr): away, it lets the move through.
+    settings.CACHES = {
+        "default": {"BACKEND": "sudokusite.cache.ForgivingRedisCache", "LOCATION": DEAD_REDIS, **SHORT},
+        "local": settings.CACHES["local"],
+    }
+    base = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    saved = Client().post(
+        f"/api{base}save/", json.dumps({"version": 0, "digits": "4" + "0" * 80}), content_type="application/json"
+    )
+    assert saved.status_code == 200
+    assert Guest.objects.count() == 1
