@@ -351,6 +351,13 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Daily Sudoku <sudoku@localhost>"
 # Where the leaderboard's rules ask players to report a result (a mailto link): this address, or
 # by default the address the site's own mail comes from, which its admins read.
 REPORT_EMAIL = env("REPORT_EMAIL") or parseaddr(DEFAULT_FROM_EMAIL)[1]
+# No mail can be aimed at a stranger: a password reset (or an address change) for an address
+# with no account sends nothing, where allauth's "strict" mails the address an "unknown account"
+# note (the page answers alike either way); and every mail the site sends, whatever its kind,
+# counts against its recipient's caps (puzzles/accounts/mailcap.py): past either, it is not sent.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+MAIL_CAP_PER_HOUR = int(env("MAIL_CAP_PER_HOUR", "3"))
+MAIL_CAP_PER_DAY = int(env("MAIL_CAP_PER_DAY", "10"))
 
 # Web Push reminders (puzzles/accounts/push.py): a VAPID key pair, which identifies the site to
 # the browsers' push services. Without both keys push is not offered at all; `manage.py vapid_keys`
