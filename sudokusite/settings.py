@@ -515,7 +515,7 @@ SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 # (an open, a tick, a close, a save, a submit) counts the silence before it, up to this many
 # seconds: the longest silence counted, as long as a person may think at a board with the page
 # paused or hidden (puzzles/play/attempts.py). A ranked solve in the day's top WALL_HOLD_TOP whose
-# clock is under CLOCK_WALL_RATIO of its time from its first move is held (fairplay/wall.py).
+# clock is under CLOCK_WALL_RATIO of its time from its first move is held (fairplay/judge.py).
 HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "180"))
 CLOCK_WALL_RATIO = float(env("CLOCK_WALL_RATIO", "0.5"))
 WALL_HOLD_TOP = int(env("WALL_HOLD_TOP", "10"))

@@ -42,8 +42,11 @@ def test_opening_a_page_starts_the_attempt_and_counts_from_then(player, daily, c
     assert beat(player, daily, "tick") == 10
 
 
-def test_the_limit_is_minutes_a_person_may_think_at_a_board(settings):
-    assert settings.HEARTBEAT_GAP_SECONDS >= 120
+def test_the_limit_is_minutes_a_person_may_think_at_a_board_and_the_paused_board_says_so(client, daily, settings):
+    assert settings.HEARTBEAT_GAP_SECONDS == 180
+    page = client.get(url(daily)).content.decode()
+    paused = page[page.index('id="sudoku-paused"') : page.index('id="sudoku-resume"')]
+    assert "The clock counts a pause up to 3 minutes." in paused
 
 
 def test_an_open_after_a_long_absence_counts_up_to_the_limit(player, daily, clock, settings):

@@ -56,6 +56,9 @@ def test_a_clock_just_under_half_its_wall_time_is_held_and_says_why(client, dail
     said = "the clock counted under half of the time from your first move to the solve"
     assert said in words.held_because(solve) and said in body
     assert "a pause counts only up to 3 minutes" in body
+    rules = body[body.index('<details class="results-rules">') : body.index("</details>")]
+    assert "top 10 whose clock is under half of the time from its first move" in rules
+    assert "each silence, a pause too, counting up to 3 minutes" in rules
     assert "in the day's top 10" in words.held_for_admin(ranking.OFF_CLOCK)
 
 

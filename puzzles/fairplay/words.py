@@ -170,7 +170,7 @@ def rules(difficulty: str) -> list[str]:
         "Only solves made on the puzzle's day, without hints or checks, by players with an account are ranked.",
         "A solve has one time, the clock's, as the board, the results, the leaderboard and the replay show it: "
         "time counts between the page's signs of life (its heartbeats, its saves, pausing and reopening it), "
-        f"a silence counting only up to {pause_limit()}: a pause counts, up to that.",
+        f"each silence, a pause too, counting up to {pause_limit()}.",
         "The record of play must show the grid filled over time: a solve is not ranked when most of its "
         f"digits arrive in the final submit, or in saves of over {large_write_digits()} digits at once, or when "
         f"its digits go in under {MIN_MEDIAN_GAP_SECONDS:g} s apart for most of the solve, or when over "

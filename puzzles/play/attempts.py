@@ -14,16 +14,16 @@ the ranked time (fairplay/judge.py) and the replay (fairplay/replays.py):
   the sign of life before it, whatever the page said in between, up to HEARTBEAT_GAP_SECONDS:
   the longest silence counted, minutes, as long as a person may think at a paused or hidden board.
 - So only a silence past that limit is left out, and only its part past the limit: a page that
-  was closed, asleep, crashed or sent nothing. An open counts like any other sign of life: when
-  it counted nothing, a page could say it closed, play hidden, open and then save moves dated
-  inside the stretch it called closed, and none of that time was counted.
+  was closed, asleep, crashed or sent nothing. An open counts like any other sign of life, so a
+  page cannot hide play by saying it closed, then opening and saving moves dated inside the
+  stretch it called closed.
 
 With the page open the board sends a sign of life every few seconds, so the limit bites only on a
 page that was silent; a pause longer than it counts the limit (the paused board says so). A
 solved attempt's clock never moves again. Each event of the record keeps the clock as it stood
 after it (PlayEvent.clock), so the ranked time and the replay read this clock, never another; a
 solve whose clock is far below the time from its first move is held for review when it would
-rank near the top (fairplay/wall.py).
+rank near the top (fairplay/judge.clock_far_below_wall).
 
 Every save, submit, open and close adds one event to the attempt's record of play, with the
 moves the write carried, in the same transaction (record_of_play/events.py has the rules). Ticks are not
