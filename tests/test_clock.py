@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from puzzles.models import Attempt
@@ -47,6 +48,8 @@ def test_the_limit_is_minutes_a_person_may_think_at_a_board_and_the_paused_board
     page = client.get(url(daily)).content.decode()
     paused = page[page.index('id="sudoku-paused"') : page.index('id="sudoku-resume"')]
     assert "The clock counts a pause up to 3 minutes." in paused
+    howto = client.get(reverse("puzzles:howto")).content.decode()
+    assert "when you pause or leave it counts up to 3 minutes, then stops" in howto
 
 
 def test_an_open_after_a_long_absence_counts_up_to_the_limit(player, daily, clock, settings):

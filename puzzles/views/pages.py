@@ -76,7 +76,7 @@ def today_published(request: HttpRequest) -> JsonResponse:
 def how_to_play(request: HttpRequest) -> HttpResponse:
     """The rules, the board's four entry modes, its keys and touch: the page the header links to
     (on the board the same words open in a dialog instead, static/js/howto.js)."""
-    return render(request, "puzzles/howto.html")
+    return render(request, "puzzles/howto.html", {"pause_limit": pause_limit()})
 
 
 # How soon a puzzle being prepared is worth asking for again, in seconds.
