@@ -525,10 +525,14 @@ PRACTICE_CHECKS_PER_MINUTE = int(env("PRACTICE_CHECKS_PER_MINUTE", "20"))
 # How many generation workers may share one admin seed batch (one task each, handed on).
 SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 
-# Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
-# between signs of life (a closed laptop, a crashed tab) counts only up to this many seconds
-# (puzzles/play/attempts.py); a hidden tab or a pause sends "close", and its "open" counts nothing.
-HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
+# Playing: the page sends a heartbeat every 10 s while visible and unpaused; every sign of life
+# (an open, a tick, a close, a save, a submit) counts the silence before it, up to this many
+# seconds: the longest silence counted, as long as a person may think at a board with the page
+# paused or hidden (puzzles/play/attempts.py). A ranked solve in the day's top WALL_HOLD_TOP whose
+# clock is under CLOCK_WALL_RATIO of its time from its first move is held (fairplay/judge.py).
+HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "180"))
+CLOCK_WALL_RATIO = float(env("CLOCK_WALL_RATIO", "0.75"))
+WALL_HOLD_TOP = int(env("WALL_HOLD_TOP", "10"))
 # While a player keeps entering, the board saves at most this often (the first entry after a quiet
 # spell goes at once; each entry is kept on the device meanwhile, with its own time): fewer
 # requests, against a second device seeing the newest entries this much later (docs/playing.md).
