@@ -87,6 +87,8 @@ class ForgivingRedisCache(PlainKeys, RedisCache):
                 log.warning("cache is back: emptied it, since writes were lost while it was away")
             return getattr(super(), method)(*args, **kwargs)
         except Exception as exc:  # redis-py's errors and the OS's, whatever the client raises
+            if method == "incr" and isinstance(exc, ValueError):
+                raise  # a count that is not there, as every cache says: the caller's to handle
             self._resting_until = time.monotonic() + RESTING_SECONDS
             if method in WRITES:
                 self._lost_writes = True
@@ -118,6 +120,15 @@ class ForgivingRedisCache(PlainKeys, RedisCache):
 
     def touch(self, key: str, *args: Any, **kwargs: Any) -> bool:
         return self._call("touch", False, key, *args, **kwargs)
+
+    # Counts (the site's limits, ratelimits.py; the mail caps, mailcap.py) count nothing while
+    # Redis is away: each hit reads as the window's first, so a limit lets it through rather than
+    # a reset or a first move failing. A lost count is never stale, so it empties nothing after.
+    def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
+        return self._call("incr", delta, key, delta, version)
+
+    def decr(self, key: str, delta: int = 1, version: int | None = None) -> int:
+        return self.incr(key, -delta, version)
 
     def delete(self, key: str, version: int | None = None) -> bool:
         return self._call("delete", False, key, version)

@@ -289,8 +289,9 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # is limited per client address (per account too for failures), in Django's cache (Redis on
 # CACHE_URL, shared by every process; otherwise each process counts alone). A wrong current
 # password at a password change counts as a failed log-in (puzzles/accounts/adapter.py). Format:
-# "amount/period/per" with period like 30s, m, 5m, h and per ip, key (the username or email)
-# or user, comma-separated; empty turns that limit off.
+# "amount/period/per" with period like 30s, m, 5m, h and per ip, key (the username or email;
+# for failed log-ins, the username or email from one address) or user, comma-separated; empty
+# turns that limit off.
 ACCOUNT_RATE_LIMITS = {
     "login": env("RATE_LIMIT_LOGIN", "20/m/ip"),
     "login_failed": env("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
@@ -298,6 +299,12 @@ ACCOUNT_RATE_LIMITS = {
     "change_password": env("RATE_LIMIT_CHANGE_PASSWORD", "10/m/ip,5/m/user"),
     "reset_password": env("RATE_LIMIT_RESET_PASSWORD", "20/m/ip,5/m/key"),
 }
+# Failures for one account from every address only slow (puzzles/accounts/backoff.py): past this
+# many in an hour (0: never), a browser that has not logged in to it waits its address's turn,
+# LOGIN_BACKOFF_SECONDS at first, twice as long after each attempt, at most the MAX.
+LOGIN_ACCOUNT_FAILURES_PER_HOUR = int(env("LOGIN_ACCOUNT_FAILURES_PER_HOUR", "20"))
+LOGIN_BACKOFF_SECONDS = int(env("LOGIN_BACKOFF_SECONDS", "15"))
+LOGIN_BACKOFF_MAX_SECONDS = int(env("LOGIN_BACKOFF_MAX_SECONDS", "300"))
 # The client's address: REMOTE_ADDR, or behind the proxy (BEHIND_PROXY) the TRUSTED_PROXY_COUNT-th
 # entry of X-Forwarded-For from the right, the one the outermost of our proxies appended. What a
 # client writes into the header itself stays to the left of it and is never read.
@@ -344,6 +351,13 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Daily Sudoku <sudoku@localhost>"
 # Where the leaderboard's rules ask players to report a result (a mailto link): this address, or
 # by default the address the site's own mail comes from, which its admins read.
 REPORT_EMAIL = env("REPORT_EMAIL") or parseaddr(DEFAULT_FROM_EMAIL)[1]
+# No mail can be aimed at a stranger: a password reset (or an address change) for an address
+# with no account sends nothing, where allauth's "strict" mails the address an "unknown account"
+# note (the page answers alike either way); and every mail the site sends, whatever its kind,
+# counts against its recipient's caps (puzzles/accounts/mailcap.py): past either, it is not sent.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+MAIL_CAP_PER_HOUR = int(env("MAIL_CAP_PER_HOUR", "3"))
+MAIL_CAP_PER_DAY = int(env("MAIL_CAP_PER_DAY", "10"))
 
 # Web Push reminders (puzzles/accounts/push.py): a VAPID key pair, which identifies the site to
 # the browsers' push services. Without both keys push is not offered at all; `manage.py vapid_keys`
@@ -511,10 +525,14 @@ PRACTICE_CHECKS_PER_MINUTE = int(env("PRACTICE_CHECKS_PER_MINUTE", "20"))
 # How many generation workers may share one admin seed batch (one task each, handed on).
 SEED_BATCH_WORKERS = int(env("SEED_BATCH_WORKERS", "2"))
 
-# Playing: the page sends a heartbeat every 10 s while visible and unpaused; a longer silence
-# between signs of life (a closed laptop, a crashed tab) counts only up to this many seconds
-# (puzzles/play/attempts.py); a hidden tab or a pause sends "close", and its "open" counts nothing.
-HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "30"))
+# Playing: the page sends a heartbeat every 10 s while visible and unpaused; every sign of life
+# (an open, a tick, a close, a save, a submit) counts the silence before it, up to this many
+# seconds: the longest silence counted, as long as a person may think at a board with the page
+# paused or hidden (puzzles/play/attempts.py). A ranked solve in the day's top WALL_HOLD_TOP whose
+# clock is under CLOCK_WALL_RATIO of its time from its first move is held (fairplay/judge.py).
+HEARTBEAT_GAP_SECONDS = int(env("HEARTBEAT_GAP_SECONDS", "180"))
+CLOCK_WALL_RATIO = float(env("CLOCK_WALL_RATIO", "0.75"))
+WALL_HOLD_TOP = int(env("WALL_HOLD_TOP", "10"))
 # While a player keeps entering, the board saves at most this often (the first entry after a quiet
 # spell goes at once; each entry is kept on the device meanwhile, with its own time): fewer
 # requests, against a second device seeing the newest entries this much later (docs/playing.md).

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import mail
 from django.core.exceptions import ImproperlyConfigured
@@ -36,7 +37,8 @@ def log_in(client: Client, login: str, password: str = PASSWORD, **extra: str):
 
 
 def link_in(message: str) -> str:
-    return re.search(r"https?://testserver(/\S+)", message).group(1)
+    """The path of the link in a mail, which is on SITE_URL (tests/test_mailcap.py)."""
+    return re.search(rf"{re.escape(settings.SITE_URL)}(/\S+)", message).group(1)
 
 
 # --- signing up -----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from unittest import mock
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
@@ -21,9 +22,16 @@ pytestmark = pytest.mark.django_db
 
 GIVENS, SOLUTION = EASY_GIVENS, EASY_SOLUTION
 
-# Seconds since the last sign of life: within the gap, at its edge, past it, a clock that
-# stepped backwards, and a clock stopped by a close before the one rule (None).
-GAPS = [0.0, 0.4, 12.25, 29.999, 30.0, 30.001, 31.0, 3600.0, -5.0, None]
+# Seconds since the last sign of life: within the limit (the old limit's 30 s among them), at its
+# edge, past it, a clock that stepped backwards, and a clock stopped by a close before these rules
+# (None).
+LIMIT = settings.HEARTBEAT_GAP_SECONDS
+GAPS = [0.0, 0.4, 12.25, 30.001, 95.0, LIMIT - 0.001, LIMIT, LIMIT + 0.001, LIMIT + 1.0, 3600.0, -5.0, None]
+
+
+def counted(gap: float | None) -> float:
+    """What a sign of life of any phase adds to the clock after `gap` seconds of silence: the rule."""
+    return 0.0 if gap is None else min(max(gap, 0.0), LIMIT)
 
 
 def started(daily, gap: float | None, now: datetime.datetime) -> Attempt:
@@ -35,8 +43,8 @@ def started(daily, gap: float | None, now: datetime.datetime) -> Attempt:
     return Attempt.objects.select_related("solve").get(pk=attempt.pk)
 
 
-def by_the_locking_path(attempt: Attempt, now: datetime.datetime, phase: str = attempts.TICK) -> float:
-    attempts._advance_clock(attempt, now, phase)
+def by_the_locking_path(attempt: Attempt, now: datetime.datetime) -> float:
+    attempts._advance_clock(attempt, now)
     return attempt.active_seconds
 
 
@@ -46,11 +54,11 @@ def by_the_locking_path(attempt: Attempt, now: datetime.datetime, phase: str = a
 def test_a_heartbeat_in_one_statement_counts_the_time_the_locking_path_counts(postgres, todays_easy, gap, phase):
     now = timezone.now()
     attempt = started(todays_easy, gap, now)
-    expected = by_the_locking_path(attempt, now, phase)
     with time_machine.travel(now, tick=False):
         saved = attempts._write_in_one_statement(attempt.user, todays_easy, phase=phase)
     assert saved is not None
-    assert saved.active_seconds == pytest.approx(expected, abs=1e-6)
+    assert saved.active_seconds == pytest.approx(100.0 + counted(gap), abs=1e-6)  # an open too
+    assert by_the_locking_path(attempt, now) == pytest.approx(saved.active_seconds, abs=1e-6)
     stored = Attempt.objects.get(pk=attempt.pk)
     assert stored.last_beat_at == attempt.last_beat_at  # what the locking path left
     assert stored.last_beat_at == now  # every beat, a close too, is a sign of life
@@ -63,6 +71,7 @@ def test_a_save_in_one_statement_counts_the_time_the_locking_path_counts(postgre
     now = timezone.now()
     attempt = started(todays_easy, gap, now)
     expected = by_the_locking_path(attempt, now)
+    assert expected == pytest.approx(100.0 + counted(gap), abs=1e-6)
     clean = (*attempts.position_clean(todays_easy.puzzle.givens, "4" + "0" * 80), attempts.colours_clean(None))
     with time_machine.travel(now, tick=False):
         saved = attempts._write_in_one_statement(attempt.user, todays_easy, 0, clean)
@@ -79,7 +88,7 @@ def by_the_locking_path_only(call, *args, **kwargs):
 
 
 @pytest.mark.postgres
-@pytest.mark.parametrize("gap", [0.4, 31.0, None])
+@pytest.mark.parametrize("gap", [0.4, 95.0, LIMIT + 1.0, None])
 @pytest.mark.parametrize("help", ["none", "hint", "check"])
 @pytest.mark.parametrize("late", [False, True])
 def test_a_right_submit_by_either_path_leaves_the_same_rows(postgres, todays_easy, gap, help, late):
@@ -167,6 +176,7 @@ def test_a_write_by_either_path_leaves_the_same_row(postgres, todays_easy, gap, 
     assert answers[0].version == answers[1].version
     assert logged[0] == logged[1] and len(logged[0]) == (0 if write == attempts.TICK else 1)
     assert answers[0].active_seconds == pytest.approx(answers[1].active_seconds, abs=1e-6)
+    assert answers[0].active_seconds == pytest.approx(100.0 + counted(gap), abs=1e-6)  # every phase alike
     one, locking = rows
     assert one.pop("active_seconds") == pytest.approx(locking.pop("active_seconds"), abs=1e-6)
     assert one == locking

@@ -10,6 +10,7 @@ from django.core.cache import caches
 from django.test import Client
 
 from puzzles.auth import CachedModelBackend, user_cache_key
+from puzzles.models import Guest
 from sudokusite.cache import ForgivingRedisCache
 
 from .factories import EASY_GIVENS, EASY_SOLUTION
@@ -28,6 +29,23 @@ def test_a_cache_whose_redis_is_away_misses_and_drops_writes_without_raising():
     assert cache.get_many(["k"]) == {}
     cache.delete("k")
     assert cache._resting_until > 0  # and it stops trying for a few seconds
+
+
+def test_a_count_on_a_cache_whose_redis_is_away_reads_as_the_windows_first():
+    cache = ForgivingRedisCache(DEAD_REDIS, SHORT)
+    assert cache.incr("n") == 1  # a limit counted there lets the request through
+    cache.decr("n")
+
+
+@pytest.mark.integration
+def test_a_count_that_is_not_there_is_the_callers_value_error_not_an_outage(spare_redis_url):
+    cache = ForgivingRedisCache(spare_redis_url, SHORT)
+    cache.clear()
+    with pytest.raises(ValueError, match="not found"):
+        cache.incr("missing")
+    assert cache._resting_until == 0
+    cache.add("n", 0)
+    assert cache.incr("n") == 1 and cache.decr("n") == 0
 
 
 @pytest.mark.integration
@@ -189,3 +207,17 @@ def test_this_processs_memory_keeps_values_themselves_not_copies():
     kept.set("k", value, 60)
     assert kept.get("k") is value and kept.get("gone", "default") == "default"
     assert kept.add("k", 1) is False and kept.add("n", 1) is True and kept.incr("n", 2) == 3
+
+
+def test_with_the_cache_down_a_visitors_first_move_still_makes_a_guest(settings, todays_easy):
+    # The guests' hourly limit counts in the cache (incr): away, it lets the move through.
+    settings.CACHES = {
+        "default": {"BACKEND": "sudokusite.cache.ForgivingRedisCache", "LOCATION": DEAD_REDIS, **SHORT},
+        "local": settings.CACHES["local"],
+    }
+    base = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    saved = Client().post(
+        f"/api{base}save/", json.dumps({"version": 0, "digits": "4" + "0" * 80}), content_type="application/json"
+    )
+    assert saved.status_code == 200
+    assert Guest.objects.count() == 1

@@ -1,6 +1,6 @@
-"""The server's clock (attempts.py): time counts between signs of life, a silence counting only up to
-HEARTBEAT_GAP_SECONDS; an open counts nothing, and a page that said it closed and writes or beats
-again counts the time since, as an open would not.
+"""The server's clock (attempts.py): every sign of life (an open, a tick, a close, a save, a submit)
+counts the time since the one before it, whatever the page said, a silence counting only up to
+HEARTBEAT_GAP_SECONDS (minutes: a pause counts as thinking, up to the limit).
 
 Through the API, so on PostgreSQL these take the one-statement path and on SQLite the locking
 path; tests/test_attempts.py holds the two paths to the same answers in every phase.
@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from puzzles.models import Attempt
@@ -42,33 +43,56 @@ def test_opening_a_page_starts_the_attempt_and_counts_from_then(player, daily, c
     assert beat(player, daily, "tick") == 10
 
 
-def test_an_open_after_a_long_absence_counts_nothing(player, daily, clock, settings):
+def test_the_limit_is_minutes_a_person_may_think_at_a_board_and_the_paused_board_says_so(client, daily, settings):
+    assert settings.HEARTBEAT_GAP_SECONDS == 180
+    page = client.get(url(daily)).content.decode()
+    paused = page[page.index('id="sudoku-paused"') : page.index('id="sudoku-resume"')]
+    assert "The clock counts a pause up to 3 minutes." in paused
+    howto = client.get(reverse("puzzles:howto")).content.decode()
+    assert "when you pause or leave it counts up to 3 minutes, then stops" in howto
+
+
+def test_an_open_after_a_long_absence_counts_up_to_the_limit(player, daily, clock, settings):
     beat(player, daily, "open")
     clock.shift(8)
     assert beat(player, daily, "tick") == 8
     clock.shift(settings.HEARTBEAT_GAP_SECONDS * 100)  # the laptop slept, no close was sent
-    assert beat(player, daily, "open") == 8
+    assert beat(player, daily, "open") == 8 + settings.HEARTBEAT_GAP_SECONDS
     clock.shift(5)
-    assert beat(player, daily, "tick") == 13
+    assert beat(player, daily, "tick") == 13 + settings.HEARTBEAT_GAP_SECONDS
 
 
-def test_an_open_counts_nothing_even_within_the_gap(player, daily, clock):
-    # Another tab opened, say: the time since the last beat is counted by that page's own beats.
+def test_an_open_counts_the_time_since_the_last_sign_of_life(player, daily, clock):
+    # Another tab opened, say: the time since the first tab's last beat counts once, not twice.
     beat(player, daily, "open")
     clock.shift(20)
-    assert beat(player, daily, "open") == 0
+    assert beat(player, daily, "open") == 20
     clock.shift(7)
-    assert beat(player, daily) == 7
+    assert beat(player, daily) == 27
 
 
-def test_close_then_open_sixty_seconds_later_counts_nothing(player, daily, clock):
+def test_close_then_open_a_minute_later_counts_the_pause(player, daily, clock):
     beat(player, daily, "open")
     clock.shift(10)
     assert beat(player, daily, "close") == 10
     clock.shift(60)
-    assert beat(player, daily, "open") == 10
+    assert beat(player, daily, "open") == 70
     clock.shift(4)
-    assert beat(player, daily, "tick") == 14
+    assert beat(player, daily, "tick") == 74
+
+
+def test_a_pause_past_the_limit_counts_the_limit(player, daily, clock, settings):
+    limit = settings.HEARTBEAT_GAP_SECONDS
+    beat(player, daily, "open")
+    clock.shift(10)
+    assert beat(player, daily, "close") == 10
+    clock.shift(limit)  # at the limit: counted in full
+    assert beat(player, daily, "open") == 10 + limit
+    beat(player, daily, "close")
+    clock.shift(limit + 1)  # a second past it: the limit
+    assert beat(player, daily, "open") == 10 + 2 * limit
+    clock.shift(limit * 50)
+    assert beat(player, daily, "open") == 10 + 3 * limit
 
 
 def test_a_close_counts_like_a_tick_one_past_the_gap_only_up_to_it(player, daily, clock, settings):

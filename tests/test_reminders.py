@@ -291,6 +291,7 @@ def test_the_task_sends_and_reports():
             "pushed": 0,
             "push_failed": 0,
             "push_gone": 0,
+            "capped": 0,
         }
 
 

@@ -21,8 +21,8 @@ from functools import cache
 
 SAVE_DELAY, SAVE_AT_MOST = 0.6, 3.0  # the board's debounce (static/js/sync.js)
 # The board ticks every 10 s while visible; here every 25 s. Ticks are not logged and a silence
-# under HEARTBEAT_GAP_SECONDS (30) counts in full, so the clock and the record are the same, for
-# less than half the requests.
+# under HEARTBEAT_GAP_SECONDS (180 s by default) counts in full, so the clock and
+# the record are the same, for less than half the requests.
 TICK_EVERY = 25.0
 FASTEST_GAP = 1.2  # a person's quickest average pace, seconds a digit, over a whole solve
 HOST = "127.0.0.1"

@@ -1,12 +1,15 @@
 """Accounts (django-allauth does the work): which usernames may be taken (none that reads as a
 taken one: usernames.py), a password change whose wrong current password counts as a failed
-log-in, and what signing up or logging in does to a guest (guests.py)."""
+log-in, what signing up or logging in does to a guest (guests.py), and its mails: capped per
+address (mailcap.py), with every link on settings.SITE_URL."""
 
 from __future__ import annotations
 
 import functools
 import ipaddress
 import logging
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
@@ -15,9 +18,13 @@ from django.contrib import messages
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 
+from ..results.share import SITE_NAME, site_url
+from . import backoff, mailcap
 from .guests import GUEST_PREFIX, guest_convert, guest_merge, keep_guest, kept_guest
+from .ratelimits import address_group
 from .usernames import lookalike_taken
 
 log = logging.getLogger(__name__)
@@ -48,6 +55,11 @@ def _networks(addresses: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipadd
     return tuple(ipaddress.ip_network(address, strict=False) for address in addresses)
 
 
+def login_of(credentials: dict[str, str]) -> str:
+    """The username or email a log-in names, as allauth's failure limits key it (email first)."""
+    return credentials.get("email", credentials.get("username", "")).lower()
+
+
 def from_trusted_proxy(address: str) -> bool:
     """Whether a connection's address is one of settings.TRUSTED_PROXIES (addresses or networks)."""
     try:
@@ -68,6 +80,15 @@ class ChangePasswordForm(AllauthChangePasswordForm):
         if not adapter.reauthenticate(self.user, password):  # raises when the limit is reached
             raise adapter.validation_error("enter_current_password")
         return password
+
+
+@dataclass(frozen=True)
+class MailSite:
+    """What allauth's mail templates read of `current_site` (its name, its domain): the configured
+    site, where allauth, without django.contrib.sites, would take the request's Host."""
+
+    name: str
+    domain: str
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -98,6 +119,46 @@ class AccountAdapter(DefaultAccountAdapter):
         except ImproperlyConfigured:
             log.error("X-Forwarded-For has fewer entries than TRUSTED_PROXY_COUNT; request refused")
             raise PermissionDenied("This request did not come through the site's proxy.") from None
+
+    # Failed log-ins (accounts/backoff.py): allauth's per-"key" limit counts a username or email
+    # from one client address, so a stranger's guesses never shut the owner's door; across every
+    # address the account is only slowed.
+
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials) -> str:
+        # Not allauth's, which begins with the site's domain from the request's Host: a guesser
+        # rotating the Host through ALLOWED_HOSTS would have had a fresh count for each name.
+        return f"{login_of(credentials)}@{address_group(self.get_client_ip(request))}"
+
+    def pre_authenticate(self, request: HttpRequest, **credentials) -> None:
+        backoff.check(request, login_of(credentials), self.get_client_ip(request))
+        super().pre_authenticate(request, **credentials)
+
+    def authentication_failed(self, request: HttpRequest, **credentials) -> None:
+        super().authentication_failed(request, **credentials)
+        backoff.count_failure(login_of(credentials))
+
+    # Mail. allauth builds its links from the request (its Host, which any client writes, within
+    # ALLOWED_HOSTS): here each is on SITE_URL, and every message goes through the cap.
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        site = MailSite(name=SITE_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+        context = {"request": self.request, "email": email, "current_site": site, **context}
+        mailcap.send(self.render_mail(template_prefix, email, context), kind=template_prefix)
+
+    def get_reset_password_from_key_url(self, key: str) -> str:
+        # allauth's path, with its opaque key standing for the uid and the token.
+        path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
+        return site_url(path.replace("UID-KEY", quote(key)))
+
+    def get_email_confirmation_url(self, request: HttpRequest, emailconfirmation) -> str:
+        return site_url(reverse("account_confirm_email", args=[emailconfirmation.key]))
+
+    def send_account_already_exists_mail(self, email: str) -> None:
+        context = {
+            "signup_url": site_url(reverse("account_signup")),
+            "password_reset_url": site_url(reverse("account_reset_password")),
+        }
+        self.send_mail("account/email/account_already_exists", email, context)
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow)

@@ -1,6 +1,7 @@
 """Every door that checks a password behind the same limits: the admin's log-in counts as the
 site's (allauth's ACCOUNT_RATE_LIMITS "login" per address and "login_failed" per address and per
-account), and a refusal for too many failures answers 429 wherever it is shown."""
+account from an address; the account's ceiling from every address, backoff.py), a refusal for too
+many failures answers 429 wherever it is shown, and a log-in at either leaves its browser known."""
 
 from __future__ import annotations
 
@@ -15,12 +16,27 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 
+from .backoff import ACCOUNT_BACKOFF, remember_device
+
 TOO_MANY_FAILURES = "too_many_login_attempts"  # the code of allauth's refusal
+REFUSALS = {TOO_MANY_FAILURES, ACCOUNT_BACKOFF}
 
 
 def refused_for_failures(form: Form) -> bool:
     """Whether the form was refused because its account or address failed too often of late."""
-    return any(error.code == TOO_MANY_FAILURES for errors in form.errors.as_data().values() for error in errors)
+    return any(error.code in REFUSALS for errors in form.errors.as_data().values() for error in errors)
+
+
+def answer_refused(response: HttpResponse, form: Form) -> None:
+    """Answer 429 to a form refused for too many failures, with Retry-After when the wait is known
+    (an account's ceiling names it; allauth's limits do not)."""
+    if not (form.is_bound and refused_for_failures(form)):
+        return
+    response.status_code = HTTPStatus.TOO_MANY_REQUESTS
+    for errors in form.errors.as_data().values():
+        for error in errors:
+            if error.code == ACCOUNT_BACKOFF and error.params:
+                response["Retry-After"] = str(error.params["seconds"])
 
 
 class AdminLoginForm(AdminAuthenticationForm):
@@ -42,16 +58,18 @@ class AdminLoginForm(AdminAuthenticationForm):
 
 def admin_login_limited(login: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The admin site's log-in view, where each sent form counts toward the address's "login"
-    limit (a 429 past it, as the site's log-in answers) and a form refused for too many
-    failures answers 429 too."""
+    limit (a 429 past it, as the site's log-in answers), a form refused for too many failures
+    answers 429 too, and a log-in leaves its browser known to the account's ceiling."""
     limited = rate_limit(action="login")(login)
 
     @wraps(login)
     def view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         response = limited(request, extra_context)
         form = (getattr(response, "context_data", None) or {}).get("form")
-        if isinstance(form, Form) and form.is_bound and refused_for_failures(form):
-            response.status_code = HTTPStatus.TOO_MANY_REQUESTS
+        if isinstance(form, Form):
+            answer_refused(response, form)
+        elif request.method == "POST" and request.user.is_authenticated:
+            remember_device(request, response)
         return response
 
     return view

@@ -39,17 +39,22 @@ def window_key(key: str, seconds: int, now: float) -> str:
     return f"{key}:{seconds}:{int(now // seconds)}"
 
 
+def window_hit(key: str, seconds: int, now: float) -> int:
+    """Count one hit on `key` in the window of `seconds` that holds `now`: the window's count."""
+    name = window_key(key, seconds, now)
+    cache.add(name, 0, seconds + SLACK_SECONDS)
+    try:
+        return cache.incr(name)
+    except ValueError:  # the key expired between add and incr
+        cache.set(name, 1, seconds + SLACK_SECONDS)
+        return 1
+
+
 def window_wait(key: str, limit: int, seconds: int, now: float | None = None) -> int | None:
     """Count one hit on `key` in the current window of `seconds`: None while within `limit`, else
     the seconds until the window turns (what a 429's Retry-After says)."""
     now = time.time() if now is None else now
-    name = window_key(key, seconds, now)
-    cache.add(name, 0, seconds + SLACK_SECONDS)
-    try:
-        count = cache.incr(name)
-    except ValueError:  # the key expired between add and incr
-        cache.set(name, 1, seconds + SLACK_SECONDS)
-        count = 1
+    count = window_hit(key, seconds, now)
     if count <= limit:
         return None
     return max(1, int((int(now // seconds) + 1) * seconds - now))

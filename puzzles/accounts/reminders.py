@@ -15,7 +15,8 @@ them); a worker whose insert meets another's claim keeps none of it. Mail goes o
 claim commits, so a message the server refuses (or one cut short, perhaps sent) is logged and
 marked, and not retried that day: a reminder missed is better than two. Only claims never tried
 are released, when the server is down or the task's time is up: those players are due again at
-the next run. A player's push goes with their mail, just before it, under the same claim.
+the next run. A player's push goes with their mail, just before it, under the same claim. A mail
+over its address's cap (mailcap.py) is skipped and its claim marked failed: that day is done.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from django.utils import timezone
 
 from ..models import TIER_ORDER, Attempt, DailyPuzzle, Guest, PushSubscription, Reminder, ReminderSent
 from ..results.history import player_streaks
-from . import push, reminder_mail
+from . import mailcap, push, reminder_mail
 from .guests import is_guest
 
 log = logging.getLogger(__name__)
@@ -179,6 +180,7 @@ class RunReport:
     pushed: int = 0  # push messages the push services accepted (one per device)
     push_failed: int = 0  # refused or unreachable: logged, the device kept
     push_gone: int = 0  # 404 or 410: the device is forgotten
+    capped: int = 0  # mails not sent, their address over its cap (mailcap.py): claimed, not retried
     stopped: bool = False  # the mail server was down: the players left are due at the next run
 
 
@@ -243,12 +245,13 @@ def send_batch(
 ) -> tuple[int, int]:
     """Remind each claimed player: push to their devices when push is on (counted in `report`;
     push.py logs its failures, which never stop the batch), then mail when email is on, over one
-    connection; the mails (sent, failed). A message the server refuses is logged and its claim
-    marked failed, never retried. When the server cannot be reached (or
+    connection; the mails (sent, failed). A message the server refuses, or one over its address's
+    cap (counted in `report`), is logged and its claim marked failed, never retried. When the server cannot be reached (or
     refuses FAILURES_IN_A_ROW in a row), or the task's soft time limit strikes, the claims not yet
     tried are released, so those players are due again at the next run, and MailServerDown (or
     the time limit) is raised: nothing went to them, so trying again cannot remind anyone twice."""
     failed: list[tuple[int, datetime.date]] = []
+    capped: list[tuple[int, datetime.date]] = []  # marked failed like the refused, not counted with them
     tried = sent = in_a_row = 0
     report = report or RunReport()
     connection = get_connection()
@@ -271,7 +274,8 @@ def send_batch(
             if not (reminder.email and recipient.address):
                 continue
             try:
-                reminder_mail.reminder_message(recipient, today, puzzles, connection=connection).send()
+                message = reminder_mail.reminder_message(recipient, today, puzzles, connection=connection)
+                went = mailcap.send(message, kind="reminder")
             except SoftTimeLimitExceeded:
                 failed.append((reminder.user_id, day))  # perhaps half sent: kept, so never sent twice
                 raise
@@ -282,12 +286,16 @@ def send_batch(
                 if in_a_row >= FAILURES_IN_A_ROW:
                     raise MailServerDown(f"{in_a_row} reminders refused in a row") from None
             else:
-                sent += 1
                 in_a_row = 0
+                if went:
+                    sent += 1
+                else:
+                    report.capped += 1
+                    capped.append((reminder.user_id, day))
     except (Exception, SoftTimeLimitExceeded) as exc:
         untried = [(r.user_id, day) for r, day in claimed[tried:]]
         claims_mark(untried, failed=False)
-        claims_mark(failed, failed=True)
+        claims_mark(failed + capped, failed=True)
         log.error("reminders: stopped (%s); %d players left due for the next run", exc, len(untried))
         if isinstance(exc, SoftTimeLimitExceeded):
             raise
@@ -296,7 +304,7 @@ def send_batch(
         raise down from exc if down is not exc else None
     finally:
         connection.close()
-    claims_mark(failed, failed=True)
+    claims_mark(failed + capped, failed=True)
     return sent, len(failed)
 
 

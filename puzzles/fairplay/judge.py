@@ -1,8 +1,8 @@
 """Judging a solve from the attempt's record of play (models/play.py): the time it is ranked by,
 whether the record earns a rank, and whether it is held for review.
 
-A solve has one time: its clock (play/attempts.py has the rule: time counts between signs of
-life, a silence counting only up to HEARTBEAT_GAP_SECONDS, an open counting nothing), which the
+A solve has one time: its clock (play/attempts.py has the rule: every sign of life counts the
+time since the one before it, a silence counting only up to HEARTBEAT_GAP_SECONDS), which the
 board, the results, the leaderboard, the share card and the replay all show. Solves judged before
 that rule keep the ranked time they were given (Solve.ranked_seconds is never recomputed). The
 record must show the digits placed inside that counted time (on_the_clock, UNCOUNTED_DIGITS).
@@ -64,6 +64,8 @@ from django.dispatch import receiver
 from ..models import DailyPuzzle, PlayEvent, Solve, site_today
 from ..record_of_play.moves import Move, unpack
 from .against import held_against_player
+from .copies import Placement, held_as_copy
+from .copies import keep as keep_placements
 from .ranking import (
     CHECKING,
     IN_SUBMIT,
@@ -72,6 +74,7 @@ from .ranking import (
     MIN_MEDIAN_GAP_SECONDS,
     NEW_ACCOUNT,
     NO_RECORD,
+    OFF_CLOCK,
     RANK_TIME,
     TOO_FAST,
     UNCOUNTED,
@@ -80,6 +83,7 @@ from .ranking import (
     hold_bound,
     large_write_digits,
     others_fastest,
+    rank_among,
     rank_time,
 )
 
@@ -162,6 +166,21 @@ def digit_times(events: list[PlayEvent], started_at: datetime.datetime) -> list[
     return sorted(times)
 
 
+def placements(events: list[PlayEvent], started_at: datetime.datetime) -> list[Placement]:
+    """Each digit placed, in the record's order: its cell, its digit and the clock when it went in
+    (on_the_clock), as the replay shows it (copies.py compares them); [] for a record from before
+    events kept their clock."""
+    timed = on_the_clock(events, started_at) or []
+    return [
+        (cell, int(value), c.clock)
+        for _, moves in timed
+        for c in moves
+        if c.move.layer == "d"
+        for cell, value in c.move.cells
+        if value
+    ]
+
+
 # --- the rules, one function each ---------------------------------------------------------------
 
 
@@ -206,6 +225,33 @@ def outside_the_clock(events: list[PlayEvent], started_at: datetime.datetime) ->
     return outside > UNCOUNTED_DIGITS
 
 
+def wall_seconds(events: list[PlayEvent], started_at: datetime.datetime) -> float | None:
+    """The time on the wall from the record's earliest move (move_times) to its solving submit's
+    arrival; None for a record without moves or a submit."""
+    previous, first = started_at, None
+    for event in events:
+        if first is None and event.moves:
+            first = min(at for at, _ in move_times(event, previous))
+        previous = event.arrived_at
+    submits = [event.arrived_at for event in events if event.kind == PlayEvent.Kind.SUBMIT]
+    return (submits[-1] - first).total_seconds() if first is not None and submits else None
+
+
+def clock_far_below_wall(solve: Solve) -> bool:
+    """The solve's clock is under CLOCK_WALL_RATIO (0.75: three quarters) of its wall time
+    (wall_seconds), and it would rank in its day's top WALL_HOLD_TOP (an archive solve among that
+    day's ranked ones, as it would have ranked): play the clock did not count, silences past
+    HEARTBEAT_GAP_SECONDS. So the clock of a solve near the top hides at most a third of itself."""
+    seconds, ratio = rank_time(solve), settings.CLOCK_WALL_RATIO
+    if seconds >= ratio * (solve.solved_at - solve.attempt.started_at).total_seconds():
+        return False  # not even below the time since the attempt started, which the wall time is within
+    ranked = Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(pk=solve.pk)
+    if rank_among(ranked, seconds) > settings.WALL_HOLD_TOP:
+        return False
+    wall = wall_seconds(record_of(solve), solve.attempt.started_at)
+    return wall is not None and seconds < ratio * wall
+
+
 def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
     """Why the record does not earn a rank (a code of REASON_CODES, the first that applies), or ""."""
     empty_cells = solve.daily.puzzle.givens.count("0")
@@ -227,8 +273,8 @@ def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
 
 def held_reason(solve: Solve) -> str:
     """Why a solve that would be ranked or rated is held for an admin's review (a code of
-    HOLD_CODES), or "": faster than its floor (floor_of), or than its player's history allows
-    (against.py). An archive solve is judged by the same rules, since it moves its player's rating
+    HOLD_CODES), or "": faster than its floor (floor_of), a copy of an earlier solve's record
+    (copies.py), or faster than its player's history allows (against.py). An archive solve is judged by the same rules, since it moves its player's rating
     as a solve of the day does (Solve.objects.rated()): farmed there, a rating took rank 1. Solves
     neither ranked nor rated anyway are not held: an approval could not count them."""
     if solve.assisted or solve.unranked:
@@ -237,7 +283,9 @@ def held_reason(solve: Solve) -> str:
     floor, which = floor_among(solve.daily, others)
     if rank_time(solve) < floor:
         return which
-    return held_against_player(solve, others)
+    if clock_far_below_wall(solve):
+        return OFF_CLOCK
+    return held_as_copy(solve) or held_against_player(solve, others)
 
 
 def solve_judge(solve: Solve) -> None:
@@ -248,6 +296,7 @@ def solve_judge(solve: Solve) -> None:
     events = record_of(solve)
     solve.ranked_seconds = ranked_time(solve)
     solve.unranked = unranked_reason(solve, events)
+    keep_placements(solve, placements(events, solve.attempt.started_at))
     solve.held = held_reason(solve)
     solve.flagged = bool(solve.held)
     solve.save(update_fields=["ranked_seconds", "unranked", "held", "flagged"])

@@ -60,10 +60,13 @@ CHECKING = "checking"
 # Why else a solve is not ranked: the solve's own flags and the review's answer.
 LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
 # Why a solve is held for review (Solve.held; judge.held_reason applies them, first match wins):
-# under the difficulty's floor, under the day's floor, far faster than the player's own rating
-# allows (against.py), a provisional player faster than the day's established players allow.
-UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD = "floor", "day", "history", "field"
-HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD)
+# under the difficulty's floor, under the day's floor, a clock far below the time from the first
+# move (judge.clock_far_below_wall), a record of play that repeats an earlier solve's of the same
+# puzzle (copies.py), far faster than the player's own rating allows (against.py), a provisional
+# player faster than the day's established players allow.
+UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD, COPY = "floor", "day", "history", "field", "copy"
+OFF_CLOCK = "wall"
+HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, OFF_CLOCK, COPY, PAST_HISTORY, PAST_FIELD)
 
 
 def rank_time(solve: Solve) -> float:

@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString
 from ..durations import format_duration
 from ..models import Solve
 from ..record_of_play.moves import unpack
-from . import history, judge, ranking, words
+from . import copies, history, judge, ranking, words
 
 
 class ReviewFilter(admin.SimpleListFilter):
@@ -64,6 +64,19 @@ class UnrankedFilter(admin.SimpleListFilter):
         return queryset
 
 
+def _replay_address(solve: Solve) -> str:
+    return reverse("puzzles:replay", args=[solve.daily.date, solve.daily.difficulty, solve.pk])
+
+
+def _placement(placements: list[copies.Placement], index: int) -> tuple[str, str]:
+    """One placement as the side by side shows it: its cell (r1c1 at the top left) and digit, and
+    its time since the first; blanks past the end."""
+    if index >= len(placements):
+        return "", ""
+    cell, digit, seconds = placements[index]
+    return f"r{cell // 9 + 1}c{cell % 9 + 1} = {digit}", f"{seconds - placements[0][2]:.1f} s"
+
+
 HISTORY_HEADINGS = ("puzzle", "ranked time", "expected", "rating after", "review")
 
 # Held for review and not yet reviewed: what an admin has to look at.
@@ -93,12 +106,12 @@ class SolveAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("user", "daily", "attempt", "solved_at", ("late", "assisted"))}),
         ("Fair play", {"fields": (("time", "ranked_time"), "unranked_reason", "flagged", "held_reason", "review")}),
-        ("Record of play", {"fields": ("record_summary", "move_timing", "replay")}),
+        ("Record of play", {"fields": ("record_summary", "move_timing", "replay", "copy_of")}),
         ("The player's history", {"fields": ("player_rating", "player_history")}),
     )
     readonly_fields = (
         *("user", "daily", "attempt", "time", "ranked_time", "solved_at", "late", "assisted"),
-        *("unranked_reason", "flagged", "held_reason", "record_summary", "move_timing", "replay"),
+        *("unranked_reason", "flagged", "held_reason", "record_summary", "move_timing", "replay", "copy_of"),
         *("player_rating", "player_history"),
     )
     actions = ("approve", "disqualify")
@@ -217,8 +230,34 @@ class SolveAdmin(admin.ModelAdmin):
     @admin.display(description="replay")
     def replay(self, solve: Solve) -> SafeString:
         """A link to the solve's replay (staff may watch any, held ones above all)."""
-        address = reverse("puzzles:replay", args=[solve.daily.date, solve.daily.difficulty, solve.pk])
-        return format_html('<a href="{}">Watch the replay</a>', address)
+        return format_html('<a href="{}">Watch the replay</a>', _replay_address(solve))
+
+    @admin.display(description="a copy of")
+    def copy_of(self, solve: Solve) -> SafeString:
+        """For a solve held as a copy (copies.py), the solve it repeats, its player, and the two
+        placement sequences side by side, each digit with its time since the first."""
+        if solve.held != ranking.COPY:
+            return format_html("{}", "Not held as a copy.")
+        other = copies.copied_from(solve)
+        if other is None:
+            return format_html("{}", "Held as a copy, but no earlier solve it repeats is left (deleted?).")
+        mine, theirs = (copies.unpack(getattr(copies.placements_of(s), "placements", b"")) for s in (solve, other))
+        head = format_html(
+            '<tr><th>#</th><th colspan="2">this solve, {} (<a href="{}">replay</a>)</th>'
+            '<th colspan="2"><a href="{}">solve {}</a>, {} (<a href="{}">replay</a>)</th></tr>',
+            solve.user,
+            _replay_address(solve),
+            reverse("admin:puzzles_solve_change", args=[other.pk]),
+            other.pk,
+            other.user,
+            _replay_address(other),
+        )
+        body = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((n + 1, *_placement(mine, n), *_placement(theirs, n)) for n in range(max(len(mine), len(theirs)))),
+        )
+        return format_html("<table>{}{}</table>", head, body)
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
         waiting = Solve.objects.filter(WAITING).count()

@@ -9,7 +9,7 @@ from django.conf import settings
 
 from ..durations import format_duration
 from ..models import Solve
-from . import ranking
+from . import copies, ranking
 from .ranking import (
     CHECKING,
     DISQUALIFIED,
@@ -106,10 +106,17 @@ def held_because(solve: Solve) -> str:
     if code == ranking.UNDER_DAY:
         share = f"{settings.DAY_FLOOR_FRACTION:.0%}"
         return f"it was under {share} of the day's {nth_fastest()} time, so it is held until an admin checks it"
+    if code == ranking.OFF_CLOCK:
+        return (
+            f"the clock counted under {wall_share()} of the time from your first move to the solve (a pause counts "
+            f"only up to {pause_limit()}), so it is held until an admin checks it"
+        )
     if code == ranking.PAST_HISTORY:
         return "it was far faster than your own recent solves, so it is held until an admin checks it"
     if code == ranking.PAST_FIELD:
         return f"your rating is still new and it was {field_bound()}, so it is held until an admin checks it"
+    if code == ranking.COPY:
+        return "its record of play matches another solve's, so it is held until an admin checks it"
     floor, _ = ranking.floor_of(solve)
     return f"it was under {format_duration(floor)}, so it is held until an admin checks it"
 
@@ -119,13 +126,34 @@ def held_for_admin(code: str) -> str:
     return {
         ranking.UNDER_FLOOR: "under the difficulty's floor",
         ranking.UNDER_DAY: f"under the day's floor (a share of the established players' {nth_fastest()} time)",
+        ranking.OFF_CLOCK: (
+            f"its clock is under {wall_share()} of the time from its first move to the solve, and it would rank "
+            f"in the day's top {settings.WALL_HOLD_TOP}: play the clock did not count"
+        ),
         ranking.PAST_HISTORY: (
             f"its time implies a performance over {settings.HOLD_DEVIATIONS:g} of the player's rating deviations "
             f"and {settings.HOLD_MIN_POINTS:g} points above their rating (the lower of now and "
             f"{settings.HOLD_HISTORY_DAYS} days before; a puzzle nobody had solved at its difficulty's expected rating)"
         ),
         ranking.PAST_FIELD: f"a provisional player {field_bound()}",
+        ranking.COPY: (
+            f"its record of play repeats an earlier solve's of this puzzle (below, side by side): {copy_rule()}"
+        ),
     }.get(code, code)
+
+
+def wall_share() -> str:
+    """The share of a solve's wall time its clock must reach not to be held (CLOCK_WALL_RATIO)."""
+    named = {0.5: "half", 0.75: "three quarters"}
+    return named.get(settings.CLOCK_WALL_RATIO, f"{settings.CLOCK_WALL_RATIO:.0%}")
+
+
+def pause_limit() -> str:
+    """The longest silence the clock counts (HEARTBEAT_GAP_SECONDS), in words: "3 minutes", "45 s"."""
+    seconds = settings.HEARTBEAT_GAP_SECONDS
+    if seconds % 60:
+        return f"{seconds} s"
+    return "1 minute" if seconds == 60 else f"{seconds // 60} minutes"
 
 
 def nth_fastest() -> str:
@@ -141,15 +169,23 @@ def field_bound() -> str:
     return f"under {settings.FIELD_MARGIN:.0%} of the day's fastest time by an established player"
 
 
+def copy_rule() -> str:
+    """When a record repeats another (copies.same_play), in words with its numbers."""
+    return (
+        "the same digits in the same cells in the same order, for at least half of the solve, and "
+        f"{copies.COPY_SHARE:.0%} of them within {copies.COPY_SECONDS:g} s of the other's times (stretched to "
+        "the same length)"
+    )
+
+
 def rules(difficulty: str) -> list[str]:
     """The ranking rules as the leaderboard writes them, with the numbers in force."""
     floor = settings.LEADERBOARD_FLOOR_SECONDS.get(difficulty, 0)
     return [
         "Only solves made on the puzzle's day, without hints or checks, by players with an account are ranked.",
         "A solve has one time, the clock's, as the board, the results, the leaderboard and the replay show it: "
-        "time counts between the page's signs of life (its heartbeats and its saves), a silence counting only "
-        f"up to {settings.HEARTBEAT_GAP_SECONDS} s; reopening a closed or paused page counts nothing, but a save "
-        "from a page that said it was closed counts the time since.",
+        "time counts between the page's signs of life (its heartbeats, its saves, pausing and reopening it), "
+        f"each silence, a pause too, counting up to {pause_limit()}.",
         "The record of play must show the grid filled over time: a solve is not ranked when most of its "
         f"digits arrive in the final submit, or in saves of over {large_write_digits()} digits at once, or when "
         f"its digits go in under {MIN_MEDIAN_GAP_SECONDS:g} s apart for most of the solve, or when over "
@@ -160,6 +196,8 @@ def rules(difficulty: str) -> list[str]:
         f"ranked solves by established players, under {settings.DAY_FLOOR_FRACTION:.0%} of the {nth_fastest()} of "
         "their times, is "
         "held until an admin has checked it; an admin may also disqualify a solve.",
+        f"A solve in the day's top {settings.WALL_HOLD_TOP} whose clock is under {wall_share()} of the time from its "
+        "first move to the solve is held until an admin has checked it.",
         "A solve far faster than its player's own rating allows is held too: one whose time implies a "
         f"performance more than {settings.HOLD_DEVIATIONS:g} of the player's rating deviations, and at least "
         f"{settings.HOLD_MIN_POINTS:g} points, above their rating (the lower of their rating now and "
@@ -170,6 +208,8 @@ def rules(difficulty: str) -> list[str]:
         f"until then a solve {field_bound()} is held.",
         "Archive solves are never ranked, but they move a rating, so they pass the same floors and holds, "
         "and a held one moves nothing until an admin approves it.",
+        "A solve whose record of play repeats an earlier solve's of the same puzzle is held until an admin has "
+        f"checked it: {copy_rule()}.",
         *PROMISES,
     ]
 

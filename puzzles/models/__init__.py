@@ -299,8 +299,8 @@ class Solve(models.Model):
     `late`: solved after the puzzle's own day (from the archive), so it extends no streak and
     is not ranked. `assisted`: the player had help, a hint or a check (Attempt.is_assisted); its
     column keeps its first name, `hinted`, from before checks. `flagged`: held for an admin's
-    review, and kept off the leaderboard until approved; `held` says why (faster than a floor, or
-    than the player's history allows: fairplay/ranking.py's HOLD_CODES); `review` is the admin's
+    review, and kept off the leaderboard until approved; `held` says why (a floor, the player's
+    history, a copy of an earlier record: fairplay/ranking.py's HOLD_CODES); `review` is the admin's
     answer. `unranked`: why the record of play does not earn a rank ("" when it does);
     `ranked_seconds`: the time the leaderboard ranks by, the clock's (older solves keep theirs).
     """
@@ -380,7 +380,7 @@ class Check(models.Model):
 from .accounts import Guest, Preferences  # noqa: E402, F401
 from .coaching import SolveReview, TechniqueUse  # noqa: E402, F401
 from .leagues import League, Membership  # noqa: E402, F401
-from .play import PlayEvent  # noqa: E402, F401
+from .play import Placements, PlayEvent  # noqa: E402, F401
 from .practice import PracticeAnswer, PracticePosition  # noqa: E402, F401
 from .push import PushSubscription  # noqa: E402, F401
 from .ratings import PlayerRating, PuzzleRating, RatingChange  # noqa: E402, F401

@@ -5,6 +5,7 @@ opening or closing (the clock's own events, attempts.py), a save or the submit w
 board made since its last write (packed by record_of_play/moves.py), a hint or a check. Events are only ever
 added, never changed, and an attempt holds at most a bounded number of moves
 (settings.PLAY_MOVES_PER_ATTEMPT). The ranking rules (fairplay/ranking.py) and the replays read them.
+A judged solve's digits placed, with their times, are kept beside it (Placements) to find copies.
 """
 
 from __future__ import annotations
@@ -42,3 +43,27 @@ class PlayEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} at {self.arrived_at:%H:%M:%S} ({self.attempt})"
+
+
+class Placements(models.Model):
+    """A solve's digits placed, in order, with their times on the clock (fairplay/copies.py packs
+    them), kept when it is judged, and a fingerprint of the order of each half: an earlier solve
+    of the same daily sharing one is a record this one may copy. A table beside the solve, not
+    columns of it: every leaderboard and results read loads solves, and only the judge and the
+    review read these. Solves judged before they were kept have none."""
+
+    solve = models.OneToOneField("puzzles.Solve", on_delete=models.CASCADE, primary_key=True, related_name="placed")
+    # The solve's daily again, so that one index finds a daily's solves sharing a half.
+    daily = models.ForeignKey("puzzles.DailyPuzzle", on_delete=models.CASCADE, related_name="+")
+    head = models.CharField(max_length=16, blank=True, default="")
+    tail = models.CharField(max_length=16, blank=True, default="")
+    placements = models.BinaryField(default=b"", blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["daily", "head"], name="placements_daily_head"),
+            models.Index(fields=["daily", "tail"], name="placements_daily_tail"),
+        ]
+
+    def __str__(self) -> str:
+        return f"placements of solve {self.solve_id}"

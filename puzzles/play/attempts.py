@@ -8,18 +8,22 @@ The clock is the server's, never a figure from the client. Time counts between s
 the page's heartbeats, each with a phase, and its writes. One rule, used for the board's clock,
 the ranked time (fairplay/judge.py) and the replay (fairplay/replays.py):
 
-- Every sign of life but an open (a "tick", sent every few seconds while the page is open,
-  visible and unpaused, a beat without a phase being one; a "close", sent as it closes, is hidden
-  or paused; a save; a submit) counts the time since the sign of life before it, a gap longer than
-  HEARTBEAT_GAP_SECONDS counting only up to it (the page was asleep, or sent nothing).
-- An "open" (the page opened, was shown again or unpaused) counts nothing: before it the page was
-  closed, hidden or paused. Time counts on from it.
+- Every sign of life (an "open": the page opened, was shown again or unpaused; a "tick", sent
+  every few seconds while the page is open, visible and unpaused, a beat without a phase being
+  one; a "close", sent as it closes, is hidden or paused; a save; a submit) counts the time since
+  the sign of life before it, whatever the page said in between, up to HEARTBEAT_GAP_SECONDS:
+  the longest silence counted, minutes, as long as a person may think at a paused or hidden board.
+- So only a silence past that limit is left out, and only its part past the limit: a page that
+  was closed, asleep, crashed or sent nothing. An open counts like any other sign of life, so a
+  page cannot hide play by saying it closed, then opening and saving moves dated inside the
+  stretch it called closed.
 
-So a close stops nothing by itself: a page that says it closed and then writes was open after
-all, and its write counts the time since the close, as an open would not; a tab that crashed
-and sent no close counts at most HEARTBEAT_GAP_SECONDS until it opens again. A solved attempt's
-clock never moves again. Each event of the record keeps the clock as it stood after it
-(PlayEvent.clock), so the ranked time and the replay read this clock, never another.
+With the page open the board sends a sign of life every few seconds, so the limit bites only on a
+page that was silent; a pause longer than it counts the limit (the paused board says so). A
+solved attempt's clock never moves again. Each event of the record keeps the clock as it stood
+after it (PlayEvent.clock), so the ranked time and the replay read this clock, never another; a
+solve whose clock is far below the time from its first move is held for review when it would
+rank near the top (fairplay/judge.clock_far_below_wall).
 
 Every save, submit, open and close adds one event to the attempt's record of play, with the
 moves the write carried, in the same transaction (record_of_play/events.py has the rules). Ticks are not
@@ -102,12 +106,12 @@ def attempt_lock(user, daily: DailyPuzzle) -> Attempt:
     return attempt
 
 
-def _advance_clock(attempt: Attempt, now: datetime.datetime, phase: str = TICK) -> None:
-    """Count the time since the last sign of life as the phase says (see the module's docstring)."""
+def _advance_clock(attempt: Attempt, now: datetime.datetime) -> None:
+    """Count the time since the last sign of life, up to the limit (see the module's docstring)."""
     if attempt.is_solved:
         return
-    last = attempt.last_beat_at  # None only on attempts from before this rule, stopped by a close
-    if last is not None and phase != OPEN:
+    last = attempt.last_beat_at  # None only on attempts from before these rules, stopped by a close
+    if last is not None:
         gap = (now - last).total_seconds()
         if gap > 0:
             attempt.active_seconds += min(gap, settings.HEARTBEAT_GAP_SECONDS)
@@ -146,7 +150,7 @@ def attempt_beat(user, daily: DailyPuzzle, phase: object = TICK) -> Saved:
         ensure_room_for_event(user.pk, daily.pk, phase, now)
     with transaction.atomic():
         attempt = attempt_lock(user, daily)
-        _advance_clock(attempt, now, phase)
+        _advance_clock(attempt, now)
         attempt.save(update_fields=["active_seconds", "last_beat_at", "updated_at"])
         if phase != TICK and not attempt.is_solved:
             play_log(attempt, phase, now)
@@ -210,7 +214,6 @@ def _write_in_one_statement(
         daily.pk,
         version,
         clean,
-        counts=phase != OPEN,
         kind=(PlayEvent.Kind.SAVE if clean is not None else phase) if logged else None,
         moves=moves,
     )

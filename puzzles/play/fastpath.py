@@ -53,7 +53,6 @@ def write_in_one_statement(
     version: int | None,
     clean: Position | None,
     *,
-    counts: bool,
     kind: str | None,
     moves: Sequence[Move] = (),
 ) -> tuple[int, float] | None:
@@ -63,14 +62,14 @@ def write_in_one_statement(
     The row changes only if it exists, is unsolved and (for a save) is still at `version` with
     room for its moves, and (when it logs an event) while its record of play has room for one more
     (record_of_play/events.py: the minute's bound and the attempt's); the clock advances exactly as
-    attempts._advance_clock does (`counts`: the gap since the last beat counts, up to the limit),
+    attempts._advance_clock does (the gap since the last sign of life counts, up to the limit),
     and the event is the one record_of_play.events.play_log writes. One statement is its own
     transaction, so a save costs one round trip instead of five; the event is written with the
     update or not at all. None when nothing matched, or on another database: the caller then takes
     the locking path, which explains why (stale, full, too fast, solved, or not opened yet). A
     concurrent submit holds the row lock and bumps the version, so a save racing it matches nothing.
     """
-    written = _one_statement(user_id, daily_id, version, clean, counts=counts, kind=kind, moves=moves)
+    written = _one_statement(user_id, daily_id, version, clean, kind=kind, moves=moves)
     return (written[0], float(written[1])) if written else None
 
 
@@ -88,7 +87,7 @@ def submit_in_one_statement(
     records them; the row is decided as a save's is, and the attempt's bound on events does not
     apply to a submit. (version, seconds, *SUBMIT_RETURNS, solve id), or None when nothing matched
     or on another database (the locking path then says why)."""
-    row = _one_statement(user_id, daily_id, version, digits, counts=True, kind="submit", moves=moves, late=late)
+    row = _one_statement(user_id, daily_id, version, digits, kind="submit", moves=moves, late=late)
     if row is None:
         return None
     version, seconds, corner, centre, colours, saved_at, *rest = row
@@ -127,7 +126,6 @@ def _one_statement(
     version: int | None,
     clean: Position | str | None,
     *,
-    counts: bool,
     kind: str | None,
     moves: Sequence[Move] = (),
     late: bool | None = None,
@@ -142,7 +140,6 @@ def _one_statement(
         "daily": daily_id,
         "now": now,
         "gap": float(settings.HEARTBEAT_GAP_SECONDS),
-        "counts": counts,
         "kind": kind,
         "moves": pack(moves),
     }
@@ -213,7 +210,7 @@ def _statement(writes: str, moves: bool, event: str, solving: bool) -> str:
     sql = f"""
         UPDATE {attempt_table} AS a SET {position}
             {active} = a.{active} + CASE
-                WHEN %(counts)s AND a.{beat} < %(now)s
+                WHEN a.{beat} < %(now)s
                 THEN LEAST(EXTRACT(EPOCH FROM %(now)s - a.{beat}), %(gap)s) ELSE 0 END,
             {beat} = %(now)s, {c["updated_at"]} = %(now)s
         {source}

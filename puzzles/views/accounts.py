@@ -1,9 +1,8 @@
 """Accounts: django-allauth's views (sudokusite/urls.py), two of them answering 429 when refused,
-and those that give an account a password or an email address closed to guests."""
+the log-in and sign-up leaving their browser known to the account (accounts/backoff.py), and those
+that give an account a password or an email address closed to guests."""
 
 from __future__ import annotations
-
-from http import HTTPStatus
 
 from allauth.account import views
 from django.contrib.auth.models import AnonymousUser
@@ -13,8 +12,9 @@ from django.shortcuts import redirect
 from django.views.generic import View
 from django.views.generic.edit import FormMixin
 
+from ..accounts.backoff import remember_device
 from ..accounts.guests import is_guest, keep_guest
-from ..accounts.logins import refused_for_failures
+from ..accounts.logins import answer_refused
 
 
 class RefusedIs429(FormMixin):
@@ -23,8 +23,20 @@ class RefusedIs429(FormMixin):
 
     def form_invalid(self, form: Form) -> HttpResponse:
         response = super().form_invalid(form)
-        if refused_for_failures(form):
-            response.status_code = HTTPStatus.TOO_MANY_REQUESTS
+        answer_refused(response, form)
+        return response
+
+
+class RemembersDevice(FormMixin):
+    """A browser that logged in to an account is its owner's to the account's ceiling on failed
+    log-ins: it is never slowed when the account is guessed from elsewhere."""
+
+    request: HttpRequest
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        if self.request.user.is_authenticated:
+            remember_device(self.request, response)
         return response
 
 
@@ -52,11 +64,11 @@ class GuestsSignUpFirst(View):
         return super().dispatch(request, *args, **kwargs)
 
 
-class LoginView(GuestsAreVisitors, RefusedIs429, views.LoginView):
+class LoginView(GuestsAreVisitors, RefusedIs429, RemembersDevice, views.LoginView):
     pass
 
 
-class SignupView(GuestsAreVisitors, views.SignupView):
+class SignupView(GuestsAreVisitors, RemembersDevice, views.SignupView):
     pass
 
 

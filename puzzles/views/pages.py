@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET
 from ..coaching.profile import WEEKS, skill_profile
 from ..context_processors import site_urls
 from ..durations import duration_or_dash
+from ..fairplay.words import pause_limit
 from ..models import TIER_ORDER, DailyPuzzle, Pool, Tier, site_today
 from ..pipeline.dailies import daily_served
 from ..play.attempts import attempt_state
@@ -75,7 +76,7 @@ def today_published(request: HttpRequest) -> JsonResponse:
 def how_to_play(request: HttpRequest) -> HttpResponse:
     """The rules, the board's four entry modes, its keys and touch: the page the header links to
     (on the board the same words open in a dialog instead, static/js/howto.js)."""
-    return render(request, "puzzles/howto.html")
+    return render(request, "puzzles/howto.html", {"pause_limit": pause_limit()})
 
 
 # How soon a puzzle being prepared is worth asking for again, in seconds.
@@ -125,6 +126,7 @@ def _daily_context(request: HttpRequest, daily: DailyPuzzle) -> dict[str, Any]:
         "signup_url": reverse("account_signup") + back,
         "api": _api_urls(daily),
         "save_every_ms": settings.BOARD_SAVE_EVERY_SECONDS * 1000,
+        "pause_limit": pause_limit(),  # the paused board says how long a pause counts
         "site_urls": site_urls(request)["site_urls"],
         "messages": (),  # a waiting message is left for the next page that is about its reader
         **preview_context(daily),  # the link preview's tags (_meta.html)

@@ -11,7 +11,7 @@
 // The record of play: every change is also kept as moves (record-of-play.js), and each save or
 // submit carries the oldest of them; the queue says when they were made, written and stored.
 //
-// The clock: time counts while a page of the puzzle is open, visible and unpaused, and only then.
+// The clock: time counts while a page of the puzzle is open, visible and unpaused, a pause up to 3 min.
 // The page tells the server when that starts ("open") and stops ("close"), and beats ("tick")
 // in between; the server counts the time between them (puzzles/play/attempts.py). Every write (a
 // save, a submit, a beat) is such a sign of life, so a tick goes only after BEAT_MS without one:
@@ -34,7 +34,7 @@ import { RecordOfPlay } from "./record-of-play.js";
 import { digitsString, parseState, sameEntries } from "./sudoku.js";
 
 const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
-export const BEAT_MS = 10_000; // The server counts gaps between beats up to 30 s as play time.
+export const BEAT_MS = 10_000; // The server counts gaps between beats up to 3 min as play time.
 // At play, a save at most this often: the clock's own pace. The page may ask for another
 // (data-save-every, from settings.BOARD_SAVE_EVERY_SECONDS).
 export const SAVE_EVERY_MS = BEAT_MS;
