@@ -20,8 +20,8 @@ has them), and prints per attack what the site recorded and whether it ranks:
 4. a bot entering one digit every 0.3 s, saving each, with heartbeats;
 5. the same bot at a person's pace: a digit every 1 to 2 s, saved 0.6 s after it, heartbeats
    every 10 s;
-6. the same, with every heartbeat blocked and a 40 s thinking pause every 12 digits (the
-   server's clock drops pauses over 30 s).
+6. the same, with every heartbeat blocked and a 40 s thinking pause every 12 digits (until
+   issue 43 the server's clock dropped pauses over 30 s; it now counts each up to 3 minutes).
 
 Attacks 1, 2, 4, 5 and 6 play on established accounts (made in the database two days old and
 logged in through the log-in form), so that only the record of play can stop them. The target:
