@@ -10,6 +10,8 @@ puzzles of the target tier to build a rating, then aims at rank 1 of the day as 
   here from the database), 2 s slower than the fastest established time
   shown (so that it is rated and counts towards establishment), then 2 s under the fastest once it
   is no longer new.
+- the patient newcomer: the patient farmer without the archive. Its days of play, each 2 s behind
+  the day's best established time, are what a strong newcomer's are.
 """
 
 from __future__ import annotations
@@ -31,9 +33,9 @@ def fastest_established(seen) -> float | None:
 
 
 class ArchiveFarm(Bot):
-    def __init__(self, name: str, prefix: str, patient: bool) -> None:
+    def __init__(self, name: str, prefix: str, patient: bool, farms: bool = True) -> None:
         super().__init__(name)
-        self.account, self.patient = f"{BOT_PREFIX}{prefix}", patient
+        self.account, self.patient, self.farms = f"{BOT_PREFIX}{prefix}", patient, farms
         self.farmed: list[Daily] = []
 
     def archive(self, world: World) -> list[Daily]:
@@ -62,7 +64,7 @@ class ArchiveFarm(Bot):
             if not User.objects.filter(username=self.account).exists():
                 self.note(day, signed_up(Board(), self.account, f"{self.account}@example.org", verified=True))
             user = User.objects.get(username=self.account)
-            count = FIRST_EVENING if day == world.measured[0] else FARM_A_DAY
+            count = (FIRST_EVENING if day == world.measured[0] else FARM_A_DAY) if self.farms else 0
             moment = at(day, 19.0)
             for daily in self.archive(world)[:count]:
                 seconds = self.farm_seconds(daily, len(self.farmed))

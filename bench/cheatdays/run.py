@@ -107,6 +107,7 @@ def all_bots() -> list[Bot]:
         Silent("g. no heartbeats, 75 s silences planned for the old 30 s limit (strong)", "silent", 75.0, 30.0),
         Silent("g. no heartbeats, silences 1.5 times the published limit (strong)", "longsilent", None, None),
         Copier("h. replay copy of the day's rank 1 (strong history)", "copy"),
+        ArchiveFarm("i. patient newcomer (2 s behind the field while new, then aim)", "newcomer", True, farms=False),
     ]
 
 
