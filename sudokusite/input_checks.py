@@ -18,8 +18,9 @@ one and queried, and a 400 would lock that browser out until the cookie expired.
 The checks read the raw query string and the JSON body's bytes, so nothing is parsed twice: a save
 or a heartbeat pays a few microseconds. Reading a form or JSON body here first also means that a
 body Django refuses (past DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields or files, a malformed
-multipart) is answered here: 413 or 400 with the site's page, logged once as a warning without a
-traceback, where Django's own handler logs it as an error with one.
+multipart, a client gone before its body arrived) is answered here: 413 or 400 with the site's
+page, logged once as a warning without a traceback, where Django's own handler logs it as an error
+with one.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ JSON_ESCAPES = re.compile(
 )
 # In a cookie's value as sent (raw bytes past ASCII may be any character's).
 COOKIE_CONTROLS = re.compile("[\x00-\x1f\x7f]")
+
+# What reading a body may raise: Django's refusals, and OSError for a client gone before its body
+# arrived (UnreadablePostError), which the CSRF check would otherwise have met first.
+REFUSED_BODIES = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartParserError, BadRequest, OSError)
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 JSON_TYPE = "application/json"  # the API's one type (puzzles/views/decorators.py): no other is parsed as JSON
@@ -124,9 +129,9 @@ def refused_body(request: HttpRequest, exc: Exception) -> HttpResponse:
     suspicious = isinstance(exc, (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent))
     logger = logging.getLogger(f"django.security.{type(exc).__name__}" if suspicious else "django.request")
     log_response(
-        "%s: %s",
-        str(exc) or type(exc).__name__,
+        "Refused %s: %s",
         request.path,
+        str(exc) or type(exc).__name__,
         response=response,
         request=request,
         logger=logger,
@@ -145,7 +150,7 @@ class InputChecksMiddleware:
         drop_cookies_with_controls(request)
         try:
             refused = has_controls(request)
-        except (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartParserError, BadRequest) as exc:
+        except REFUSED_BODIES as exc:
             return refused_body(request, exc)
         if refused:
             return bad_request(request, message=CONTROLS_WORDS, api_message=CONTROLS_API_WORDS)

@@ -9,6 +9,7 @@ or 404), and the URLconf is walked, each address with a NUL in a segment of its 
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
@@ -17,6 +18,7 @@ import pytest
 from django.contrib import admin
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import given
@@ -24,7 +26,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from puzzles.models import PushSubscription
-from sudokusite.input_checks import QUERY_CONTROLS, json_has_controls
+from sudokusite.input_checks import QUERY_CONTROLS, InputChecksMiddleware, json_has_controls
 
 from .factories import log_in, player_digits, post, url
 
@@ -326,5 +328,18 @@ def test_a_malformed_multipart_body_is_a_400_logged_as_a_warning_without_a_trace
         response = answers.post(
             reverse("account_login"), b"--x\r\nnot a part", content_type="multipart/form-data"
         )  # no boundary
+    assert response.status_code == 400
+    assert refused_quietly(caplog)
+
+
+def test_a_client_gone_before_its_body_arrived_is_a_400_logged_as_a_warning(rf, caplog):
+    class Gone(io.BytesIO):
+        def read(self, *args):
+            raise ConnectionResetError("the client went away")
+
+    request = rf.post(reverse("account_login"), "login=ada", content_type="application/x-www-form-urlencoded")
+    request._stream = Gone()
+    with caplog.at_level(logging.INFO):
+        response = InputChecksMiddleware(lambda request: HttpResponse("never reached"))(request)
     assert response.status_code == 400
     assert refused_quietly(caplog)
