@@ -196,6 +196,10 @@ MIDDLEWARE = [
     # In production, static files straight from the web process, compressed and with hashed
     # names (WhiteNoise, after `collectstatic`); in development runserver serves them.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # Control characters in the address, query or a form's or JSON body's text answer 400 before
+    # anything reads them, and a body too large 413, logged as a warning (sudokusite/input_checks.py);
+    # before the session, whose key a cookie gives.
+    "sudokusite.input_checks.InputChecksMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
