@@ -196,6 +196,10 @@ MIDDLEWARE = [
     # In production, static files straight from the web process, compressed and with hashed
     # names (WhiteNoise, after `collectstatic`); in development runserver serves them.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # Control characters in the address, query or a form's or JSON body's text answer 400 before
+    # anything reads them, and a body too large 413, logged as a warning (sudokusite/input_checks.py);
+    # before the session, whose key a cookie gives.
+    "sudokusite.input_checks.InputChecksMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -575,6 +579,8 @@ HOLD_MIN_POINTS = float(env("HOLD_MIN_POINTS", "350"))
 # ...counted from the lower of the rating now and the rating this many days before the solve.
 HOLD_HISTORY_DAYS = int(env("HOLD_HISTORY_DAYS", "14"))
 FIELD_MARGIN = float(env("FIELD_MARGIN", "1.0"))
+# The day's rank 1 by a player whose first rated solve is under this many days old waits for review.
+RANK_ONE_SEASON_DAYS = int(env("RANK_ONE_SEASON_DAYS", "30"))
 # Ratings (puzzles/ratings/, docs/ratings.md): a solve in the reference time scores a draw between
 # player and puzzle of equal rating, and the spread says how much faster a win is; a puzzle's first
 # rating is its tier's prior; a solve that becomes rated within the rewind window is put in its place

@@ -21,5 +21,6 @@ urlpatterns = [
 ]
 
 # JSON for the board's API, the friendly pages elsewhere.
+handler400 = "puzzles.views.errors.bad_request"
 handler404 = "puzzles.views.errors.not_found"
 handler500 = "puzzles.views.errors.server_error"

@@ -200,7 +200,8 @@ def make_established(
     user: User, rating: float = 1500.0, deviation: float = 60.0, solves: int = 10, on_day: int | None = None
 ):
     """Give `user` a settled rating (fairplay/ranking.is_provisional says no): an established player,
-    whose `on_day` solves (all of them unless told) were dailies solved on their day, each on a day of its own."""
+    whose `on_day` solves (all of them unless told) were dailies solved on their day, each on a day of its own,
+    the first a year ago."""
     from puzzles.models import PlayerRating
 
     on_day = solves if on_day is None else on_day
@@ -212,5 +213,6 @@ def make_established(
             "solves": solves,
             "on_day_solves": on_day,
             "on_days": on_day,
+            "on_day_since": timezone.now() - datetime.timedelta(days=365),  # past its first month
         },
     )[0]

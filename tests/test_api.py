@@ -120,11 +120,11 @@ def test_a_write_not_sent_as_json_gets_415_and_changes_nothing(strict, daily, en
 def test_a_body_that_is_no_multipart_form_at_all_is_a_400_before_the_api_and_changes_nothing(
     strict, daily, content_type
 ):
-    # Django's parser refuses it inside the CSRF middleware, before any view: the root URLconf's
-    # 400 page, not the API's JSON, but never a 500.
+    # Django's parser refuses it as sudokusite/input_checks.py reads it, before the CSRF check and
+    # any view: the API's JSON 400, never a 500.
     post(strict, url(daily, "save"), {"version": 0, "digits": "4" + "0" * 80})
     response = strict.post(url(daily, "save"), b"x" * 2000, content_type=content_type)
-    assert response.status_code == 400
+    assert response.status_code == 400 and response.json()["error"]
     assert Attempt.objects.get().version == 1
 
 

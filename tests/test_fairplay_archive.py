@@ -230,3 +230,61 @@ def test_a_rating_farmed_on_the_archive_does_not_take_rank_one():
     ratings_catch_up()
     judge.held_again_today()
     assert [row.username for row in leaderboard_for(today).rows][:1] == ["steady"]
+
+
+# --- rank 1 in a player's first month --------------------------------------------------------------
+
+
+def first_rated(user: User, days_ago: int) -> None:
+    """An established rating whose first rated solve of a daily on its day was `days_ago` days back."""
+    rating = make_established(user)
+    PlayerRating.objects.filter(pk=rating.pk).update(on_day_since=timezone.now() - datetime.timedelta(days=days_ago))
+
+
+@pytest.mark.parametrize(("days_ago", "held"), [(29, True), (31, False)])
+def test_the_days_fastest_time_in_a_players_first_month_waits_for_review(daily, days_ago, held):
+    make_established(player("veteran"))
+    person(daily, User.objects.get(username="veteran"), 240)
+    newcomer = player("newcomer")
+    first_rated(newcomer, days_ago)
+    solve = person(daily, newcomer, 200)  # +64 points on 240 s: within any history
+    assert solve.held == (ranking.FIRST_MONTH if held else "")
+    if held:
+        assert words.reasons_for_you(solve) == [
+            "it was the day's fastest time in your first 30 days of rated play, so it is held until an admin checks it"
+        ]
+        assert [row.username for row in leaderboard_for(daily).rows] == ["veteran"]
+
+
+def test_second_place_in_a_players_first_month_is_ranked(daily):
+    make_established(player("veteran"))
+    person(daily, User.objects.get(username="veteran"), 200)
+    newcomer = player("newcomer")
+    first_rated(newcomer, 3)
+    assert person(daily, newcomer, 240).held == ""
+
+
+def test_a_held_first_month_solve_is_released_when_a_faster_one_comes(daily):
+    make_established(player("veteran"))
+    person(daily, User.objects.get(username="veteran"), 300)
+    newcomer = player("newcomer")
+    first_rated(newcomer, 3)
+    solve = person(daily, newcomer, 240)
+    assert solve.held == ranking.FIRST_MONTH
+    make_established(player("quick"))
+    person(daily, User.objects.get(username="quick"), 200)  # its follow-up decides the day again
+    solve.refresh_from_db()
+    assert solve.held == "" and not solve.flagged
+
+
+def test_on_a_new_site_without_established_players_a_first_months_rank_one_is_not_held(daily):
+    assert person(daily, player("first"), 240).held == ""
+
+
+def test_the_ledger_keeps_the_moment_of_a_players_first_rated_solve_of_the_day():
+    user = player("ada")
+    rated(user, [20], late=True)  # the archive does not start the month
+    assert PlayerRating.objects.get(user=user).on_day_since is None
+    rated(user, [9, 4], late=False)
+    first = Solve.objects.filter(user=user, late=False).order_by("solved_at").first()
+    assert PlayerRating.objects.get(user=user).on_day_since == first.solved_at

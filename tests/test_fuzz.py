@@ -279,8 +279,8 @@ def render(case: Case, live: Live) -> tuple[str, str, bytes]:
             body = text.encode("utf-8", "surrogatepass")
     if case.content_type.startswith("multipart/"):
         # A form as a browser sends it, with the body as a field. Bytes that are no multipart form
-        # at all are refused by Django's parser inside the CSRF middleware, before the API: a 400
-        # from the root URLconf's handler400 (test_api.py has that case).
+        # at all are refused by Django's parser as sudokusite/input_checks.py reads them, before
+        # the API: the API's JSON 400 all the same (test_api.py has that case).
         head = f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n'.encode()
         body = head + body + f"\r\n--{BOUNDARY}--\r\n".encode()
     return "POST", path, body

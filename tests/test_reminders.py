@@ -373,7 +373,7 @@ def test_a_tampered_or_stale_unsubscribe_link_is_a_clear_400_and_changes_nothing
     ada = make_reader("ada")
     token = reminder_mail.unsubscribe_token(ada.pk)
     tampered = token[:-3] + ("xyz" if not token.endswith("xyz") else "abc")
-    for path in (f"/reminders/stop/{tampered}/", "/reminders/stop/%00%FF/", f"/reminders/stop/{'a' * 3000}/"):
+    for path in (f"/reminders/stop/{tampered}/", "/reminders/stop/%FF%FE/", f"/reminders/stop/{'a' * 3000}/"):
         response = getattr(client, method)(path)
         assert response.status_code == 400 and b"This link does not work" in response.content
     with time_machine.travel(datetime.datetime.now(UTC) + datetime.timedelta(days=400), tick=False):

@@ -63,10 +63,11 @@ LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
 # under the difficulty's floor, under the day's floor, a clock far below the time from the first
 # move (judge.clock_far_below_wall), a record of play that repeats an earlier solve's of the same
 # puzzle (copies.py), far faster than the player's own rating allows (against.py), a provisional
-# player faster than the day's established players allow.
+# player faster than the day's established players allow, the day's rank 1 in a player's first
+# month (against.py).
 UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD, COPY = "floor", "day", "history", "field", "copy"
-OFF_CLOCK = "wall"
-HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, OFF_CLOCK, COPY, PAST_HISTORY, PAST_FIELD)
+OFF_CLOCK, FIRST_MONTH = "wall", "first-month"
+HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, OFF_CLOCK, COPY, PAST_HISTORY, PAST_FIELD, FIRST_MONTH)
 
 
 def rank_time(solve: Solve) -> float:

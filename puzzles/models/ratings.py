@@ -33,12 +33,14 @@ class Standing(models.Model):
 
 class PlayerRating(Standing):
     """A player's rating, and what it rests on beyond its count of solves: how many of them were
-    dailies solved on their day (the rest from the archive) and on how many different days those
-    were (fairplay/ranking.is_provisional reads both; the ledger keeps them with the solves)."""
+    dailies solved on their day (the rest from the archive), on how many different days those were
+    (fairplay/ranking.is_provisional reads both), and when the first of them was made
+    (fairplay/against.first_month_at_the_top); the ledger keeps them with the solves."""
 
     user = models.OneToOneField("auth.User", on_delete=models.CASCADE, primary_key=True, related_name="rating")
     on_day_solves = models.PositiveIntegerField(default=0)
     on_days = models.PositiveIntegerField(default=0)
+    on_day_since = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.rating:.0f} ± {self.deviation:.0f}"

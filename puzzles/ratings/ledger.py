@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from ..models import PlayerRating, PuzzleRating, RatingChange, Solve
@@ -86,7 +86,7 @@ class _Book:
     puzzles: dict[int, PuzzleRating] = field(default_factory=dict)
     new: set[tuple[str, int]] = field(default_factory=set)
     # on_day_counts of the players about to be touched, before the ledger changes.
-    on_day_before: dict[int, tuple[int, int]] = field(default_factory=dict)
+    on_day_before: dict[int, OnDay] = field(default_factory=dict)
 
     def load(self, users: Iterable[int], puzzles: Iterable[int]) -> None:
         """Read the rows not yet in hand (those in hand may have changed since)."""
@@ -115,12 +115,11 @@ class _Book:
         fields = ["rating", "deviation", "volatility", "solves", "updated_at"]
         after = on_day_counts(self.players)
         for user_id, row in self.players.items():
-            (solves, days), (solves_before, days_before) = (
-                after.get(user_id, (0, 0)),
-                self.on_day_before.get(user_id, (0, 0)),
-            )
-            row.on_day_solves = max(0, row.on_day_solves + solves - solves_before)
-            row.on_days = max(0, row.on_days + days - days_before)
+            now, before = after.get(user_id, OnDay()), self.on_day_before.get(user_id, OnDay())
+            row.on_day_solves = max(0, row.on_day_solves + now.solves - before.solves)
+            row.on_days = max(0, row.on_days + now.days - before.days)
+            if now.since is not None:  # the first stays first: a solve wound back leaves it
+                row.on_day_since = min(row.on_day_since or now.since, now.since)
         players = [(("player", key) in self.new, row) for key, row in self.players.items()]
         PlayerRating.objects.bulk_create([row for new, row in players if new])
         PlayerRating.objects.bulk_update([row for new, row in players if not new], [*fields, *ON_DAY_FIELDS])
@@ -130,17 +129,25 @@ class _Book:
 
 
 # What a player's rating rests on beyond its count of solves (PlayerRating's docstring).
-ON_DAY_FIELDS = ["on_day_solves", "on_days"]
+ON_DAY_FIELDS = ["on_day_solves", "on_days", "on_day_since"]
 
 
-def on_day_counts(user_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
-    """Each player's rated solves of dailies made on their day, and their different days, as the
-    ledger holds them now: one query; a player with none is left out."""
+@dataclass(frozen=True)
+class OnDay:
+    """A player's rated solves of dailies made on their day, their different days, the first's moment."""
+
+    solves: int = 0
+    days: int = 0
+    since: datetime.datetime | None = None
+
+
+def on_day_counts(user_ids: Iterable[int]) -> dict[int, OnDay]:
+    """Each player's OnDay as the ledger holds it now: one query; a player with none is left out."""
     return {
-        row["user_id"]: (row["solves"], row["days"])
+        row["user_id"]: OnDay(row["solves"], row["days"], row["since"])
         for row in RatingChange.objects.filter(user_id__in=list(user_ids), solve__late=False)
         .values("user_id")
-        .annotate(solves=Count("pk"), days=Count("solve__daily__date", distinct=True))
+        .annotate(solves=Count("pk"), days=Count("solve__daily__date", distinct=True), since=Min("solve__solved_at"))
     }
 
 

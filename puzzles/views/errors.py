@@ -1,6 +1,6 @@
 """Error answers: JSON for the board's API (paths under /api/), the site's own pages elsewhere.
 
-Never a traceback: settings point handler404, handler500 and CSRF_FAILURE_VIEW here.
+Never a traceback: settings point handler400, handler404, handler500 and CSRF_FAILURE_VIEW here.
 """
 
 from __future__ import annotations
@@ -27,6 +27,22 @@ def json_error(message: str, status: int, **extra: Any) -> JsonResponse:
 
 def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
+
+
+def bad_request(
+    request: HttpRequest,
+    exception: Exception | None = None,
+    *,
+    status: int = 400,
+    message: str = "That request could not be read. Go back and try again.",
+    api_message: str = "",
+) -> HttpResponse:
+    """A request refused as it stands (control characters, a body too large: sudokusite/input_checks.py,
+    or any of Django's own 400s): JSON for the board's API and for whatever sent JSON (a push
+    subscription), with `api_message` or else `message`; the site's page elsewhere."""
+    if _is_api(request) or request.content_type == "application/json":
+        return json_error(api_message or message, status)
+    return render(request, "400.html", {"message": message}, status=status)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
