@@ -288,3 +288,25 @@ def test_the_ledger_keeps_the_moment_of_a_players_first_rated_solve_of_the_day()
     rated(user, [9, 4], late=False)
     first = Solve.objects.filter(user=user, late=False).order_by("solved_at").first()
     assert PlayerRating.objects.get(user=user).on_day_since == first.solved_at
+
+
+@pytest.mark.parametrize(
+    ("days_ago", "review", "held"),
+    [(3, Solve.Review.NONE, True), (3, Solve.Review.DISQUALIFIED, True), (3, Solve.Review.APPROVED, False)]
+    + [(settings.HOLD_HISTORY_DAYS + 1, Solve.Review.NONE, False)],
+)
+def test_the_days_fastest_time_waits_while_another_recent_solve_of_the_player_is_held(daily, days_ago, review, held):
+    """The aiming account: held by its history most days, it took rank 1 on a day whose field was
+    slow, its aim then within its history."""
+    make_established(player("veteran"))
+    person(daily, User.objects.get(username="veteran"), 240)
+    user = player("aimer")
+    make_established(user)
+    earlier = make_daily(timezone.localdate() - datetime.timedelta(days=days_ago), "medium")
+    made = timezone.now() - datetime.timedelta(days=days_ago)
+    make_solve(earlier, "aimer", 30, flagged=True, solved_at=made)
+    Solve.objects.filter(user=user, daily=earlier).update(held=ranking.PAST_HISTORY, review=review)
+    solve = person(daily, user, 200)
+    assert solve.held == (ranking.UNDER_REVIEW if held else "")
+    if held:
+        assert "while another of your recent solves waits for an admin" in words.reasons_for_you(solve)[0]

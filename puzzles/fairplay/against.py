@@ -24,13 +24,17 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
   established player that day waits for review. Under 1, a fresh account with a verified email
   that read the leaderboard (which marks new players) ranked first by aiming just above the
   margin (bench/cheat.py --days).
-- Rank 1 in a player's first month: the day's fastest time (ranking.rank_among over the day's
-  ranked solves) by a player whose first rated solve is under RANK_ONE_SEASON_DAYS (30) days old
-  is held (FIRST_MONTH), whatever the rules above said, on a day with established players' ranked
-  solves (a new site has no one to protect, and would hold every winner). A script that plays 2 s behind the day's
-  best established time until its own rating is established, and then 2 s ahead of it, looks like
-  a strong newcomer in every time it posts, and took rank 1 within a fortnight otherwise
-  (bench/cheat.py --days, the patient newcomer); a person's first wins wait for an admin instead.
+- Rank 1 by an unproven player: the day's fastest time (ranking.rank_among over the day's ranked
+  solves), on a day with established players' ranked solves (a new site has no one to protect,
+  and would hold every winner), is held whatever the rules above said when its player's first
+  rated solve is under RANK_ONE_SEASON_DAYS (30) days old (FIRST_MONTH), or when another of their
+  solves of the last HOLD_HISTORY_DAYS waits for review or was disqualified (UNDER_REVIEW). A
+  script 2 s behind the day's best established time until its own rating is established, then 2 s
+  ahead of it, posts a strong newcomer's times; an established mediocre account aiming at rank 1
+  every day is held by its history most days, and on a day whose field is slow its aim falls
+  within its history; each took rank 1 otherwise (bench/cheat.py --days, the patient newcomer and
+  the aiming account). A person's first wins, and their wins while an earlier result is being
+  checked, wait for an admin instead.
 """
 
 from __future__ import annotations
@@ -41,7 +45,16 @@ import math
 from django.conf import settings
 
 from ..models import PlayerRating, RatingChange, Solve
-from .ranking import FIRST_MONTH, PAST_FIELD, PAST_HISTORY, expected_given, is_provisional, rank_among, rank_time
+from .ranking import (
+    FIRST_MONTH,
+    PAST_FIELD,
+    PAST_HISTORY,
+    UNDER_REVIEW,
+    expected_given,
+    is_provisional,
+    rank_among,
+    rank_time,
+)
 
 
 def rating_before(solve: Solve, change: RatingChange | None) -> PlayerRating | None:
@@ -99,24 +112,26 @@ def past_field(solve: Solve, others: list[float]) -> bool:
     return bool(others) and rank_time(solve) < settings.FIELD_MARGIN * others[0]
 
 
-def first_month_at_the_top(solve: Solve, others: list[float]) -> bool:
-    """The solve would take its day's rank 1 on a day established players ranked on (`others`, their
-    fastest times: a new site has none to protect), and its player's first rated solve of a daily
-    on its day (PlayerRating.on_day_since) is under RANK_ONE_SEASON_DAYS days older than it, or
-    they have none."""
+def unproven_at_the_top(solve: Solve, others: list[float]) -> str:
+    """FIRST_MONTH or UNDER_REVIEW (the module's rule) when the solve would take its day's rank 1 on
+    a day established players ranked on (`others`, their fastest times), else ""."""
     if solve.late or not others:
-        return False
+        return ""
     ranked = Solve.objects.ranked().filter(daily_id=solve.daily_id).exclude(pk=solve.pk)
     if rank_among(ranked, rank_time(solve)) > 1:
-        return False
+        return ""
     since = PlayerRating.objects.filter(user_id=solve.user_id).values_list("on_day_since", flat=True).first()
-    return since is None or solve.solved_at - since < datetime.timedelta(days=settings.RANK_ONE_SEASON_DAYS)
+    if since is None or solve.solved_at - since < datetime.timedelta(days=settings.RANK_ONE_SEASON_DAYS):
+        return FIRST_MONTH
+    recent = solve.solved_at - datetime.timedelta(days=settings.HOLD_HISTORY_DAYS)
+    checked = Solve.objects.filter(user_id=solve.user_id, solved_at__gte=recent, flagged=True).exclude(pk=solve.pk)
+    return UNDER_REVIEW if checked.exclude(review=Solve.Review.APPROVED).exists() else ""
 
 
 def held_against_player(solve: Solve, others: list[float]) -> str:
-    """PAST_HISTORY, PAST_FIELD or FIRST_MONTH when the solve is faster than its player's history
-    allows, else ""; `others` are the day's other established players' fastest times
-    (ranking.others_fastest)."""
+    """PAST_HISTORY, PAST_FIELD, FIRST_MONTH or UNDER_REVIEW when the solve is faster than its
+    player's history allows, else ""; `others` are the day's other established players' fastest
+    times (ranking.others_fastest)."""
     # The solve's rating change, once its ratings moved: read once for the three rules that look at it.
     change = RatingChange.objects.filter(solve=solve).first()
     rating = rating_before(solve, change)
@@ -125,4 +140,4 @@ def held_against_player(solve: Solve, others: list[float]) -> str:
             return PAST_FIELD
     elif past_history(solve, rating, change):
         return PAST_HISTORY
-    return FIRST_MONTH if first_month_at_the_top(solve, others) else ""
+    return unproven_at_the_top(solve, others)

@@ -64,10 +64,10 @@ LATE, HELPED, DISQUALIFIED, HELD = "late", "helped", "disqualified", "held"
 # move (judge.clock_far_below_wall), a record of play that repeats an earlier solve's of the same
 # puzzle (copies.py), far faster than the player's own rating allows (against.py), a provisional
 # player faster than the day's established players allow, the day's rank 1 in a player's first
-# month (against.py).
+# month or while another of their solves waits for review (against.py).
 UNDER_FLOOR, UNDER_DAY, PAST_HISTORY, PAST_FIELD, COPY = "floor", "day", "history", "field", "copy"
-OFF_CLOCK, FIRST_MONTH = "wall", "first-month"
-HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, OFF_CLOCK, COPY, PAST_HISTORY, PAST_FIELD, FIRST_MONTH)
+OFF_CLOCK, FIRST_MONTH, UNDER_REVIEW = "wall", "first-month", "under-review"
+HOLD_CODES = (UNDER_FLOOR, UNDER_DAY, OFF_CLOCK, COPY, PAST_HISTORY, PAST_FIELD, FIRST_MONTH, UNDER_REVIEW)
 
 
 def rank_time(solve: Solve) -> float:

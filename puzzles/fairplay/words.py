@@ -117,6 +117,11 @@ def held_because(solve: Solve) -> str:
         return f"your rating is still new and it was {field_bound()}, so it is held until an admin checks it"
     if code == ranking.COPY:
         return "its record of play matches another solve's, so it is held until an admin checks it"
+    if code == ranking.UNDER_REVIEW:
+        return (
+            "it was the day's fastest time while another of your recent solves waits for an admin's check, "
+            "so it is held until an admin checks it"
+        )
     if code == ranking.FIRST_MONTH:
         return (
             f"it was the day's fastest time in your first {settings.RANK_ONE_SEASON_DAYS} days of rated play, "
@@ -141,6 +146,10 @@ def held_for_admin(code: str) -> str:
             f"{settings.HOLD_HISTORY_DAYS} days before; a puzzle nobody had solved at its difficulty's expected rating)"
         ),
         ranking.PAST_FIELD: f"a provisional player {field_bound()}",
+        ranking.UNDER_REVIEW: (
+            f"the day's fastest time, by a player with another solve of the last {settings.HOLD_HISTORY_DAYS} days "
+            "held and not approved"
+        ),
         ranking.FIRST_MONTH: (
             f"the day's fastest time, by a player whose first rated solve is under {settings.RANK_ONE_SEASON_DAYS} "
             "days old"
@@ -216,7 +225,8 @@ def rules(difficulty: str) -> list[str]:
         f"on {settings.ESTABLISHED_DAYS} different days, and on at least as many of those as of archive solves; "
         f"until then a solve {field_bound()} is held.",
         f"The day's fastest time by a player whose first rated solve is under {settings.RANK_ONE_SEASON_DAYS} "
-        "days old is held until an admin has checked it.",
+        f"days old, or who has another solve of the last {settings.HOLD_HISTORY_DAYS} days waiting for review or "
+        "disqualified, is held until an admin has checked it.",
         "Archive solves are never ranked, but they move a rating, so they pass the same floors and holds, "
         "and a held one moves nothing until an admin approves it.",
         "A solve whose record of play repeats an earlier solve's of the same puzzle is held until an admin has "
