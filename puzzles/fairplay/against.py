@@ -138,6 +138,6 @@ def held_against_player(solve: Solve, others: list[float]) -> str:
     if is_provisional(rating):
         if past_field(solve, others):
             return PAST_FIELD
-    elif past_history(solve, rating, change):
+    elif rating is not None and past_history(solve, rating, change):  # established: a rating exists
         return PAST_HISTORY
     return unproven_at_the_top(solve, others)
