@@ -12,6 +12,7 @@ from django.utils import timezone
 from puzzles.accounts.guests import guest_create
 from puzzles.fairplay import judge, ranking, words
 from puzzles.models import Attempt, Solve
+from puzzles.record_of_play.moves import unpack
 from puzzles.results.leaderboard import leaderboard_for, standing_of
 
 from .factories import make_established, make_event, make_paced_record, make_solve
@@ -95,6 +96,20 @@ def test_a_record_without_moves_is_not_ranked(daily):
     make_event(attempt, "save", at(100), placed=20)
     make_event(attempt, "submit", at(300), placed=25)
     assert solve_of(attempt, seconds=300).unranked == ranking.NO_RECORD
+
+
+def test_a_record_holding_fewer_moves_than_its_attempt_logged_is_not_ranked(daily):
+    # What is left when the record of an attempt left unsolved for a year was deleted
+    # (accounts/retention.py) and play went on: a person's pace, but not the whole grid's.
+    solves = []
+    for name, missing in (("whole", 0), ("cut", 30)):
+        attempt = attempt_of(daily, player(name))
+        end = make_paced_record(attempt, T0, gap=4.0)
+        logged = sum(len(unpack(event.moves)) for event in attempt.events.all())
+        Attempt.objects.filter(pk=attempt.pk).update(moves_logged=logged + missing)  # as the writes counted
+        attempt.refresh_from_db()
+        solves.append(solve_of(attempt, (end - T0).total_seconds()))
+    assert [solve.unranked for solve in solves] == ["", ranking.NO_RECORD]
 
 
 def test_a_person_at_an_ordinary_pace_is_ranked(daily):

@@ -189,6 +189,13 @@ def has_no_moves(events: list[PlayEvent]) -> bool:
     return not any(event.moves for event in events if event.kind in WRITES)
 
 
+def record_cut_short(solve: Solve, events: list[PlayEvent]) -> bool:
+    """The attempt logged more moves (Attempt.moves_logged) than its record holds: the record of an
+    attempt left unsolved was deleted (accounts/retention.py) and play went on after it, so what is
+    left cannot show how the grid was filled."""
+    return sum(len(unpack(event.moves)) for event in events) < solve.attempt.moves_logged
+
+
 def is_new_account(solve: Solve) -> bool:
     """The account was younger than RANKED_ACCOUNT_MIN_HOURS when the solve was made, and has no
     verified email: the cheapest thing to make by the dozen."""
@@ -256,7 +263,7 @@ def unranked_reason(solve: Solve, events: list[PlayEvent]) -> str:
     """Why the record does not earn a rank (a code of REASON_CODES, the first that applies), or ""."""
     empty_cells = solve.daily.puzzle.givens.count("0")
     started_at = solve.attempt.started_at
-    if has_no_moves(events):
+    if has_no_moves(events) or record_cut_short(solve, events):
         return NO_RECORD
     if is_new_account(solve):
         return NEW_ACCOUNT
