@@ -486,8 +486,9 @@ CELERY_BEAT_SCHEDULE = {
     },
     # And on the stroke of midnight in the site's zone, in case publishing ahead fell behind.
     "publish-at-midnight": {"task": "puzzles.tasks.publish_dailies", "schedule": crontab(minute=0, hour=0)},
-    # Once a day, at a quiet hour: guests idle for GUEST_TTL_DAYS go, in batches (puzzles/accounts/guests.py).
-    "delete-idle-guests": {"task": "puzzles.tasks.delete_idle_guests", "schedule": crontab(minute=30, hour=3)},
+    # Once a day, at a quiet hour: what the site no longer needs goes, each kind after its period
+    # (the retention settings below; puzzles/accounts/retention.py), in batches.
+    "apply-retention": {"task": "puzzles.tasks.apply_retention", "schedule": crontab(minute=30, hour=3)},
     # The practice pool (puzzles/practice/pool.py): a short run that stops once every pool is full.
     "fill-practice": {"task": "puzzles.tasks.fill_practice", "schedule": float(env("PRACTICE_EVERY_SECONDS", "300"))},
     # Each solve queues its review and the ratings' catch-up; these sweeps pick up what a lost
@@ -598,9 +599,16 @@ HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
 CHECKS_PER_MINUTE = int(env("CHECKS_PER_MINUTE", "6"))
 
 # Guests (puzzles/accounts/guests.py): a visitor's first move makes a guest player; one address may make
-# this many in an hour, and a guest idle for this many days is deleted with its records.
+# this many in an hour.
 GUEST_CREATIONS_PER_HOUR = int(env("GUEST_CREATIONS_PER_HOUR", "20"))
+
+# Retention (puzzles/accounts/retention.py, docs/accounts.md): beat's daily run deletes, besides
+# the expired sessions, a guest idle for this many days with its records (solves or none: its
+# cookie lapsed long before), a reminder claim this many days after its day (never under 2), and
+# the record of play of an attempt never solved and untouched for this many days.
 GUEST_TTL_DAYS = int(env("GUEST_TTL_DAYS", "30"))
+MAIL_LOG_DAYS = int(env("MAIL_LOG_DAYS", "30"))
+ABANDONED_RECORD_DAYS = int(env("ABANDONED_RECORD_DAYS", "365"))
 
 # /health/ shows its details (database, broker, cache, pool levels) to staff and to a monitor
 # that sends this token as "Authorization: Bearer <token>"; everyone else gets the status alone.

@@ -33,7 +33,11 @@ def _you() -> dict[str, str]:
     return {
         LATE: "you played it after its day",
         HELPED: "you used hints or checks",
-        NO_RECORD: "the server has no record of your moves (an old page or a script), so the time cannot be checked",
+        NO_RECORD: (
+            "the server has no record of your moves, or only part of it (an old page or a script, or a puzzle "
+            f"left unsolved for over {settings.ABANDONED_RECORD_DAYS} days, whose record is deleted), so the time "
+            "cannot be checked"
+        ),
         NEW_ACCOUNT: (
             f"your account was under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old when you solved it: "
             "verify your email address and it is ranked"

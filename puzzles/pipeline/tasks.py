@@ -1,5 +1,5 @@
-"""Celery tasks: thin interfaces onto the pipeline's services and guests.py (plain values in, one
-service call).
+"""Celery tasks: thin interfaces onto the pipeline's services and the accounts' (guests, reminders,
+retention): plain values in, one service call.
 
 Each task keeps the name it had when this module was puzzles/tasks.py: the name travels in every
 queued message and in the beat schedule, so renaming it would strand the tasks already queued.
@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from celery import shared_task
 from django.conf import settings
 
-from ..accounts import guests, reminders
+from ..accounts import guests, reminders, retention
 from ..coaching import services as coaching
 from ..fairplay import judge
 from ..practice import pool as practice_pool
@@ -87,9 +87,19 @@ def publish_dailies() -> dict:
     }
 
 
+@shared_task(name="puzzles.tasks.apply_retention")
+def apply_retention() -> dict:
+    """Delete what the site no longer needs, each kind after its period (accounts/retention.py),
+    starting no new batch past three quarters of the task's soft limit: the rest waits for the
+    next day's run, and a second run deletes nothing more."""
+    removed = retention.retention_apply(budget_seconds=settings.CELERY_TASK_SOFT_TIME_LIMIT * 0.75)
+    return vars(removed)
+
+
 @shared_task(name="puzzles.tasks.delete_idle_guests")
 def delete_idle_guests() -> int:
-    """Delete guests idle for settings.GUEST_TTL_DAYS, with their records; how many went."""
+    """Delete guests idle for settings.GUEST_TTL_DAYS, with their records; how many went. Beat
+    sends apply_retention instead now, which does this too; kept for a message queued before."""
     return guests.guests_delete_idle()
 
 
