@@ -2,6 +2,7 @@ from django.urls import include, path, re_path, register_converter
 
 from .converters import IsoDateConverter
 from .views import (
+    account,
     api,
     health,
     home,
@@ -70,6 +71,12 @@ urlpatterns = [
     path("learn/<str:name>/practice/", practice.practice_page, name="learn-practice"),
     path("api/practice/<str:name>/ready/", practice.practice_ready, name="api-practice-ready"),
     path("api/practice/check/<int:position_id>/", practice.practice_check_answer, name="api-practice-check"),
+    # The player's own data (views/account.py): the account page, a new name, deleting it all;
+    # and the privacy page every footer links to.
+    path("account/", account.account_page, name="account"),
+    path("account/username/", account.account_username, name="account-username"),
+    path("account/delete/", account.account_delete, name="account-delete"),
+    path("privacy/", account.privacy, name="privacy"),
     # Leagues: the player's list, the invite link, and a league's board and changes (views/leagues.py).
     # Reminders (views/reminders.py): the player's settings, and the one-click unsubscribe a mail links to.
     path("account/reminders/", reminders.reminder_settings, name="reminders"),

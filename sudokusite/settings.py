@@ -183,6 +183,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "allauth",
     "allauth.account",
+    # Which sessions are each account's (allauth's UserSession, made at every log-in): what
+    # ends them all when an account is deleted, and the player's list of signed-in devices.
+    "allauth.usersessions",
     "csp",  # django-csp: its system checks of CONTENT_SECURITY_POLICY
     "puzzles",
 ]
@@ -609,6 +612,13 @@ GUEST_CREATIONS_PER_HOUR = int(env("GUEST_CREATIONS_PER_HOUR", "20"))
 GUEST_TTL_DAYS = int(env("GUEST_TTL_DAYS", "30"))
 MAIL_LOG_DAYS = int(env("MAIL_LOG_DAYS", "30"))
 ABANDONED_RECORD_DAYS = int(env("ABANDONED_RECORD_DAYS", "365"))
+
+# A player's data (puzzles/accounts/: export.py, renaming.py, deletion.py; docs/accounts.md): a
+# username changes at most once in this many days, tried at most this many times an hour from one
+# address; the export and the deletion are asked at most this many times an hour from one address.
+USERNAME_CHANGE_DAYS = int(env("USERNAME_CHANGE_DAYS", "30"))
+USERNAME_TRIES_PER_HOUR = int(env("USERNAME_TRIES_PER_HOUR", "20"))
+DELETE_TRIES_PER_HOUR = int(env("DELETE_TRIES_PER_HOUR", "10"))
 
 # /health/ shows its details (database, broker, cache, pool levels) to staff and to a monitor
 # that sends this token as "Authorization: Bearer <token>"; everyone else gets the status alone.

@@ -115,8 +115,8 @@ def test_two_players_home_pages_never_show_each_others_parts(daily):
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         pages[name] = (page, token, client.cookies["csrftoken"].value)
     ada, bob = pages["ada"][0], pages["bob"][0]
-    assert '<span class="who">ada</span>' in ada and ">bob<" not in ada
-    assert '<span class="who">bob</span>' in bob and ">ada<" not in bob
+    assert 'aria-label="Your account (ada)">ada</a>' in ada and ">bob<" not in ada
+    assert 'aria-label="Your account (bob)">bob</a>' in bob and ">ada<" not in bob
     assert "Solved in 4:05" in ada and "In progress" not in ada
     assert "In progress, 1:05 so far" in bob and "Solved in" not in bob
     assert "<dt>Streak</dt><dd>1 day</dd>" in ada and "<dt>Streak</dt><dd>0 days</dd>" in bob
@@ -160,7 +160,7 @@ def test_a_message_left_for_the_reader_shows_once_on_the_home_page(daily):
     client.get("/")  # the frame is kept before the message is left
     client.post(f"/leagues/{league.pk}/leave/")  # its redirect not followed: the message waits
     page = client.get("/").content.decode()
-    assert "You left Friends." in page and '<span class="who">bob</span>' in page
+    assert "You left Friends." in page and 'aria-label="Your account (bob)">bob</a>' in page
     assert "Solved in" not in page and "Not started" in page
     assert "You left Friends." not in client.get("/").content.decode()
 

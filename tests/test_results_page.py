@@ -100,6 +100,8 @@ def test_the_framed_page_is_the_page_drawn_whole_for_each_reader_with_their_own_
     for name in whole:
         assert text(framed[name]) == text(whole[name])
         assert framed[name].count("\x00") == 0 and "Solved in" in framed[name]
-    assert '<span class="who">bob</span>' in framed["bob"] and "ada" not in framed["bob"].split("</header>")[0]
+    assert (
+        'aria-label="Your account (bob)">bob</a>' in framed["bob"] and "ada" not in framed["bob"].split("</header>")[0]
+    )
     assert '<span class="who">Guest</span>' in framed["guest"] and "Sign up" in framed["guest"]
     assert results._page_frame.cache_info().hits >= 1  # bob's page came from ada's frame

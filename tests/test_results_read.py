@@ -68,7 +68,7 @@ def test_the_written_out_read_is_the_orms_for_every_player_and_day(attempt):
                     }
                 counted.add(read.fingerprint[0])
             else:
-                assert read.recent == [] and read.fingerprint == (0, None, None) and read.rating is None
+                assert read.recent == [] and read.fingerprint == (0, None, None, None) and read.rating is None
             assert fields_of(mine) == fields_of(theirs)
             if mine is None:
                 continue

@@ -12,6 +12,7 @@ from typing import Any
 
 from allauth.account.adapter import get_adapter
 from allauth.decorators import rate_limit
+from allauth.usersessions.models import UserSession
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
@@ -70,6 +71,9 @@ def admin_login_limited(login: Callable[..., HttpResponse]) -> Callable[..., Htt
             answer_refused(response, form)
         elif request.method == "POST" and request.user.is_authenticated:
             remember_device(request, response)
+            # allauth records the sessions of its own log-ins; this door's too, so that deleting
+            # the account ends them (deletion.py).
+            UserSession.objects.create_from_request(request)
         return response
 
     return view

@@ -53,10 +53,12 @@ def lookalike_pattern(name: str) -> str:
     return "^" + "".join(_pattern_of(letter) for letter in skeleton(name)) + "$"
 
 
-def lookalike_taken(name: str) -> str | None:
+def lookalike_taken(name: str, excluding: int | None = None) -> str | None:
     """A taken username that reads as `name` (its own spelling aside, which allauth refuses
-    itself), or None."""
+    itself), or None; `excluding`: a user whose own name does not count (one changing theirs)."""
     candidates = get_user_model().objects.filter(username__regex=lookalike_pattern(name))
+    if excluding is not None:
+        candidates = candidates.exclude(pk=excluding)
     wanted = skeleton(name)
     for taken in candidates.values_list("username", flat=True)[:50]:
         if skeleton(taken) == wanted:

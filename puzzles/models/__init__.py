@@ -377,7 +377,7 @@ class Check(models.Model):
 
 
 # The models of their own modules, registered with the app through this package.
-from .accounts import Guest, Preferences  # noqa: E402, F401
+from .accounts import Guest, Preferences, UsernameChange  # noqa: E402, F401
 from .coaching import SolveReview, TechniqueUse  # noqa: E402, F401
 from .leagues import League, Membership  # noqa: E402, F401
 from .play import Placements, PlayEvent  # noqa: E402, F401

@@ -32,3 +32,19 @@ class Preferences(models.Model):
 
     def __str__(self) -> str:
         return f"settings of {self.user}"
+
+
+class UsernameChange(models.Model):
+    """One change of a player's username: when, not from what (the old name is not kept, so an
+    account deleted later leaves no trace of it). The rule on how often a name may change counts
+    these (accounts/renaming.py), and the newest one's id is part of the fingerprint the day's
+    boards are kept under (results/leaderboard.py), so a board shows a new name at once."""
+
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="username_changes")
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "changed_at"], name="usernamechange_user")]
+
+    def __str__(self) -> str:
+        return f"username change of {self.user_id} at {self.changed_at:%Y-%m-%d %H:%M}"

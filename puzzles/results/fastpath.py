@@ -197,7 +197,7 @@ def _solve_query(attempt: bool) -> tuple[str, tuple[Param, ...]]:
     names: tuple[Param, ...] = (("user", None), ("yesterday", None), ("today", None))
     # The fingerprint's own query (one row, or none without ranked solves), on the solve's row.
     fingerprint, params = fingerprint_sql()
-    columns += ["f.n", "f.ids", "f.users"]
+    columns += ["f.n", "f.ids", "f.users", "f.names"]
     joins += f" LEFT JOIN ({fingerprint}) AS f ON 1 = 1"
     names += tuple(("daily", None) if p == NO_DAILY else ("", p) for p in params)
     sql = f"SELECT {', '.join(columns)} FROM {s.db_table} AS s{joins} WHERE s.{mine} = %s AND s.{daily_of} = %s"
@@ -215,7 +215,7 @@ def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bo
         cursor.execute(sql, [known[name] if name else value for name, value in names])
         row = cursor.fetchone()
     if row is None:
-        return Read(None, [], (0, None, None))
+        return Read(None, [], (0, None, None, None))
     solves, reviews = len(_loaded(Solve)), len(_loaded(SolveReview, REVIEW_KEY))
     ratings = len(_loaded(PlayerRating, RATING_READ))
     solve = _made(Solve, row[:solves])
@@ -224,11 +224,11 @@ def solve_read(user: User, daily: DailyPuzzle, today: datetime.date, attempt: bo
         solve, None if review[0] is None else _made(SolveReview, review, REVIEW_KEY)
     )
     if attempt:
-        Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -4 - ratings], ATTEMPT_DRAWN))
-    rated = row[-4 - ratings : -4]
+        Solve.attempt.field.set_cached_value(solve, _made(Attempt, row[solves + reviews : -5 - ratings], ATTEMPT_DRAWN))
+    rated = row[-5 - ratings : -5]
     rating = None if all(value is None for value in rated) else _made(PlayerRating, rated, RATING_READ)
-    recent, n, ids, users = row[-4:]
+    recent, n, ids, users, names = row[-5:]
     if isinstance(recent, str):  # SQLite's text
         recent = [int(pk) for pk in recent.split(",")]
-    fingerprint: Fingerprint = (n, ids, users) if n is not None else (0, None, None)
+    fingerprint: Fingerprint = (n, ids, users, names) if n is not None else (0, None, None, None)
     return Read(solve, sorted(recent or []), fingerprint, rating)

@@ -15,12 +15,12 @@ from typing import ClassVar
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Sum
+from django.db.models import Count, Max, Subquery, Sum
 from django.db.models.lookups import GreaterThanOrEqual
 
 from ..durations import format_duration
 from ..fairplay import ranking, words
-from ..models import DailyPuzzle, Guest, PlayerRating, Solve, SolveQuerySet, site_today
+from ..models import DailyPuzzle, Guest, PlayerRating, Solve, SolveQuerySet, UsernameChange, site_today
 
 TOP = 20
 
@@ -121,9 +121,10 @@ def _ranked(daily: DailyPuzzle) -> SolveQuerySet:
 
 # The day's board (its top and its median) is the same for everyone, and every results page
 # worked it out from four queries. It is kept in the shared cache under a fingerprint of the day's
-# ranked solves (how many, and the sums of their ids and their players' ids), read in one query:
-# a new solve, a verdict or a hold decided again, a review, a guest's solves moved to their
-# account all change it, so the board is as fresh as the request (a change keeping the count and
+# ranked solves (how many, and the sums of their ids and their players' ids) and of the names on
+# it (the newest username change anywhere), read in one query: a new solve, a verdict or a hold
+# decided again, a review, a guest's solves moved to their account, a deleted player, a new
+# username all change it, so the board is as fresh as the request (a change keeping the count and
 # both sums, two solves swapped at once with matching ids, would last BOARD_SECONDS at most). The
 # "new" marks (players' ratings, moved by a task) may lag by BOARD_SECONDS too.
 BOARD_SECONDS = 60
@@ -152,35 +153,37 @@ class DayBoard:
 NO_DAILY = -1
 
 
-Fingerprint = tuple[int, int | None, int | None]
+Fingerprint = tuple[int, int | None, int | None, int | None]
 
 
 @functools.cache
 def fingerprint_sql() -> tuple[str, tuple]:
     """The fingerprint's query as the ORM writes it from Solve.objects.ranked(), for NO_DAILY:
     written once per process, as writing it took the ORM longer than the database takes to answer.
-    Its columns are named n, ids and users (results/fastpath.py reads them in its own query)."""
+    Its columns are named n, ids, users and names (results/fastpath.py reads them in its own query)."""
     ranked = Solve.objects.ranked().filter(daily_id=NO_DAILY).order_by().values("daily_id")
+    newest_name = UsernameChange.objects.order_by("-pk").values("pk")[:1]
     return (
-        ranked.annotate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"))
-        .values_list("n", "ids", "users")
+        ranked.annotate(n=Count("pk"), ids=Sum("pk"), users=Sum("user_id"), names=Max(Subquery(newest_name)))
+        .values_list("n", "ids", "users", "names")
         .query.sql_with_params()
     )
 
 
 def fingerprint_of(daily: DailyPuzzle) -> Fingerprint:
-    """How many ranked solves the daily has, and the sums of their ids and of their players' ids."""
+    """How many ranked solves the daily has, the sums of their ids and of their players' ids, and
+    the newest username change's id."""
     sql, params = fingerprint_sql()
     with connection.cursor() as cursor:
         cursor.execute(sql, [daily.pk if p == NO_DAILY else p for p in params])
         row = cursor.fetchone()
-    return (row[0], row[1], row[2]) if row is not None else (0, None, None)
+    return (row[0], row[1], row[2], row[3]) if row is not None else (0, None, None, None)
 
 
 def board_key(daily: DailyPuzzle, fingerprint: Fingerprint, top: int = TOP) -> str:
     """Where the daily's board is kept while its ranked solves have that fingerprint."""
-    solvers, ids, users = fingerprint
-    return f"board:{daily.pk}:{daily.puzzle_id}:{top}:{solvers}:{ids}:{users}"
+    solvers, ids, users, names = fingerprint
+    return f"board:{daily.pk}:{daily.puzzle_id}:{top}:{solvers}:{ids}:{users}:{names}"
 
 
 def day_board(

@@ -28,7 +28,7 @@ from ..models import TIER_ORDER, DailyPuzzle, Pool, Puzzle, SeedBatch, site_toda
 # solve_admin registers the solves' admin (their review) as it is imported.
 from ..pipeline import broker, pools, publishing, tasks
 from ..pipeline.scores import score_text
-from . import dashboard, importing, played
+from . import dashboard, importing, played, players  # noqa: F401  (players registers the user admin)
 from .forms import DailyScheduleForm, ImportForm, RequeueForm, SeedForm
 
 SUBSTITUTES_SHOWN_DAYS = 14
