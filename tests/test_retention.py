@@ -9,6 +9,7 @@ import logging
 import pytest
 import time_machine
 from allauth.account.models import EmailAddress
+from allauth.usersessions.models import UserSession
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.core import mail
@@ -215,17 +216,22 @@ def test_an_abandoned_attempt_finished_later_is_judged_to_have_no_whole_record(c
 def test_the_daily_task_removes_every_kind_logs_one_line_and_runs_twice_harmlessly(settings, daily, caplog):
     settings.GUEST_TTL_DAYS, settings.MAIL_LOG_DAYS, settings.ABANDONED_RECORD_DAYS = 30, 30, 365
     make_session("expired", timezone.now() - DAY)
+    make_session("live", timezone.now() + DAY)
+    ada = User.objects.create_user("ada")
+    for key in ("expired", "live"):  # the devices ada signed in on: the first one's session ends now
+        UserSession.objects.create(user=ada, session_key=key, ip="192.0.2.1", user_agent="Firefox")
     idle_guest(31, solved=True, daily=daily)
-    ReminderSent.objects.create(user=User.objects.create_user("ada"), day=timezone.localdate() - 31 * DAY)
+    ReminderSent.objects.create(user=ada, day=timezone.localdate() - 31 * DAY)
     attempt_with_record(make_daily(timezone.localdate() - 400 * DAY), "bea", 366)
 
     with caplog.at_level(logging.INFO, logger="puzzles.accounts.retention"):
         first = tasks.apply_retention.apply().get()
-    assert first == {"sessions": 1, "guests": 1, "mail_log": 1, "events": 3, "out_of_time": False}
+    assert first == {"sessions": 1, "devices": 1, "guests": 1, "mail_log": 1, "events": 3, "out_of_time": False}
     assert (
-        "retention: deleted 1 expired sessions, 1 idle guests, 1 mail-log entries, 3 events of abandoned records"
-        in caplog.text
+        "retention: deleted 1 expired sessions (1 device records), 1 idle guests, 1 mail-log entries, "
+        "3 events of abandoned records" in caplog.text
     )
+    assert list(UserSession.objects.values_list("session_key", flat=True)) == ["live"]
     assert tasks.apply_retention.apply().get() == dict.fromkeys(first, 0) | {"out_of_time": False}
 
 

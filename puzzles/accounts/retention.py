@@ -4,7 +4,7 @@ entry, pipeline/tasks.apply_retention), each kind after a period of its own. doc
 
 - Sessions, once expired: SESSION_COOKIE_AGE (Django's two weeks) after they were last saved. The
   site's two engines (db, and cached_db with CACHE_URL) keep them in Django's table; the cached copy
-  expires by itself.
+  expires by itself. With them, allauth's record of each signed-in device whose session ended.
 - Guests idle for GUEST_TTL_DAYS, with their attempts, solves and hints (guests.guests_idle has the
   rule), whether they solved anything or not. Solves earn a guest no longer stay: a guest is
   reachable only through its session cookie, sent afresh on its first write of a day
@@ -39,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 
+from allauth.usersessions.models import UserSession
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.db import transaction
@@ -89,6 +90,18 @@ def sessions_delete_expired(
         return 0
     expired = store.get_model_class().objects.filter(expire_date__lt=now or timezone.now())
     return _until_done(lambda: _delete_batch(expired, batch), deadline)
+
+
+def devices_delete_ended(batch: int = BATCH, deadline: float | None = None) -> int:
+    """Delete the records of signed-in devices (allauth's UserSession: an address and a browser
+    name) whose session has ended, expired or signed out; how many went. With an engine that keeps
+    no table of Django's, allauth's own list purges them as the player opens it."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    if not issubclass(store, DatabaseSessionStore):
+        return 0
+    live = store.get_model_class().objects.filter(session_key=OuterRef("session_key"))
+    ended = UserSession.objects.filter(~Exists(live))
+    return _until_done(lambda: _delete_batch(ended, batch), deadline)
 
 
 def mail_log_old(now: datetime.datetime | None = None) -> QuerySet[ReminderSent]:
@@ -145,6 +158,7 @@ class Removed:
     """What one run of retention_apply deleted, kind by kind."""
 
     sessions: int = 0  # expired sessions
+    devices: int = 0  # records of signed-in devices whose session ended
     guests: int = 0  # idle guests (their attempts, solves and hints went with them)
     mail_log: int = 0  # reminder claims
     events: int = 0  # events of abandoned attempts' records of play
@@ -158,13 +172,15 @@ def retention_apply(now: datetime.datetime | None = None, budget_seconds: float 
     deadline = time.monotonic() + budget_seconds if budget_seconds is not None else None
     removed = Removed()
     removed.sessions = sessions_delete_expired(now, deadline=deadline)
+    removed.devices = devices_delete_ended(deadline=deadline)
     removed.guests = guests_delete_idle(now)  # a few a day: no deadline of its own
     removed.mail_log = mail_log_delete_old(now, deadline=deadline)
     removed.events = records_delete_abandoned(now, deadline=deadline)
     removed.out_of_time = deadline is not None and time.monotonic() >= deadline
     log.info(
-        "retention: deleted %d expired sessions, %d idle guests, %d mail-log entries, %d events of abandoned records%s",
+        "retention: deleted %d expired sessions (%d device records), %d idle guests, %d mail-log entries, %d events of abandoned records%s",
         removed.sessions,
+        removed.devices,
         removed.guests,
         removed.mail_log,
         removed.events,

@@ -123,7 +123,12 @@ def privacy(request: HttpRequest) -> HttpResponse:
         "guest_days": settings.GUEST_TTL_DAYS,
         "session_days": settings.SESSION_COOKIE_AGE // 86400,
         "username_days": settings.USERNAME_CHANGE_DAYS,
-        "periods": [],
+        "periods": [
+            f"The record of each day a reminder was due, and whether it went: {settings.MAIL_LOG_DAYS} days.",
+            "The moves of a puzzle you started and never solved: deleted after "
+            f"{settings.ABANDONED_RECORD_DAYS} days untouched (the position on the board stays).",
+            "Counters against abuse: an hour, or a day.",
+        ],
         "contact": settings.REPORT_EMAIL,
     }
     return render(request, "puzzles/privacy.html", context)
