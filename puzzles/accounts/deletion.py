@@ -61,7 +61,7 @@ def player_delete(user: UserModel, *, by_staff: UserModel | None = None) -> Dele
         # One deletion at a time for the row: a second request finds it gone and deletes nothing.
         if not User.objects.select_for_update().filter(pk=user.pk).exists():
             return Deleted(0, 0, 0)
-        handed, dropped = _leagues_handed_over(user)
+        handed, dropped = _leagues_handed_over(user, names)
         keys = list(UserSession.objects.filter(user_id=user.pk).values_list("session_key", flat=True))
         _admin_log_forgets(user, names)
         User.objects.filter(pk=user.pk).delete()
@@ -87,9 +87,10 @@ def identifiers(user: UserModel) -> list[str]:
     return sorted({name for name in (user.get_username(), user.email, *addresses) if name})
 
 
-def _leagues_handed_over(user: UserModel) -> tuple[int, int]:
-    """Each league the player owns goes to its longest-standing other member; a league with no other
-    member is deleted. How many were handed over, and how many deleted."""
+def _leagues_handed_over(user: UserModel, names: list[str]) -> tuple[int, int]:
+    """Each league the player owns goes to its longest-standing other member, its name no longer
+    quoting the player's ("ada's friends" becomes "a deleted player's friends"); a league with no
+    other member is deleted. How many were handed over, and how many deleted."""
     handed = dropped = 0
     for league in League.objects.select_for_update().filter(owner_id=user.pk):
         heir = Membership.objects.filter(league=league).exclude(user_id=user.pk).order_by("joined", "id").first()
@@ -97,9 +98,17 @@ def _leagues_handed_over(user: UserModel) -> tuple[int, int]:
             league.delete()
             dropped += 1
         else:
-            League.objects.filter(pk=league.pk).update(owner_id=heir.user_id)
+            League.objects.filter(pk=league.pk).update(owner_id=heir.user_id, name=_unquoted(league.name, names))
             handed += 1
     return handed, dropped
+
+
+def _unquoted(text: str, names: list[str]) -> str:
+    """`text` with every quotation of the player's name or addresses (case aside) put as DELETED_REPR."""
+    if not names:
+        return text
+    pattern = re.compile("|".join(re.escape(name) for name in sorted(names, key=len, reverse=True)), re.IGNORECASE)
+    return pattern.sub(DELETED_REPR, text)
 
 
 def _admin_log_forgets(user: UserModel, names: list[str]) -> None:
@@ -112,10 +121,9 @@ def _admin_log_forgets(user: UserModel, names: list[str]) -> None:
     quoting = Q()
     for name in names:
         quoting |= Q(object_repr__icontains=name) | Q(change_message__icontains=name)
-    pattern = re.compile("|".join(re.escape(name) for name in sorted(names, key=len, reverse=True)), re.IGNORECASE)
     for entry in LogEntry.objects.filter(quoting).exclude(user_id=user.pk).iterator():
-        entry.object_repr = pattern.sub(DELETED_REPR, entry.object_repr)
-        entry.change_message = pattern.sub(DELETED_REPR, entry.change_message)
+        entry.object_repr = _unquoted(entry.object_repr, names)[:200]
+        entry.change_message = _unquoted(entry.change_message, names)
         entry.save(update_fields=["object_repr", "change_message"])
 
 
