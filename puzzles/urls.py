@@ -3,6 +3,7 @@ from django.urls import include, path, re_path, register_converter
 from .converters import IsoDateConverter
 from .views import (
     api,
+    export,
     health,
     home,
     leagues,
@@ -77,6 +78,7 @@ urlpatterns = [
     path("account/reminders/push/", push.push_subscribe, name="push-subscribe"),
     path("account/reminders/push/remove/", push.push_remove, name="push-remove"),
     path("reminders/stop/<str:token>/", reminders.reminders_stop, name="reminders-stop"),
+    path("account/export/", export.account_export, name="account-export"),  # the player's data (views/export.py)
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),
     path("leagues/<int:league_id>/", leagues.league_board, name="league"),
