@@ -4,6 +4,7 @@ from .converters import IsoDateConverter
 from .views import (
     account,
     api,
+    export,
     health,
     home,
     leagues,
@@ -84,6 +85,7 @@ urlpatterns = [
     path("account/reminders/push/", push.push_subscribe, name="push-subscribe"),
     path("account/reminders/push/remove/", push.push_remove, name="push-remove"),
     path("reminders/stop/<str:token>/", reminders.reminders_stop, name="reminders-stop"),
+    path("account/export/", export.account_export, name="account-export"),  # the player's data (views/export.py)
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/join/<str:code>/", leagues.league_join, name="league-join"),
     path("leagues/<int:league_id>/", leagues.league_board, name="league"),

@@ -50,8 +50,10 @@ from __future__ import annotations
 
 import datetime
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Protocol, TypeVar
 
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed
@@ -112,7 +114,24 @@ class Counted:
 COUNTED_SLACK = 0.001
 
 
-def move_times(event: PlayEvent, after: datetime.datetime) -> list[tuple[datetime.datetime, Move]]:
+class Written(Protocol):
+    """What the clock's rules below read of an event: a PlayEvent, or a row of its fields (the
+    export reads a year of them as rows, far cheaper than model instances)."""
+
+    @property
+    def arrived_at(self) -> datetime.datetime: ...
+
+    @property
+    def moves(self) -> bytes | memoryview: ...
+
+    @property
+    def clock(self) -> float | None: ...
+
+
+AnEvent = TypeVar("AnEvent", bound=Written)
+
+
+def move_times(event: Written, after: datetime.datetime) -> list[tuple[datetime.datetime, Move]]:
     """Each move of a write with its time: the arrival less its age, never before `after` (the
     previous event's arrival, or the attempt's start) nor after the arrival."""
     times = []
@@ -123,8 +142,8 @@ def move_times(event: PlayEvent, after: datetime.datetime) -> list[tuple[datetim
 
 
 def on_the_clock(
-    events: list[PlayEvent], started_at: datetime.datetime
-) -> list[tuple[PlayEvent, list[Counted]]] | None:
+    events: Sequence[AnEvent], started_at: datetime.datetime
+) -> list[tuple[AnEvent, list[Counted]]] | None:
     """Each event with its moves on the clock: when each was made (move_times), the clock then and
     whether that time counted; None for a record from before events kept their clock.
 
@@ -135,7 +154,7 @@ def on_the_clock(
     """
     if any(event.clock is None for event in events):
         return None
-    timed: list[tuple[PlayEvent, list[Counted]]] = []
+    timed: list[tuple[AnEvent, list[Counted]]] = []
     previous, before = started_at, 0.0
     for event in events:
         arrival, clock = max(previous, event.arrived_at), float(event.clock or 0.0)
