@@ -5,6 +5,7 @@ the same without naming the player, and the privacy page every footer links to."
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 import time_machine
@@ -233,3 +234,15 @@ def test_the_admin_asks_before_deleting_and_djangos_own_deletion_is_closed(admin
     assert confirm.status_code == 200 and "cannot be undone" in confirm.content.decode()
     assert admin_client.get(f"/admin/auth/user/{ada.pk}/delete/").status_code in (302, 403)
     assert User.objects.filter(pk=ada.pk).exists()
+
+
+def test_the_admin_downloads_one_players_data_and_the_download_is_logged(admin_client):
+    ada = make_account("ada", "ada@example.com")
+    bob = make_account("bob")
+    both = admin_client.post("/admin/auth/user/", {"action": "export_player", "_selected_action": [ada.pk, bob.pk]})
+    assert both.status_code == 302 and not LogEntry.objects.exists()
+    response = admin_client.post("/admin/auth/user/", {"action": "export_player", "_selected_action": [ada.pk]})
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    data = json.loads(b"".join(response.streaming_content))
+    assert data["account"]["username"] == "ada" and data["account"]["email_addresses"][0]["email"] == "ada@example.com"
+    assert LogEntry.objects.get().change_message == "Downloaded the player's data."

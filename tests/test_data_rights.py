@@ -21,7 +21,7 @@ from django.test import Client
 
 from puzzles.leagues import membership
 from puzzles.models import Attempt, League, PlayEvent, PushSubscription, Reminder, ReminderSent, Solve, site_today
-from puzzles.play.preferences import preferences_save
+from puzzles.play.preferences import preferences_update
 from puzzles.ratings.ledger import ratings_catch_up
 from puzzles.record_of_play.moves import unpack
 
@@ -80,7 +80,7 @@ def lovelace(db):
     PushSubscription.objects.create(
         user=player, endpoint="https://fcm.googleapis.com/fcm/send/abc", p256dh="k", auth="a"
     )
-    preferences_save(player, {"highlight": False})
+    preferences_update(player, {"show_timer": False})
     staff = User.objects.create_superuser("staff", "staff@example.com", PASSWORD)
     LogEntry.objects.create(
         user=staff, action_flag=CHANGE, object_repr=f"{NAME} solved a daily", change_message=f"mail from {ADDRESSES[1]}"
@@ -103,9 +103,12 @@ def test_a_month_of_play_is_exported_whole_then_deleted_without_a_trace(lovelace
     data = json.loads(b"".join(response.streaming_content))
     attempts = Attempt.objects.filter(user=lovelace)
     assert len(data["attempts"]) == attempts.count() == DAYS
-    exported_moves = sum(len(event.get("moves", [])) for attempt in data["attempts"] for event in attempt["record"])
+    exported_moves = sum(len(event.get("moves", [])) for attempt in data["attempts"] for event in attempt["events"])
     stored_moves = sum(len(unpack(event.moves)) for event in PlayEvent.objects.filter(attempt__in=attempts))
     assert exported_moves == stored_moves > DAYS * 40
+    assert len(data["signed_in_devices"]) == 2 and {ADDRESSES[0], ADDRESSES[1]} == {
+        address["email"] for address in data["account"]["email_addresses"]
+    }
 
     assert devices[1].post("/account/delete/", {"password": PASSWORD}).status_code == 200
     assert not User.objects.filter(pk=lovelace.pk).exists()

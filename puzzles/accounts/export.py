@@ -22,6 +22,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
+from allauth.usersessions.models import UserSession
+from django.http import StreamingHttpResponse
 from django.utils import timezone
 
 from ..fairplay.ranking import is_provisional
@@ -36,6 +38,8 @@ from ..models import (
     RatingChange,
     Reminder,
     ReminderSent,
+    UsernameChange,
+    site_today,
 )
 from ..results.history import player_streaks
 from .export_json import array, dump
@@ -74,6 +78,15 @@ def export_filename(username: str, day: datetime.date) -> str:
     return f"daily-sudoku-{re.sub(r'[^A-Za-z0-9._-]', '_', username)}-{day.isoformat()}.json"
 
 
+def export_download(user) -> StreamingHttpResponse:
+    """The player's data as a download, daily-sudoku-<username>-<date>.json, streamed as it is
+    written and kept by no cache (the player's page and the admin's action both answer with it)."""
+    download = StreamingHttpResponse(export_chunks(user), content_type="application/json")
+    download["Content-Disposition"] = f'attachment; filename="{export_filename(user.get_username(), site_today())}"'
+    download["Cache-Control"] = "private, no-store"
+    return download
+
+
 def export_chunks(user, now: datetime.datetime | None = None) -> Iterator[str]:
     """The player's data as JSON text, in chunks to be written one after the other (the module's
     docstring says how it stays small). Nothing is read before the first chunk is asked for."""
@@ -87,6 +100,8 @@ def export_chunks(user, now: datetime.datetime | None = None) -> Iterator[str]:
         ("leagues", lambda: _leagues(user)),
         ("reminder", lambda: _reminder(user)),
         ("push_devices", lambda: _push_devices(user)),
+        ("signed_in_devices", lambda: _signed_in_devices(user)),
+        ("username_changes", lambda: _username_changes(user)),
     ]
     for key, read in parts:
         yield f',\n"{key}":{dump(read())}'
@@ -122,6 +137,20 @@ def _account(user) -> dict[str, Any]:
             for email, verified, primary in addresses.values_list("email", "verified", "primary")
         ],
     }
+
+
+def _signed_in_devices(user) -> list[dict[str, Any]]:
+    sessions = UserSession.objects.filter(user_id=user.pk).order_by("created_at")
+    return [
+        {"signed_in": created, "address": ip, "browser": agent, "last_seen": seen}
+        for created, ip, agent, seen in sessions.values_list("created_at", "ip", "user_agent", "last_seen_at")
+    ]
+
+
+def _username_changes(user) -> list[datetime.datetime]:
+    return list(
+        UsernameChange.objects.filter(user_id=user.pk).order_by("changed_at").values_list("changed_at", flat=True)
+    )
 
 
 def _settings(user) -> dict[str, Any]:

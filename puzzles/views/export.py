@@ -14,8 +14,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from ..accounts.export import ExportsTooFast, export_chunks, export_filename, export_limit
-from ..models import site_today
+from ..accounts.export import ExportsTooFast, export_download, export_limit
 from .errors import PRIVATE
 
 
@@ -31,7 +30,4 @@ def account_export(request: HttpRequest) -> HttpResponse | StreamingHttpResponse
         response["Retry-After"] = str(exc.retry_after)
         response["Cache-Control"] = PRIVATE
         return response
-    download = StreamingHttpResponse(export_chunks(user), content_type="application/json")
-    download["Content-Disposition"] = f'attachment; filename="{export_filename(user.get_username(), site_today())}"'
-    download["Cache-Control"] = PRIVATE
-    return download
+    return export_download(user)
