@@ -22,7 +22,7 @@ from puzzles.leagues import boards, membership
 from puzzles.models import Attempt, League, PlayEvent, Solve, UsernameChange
 from puzzles.results.leaderboard import day_board
 
-from .factories import make_solve, post, solve_through_api, url
+from .factories import make_daily, make_solve, post, solve_through_api, url
 
 pytestmark = pytest.mark.django_db
 
@@ -246,3 +246,22 @@ def test_the_admin_downloads_one_players_data_and_the_download_is_logged(admin_c
     data = json.loads(b"".join(response.streaming_content))
     assert data["account"]["username"] == "ada" and data["account"]["email_addresses"][0]["email"] == "ada@example.com"
     assert LogEntry.objects.get().change_message == "Downloaded the player's data."
+
+
+def test_a_player_who_plays_every_day_stays_logged_in_past_the_two_weeks_of_the_log_in(settings):
+    first = timezone.localdate()
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        make_account("ada")
+        browser = signed_in("ada")
+        for n in range(20):  # a move each day, as the board saves it
+            daily = make_daily(first + datetime.timedelta(days=n))
+            response = post(browser, url(daily, "save"), {"version": 0, "digits": "0" * 81})
+            assert response.status_code == 200, (n, response.content)
+            assert client_player(browser, daily) == "ada", n
+            clock.shift(datetime.timedelta(days=1))
+    assert not User.objects.filter(guest__isnull=False).exists()
+
+
+def client_player(browser: Client, daily) -> str | None:
+    player = browser.get(url(daily, "state")).json()["player"]
+    return player and player["name"]

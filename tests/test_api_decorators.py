@@ -119,16 +119,23 @@ def test_a_visitors_read_reaches_the_view_as_a_visitor():
 
 
 @pytest.mark.django_db
-def test_a_guests_write_keeps_their_session_and_a_players_does_not_touch_it(user):
+def test_a_guests_write_and_a_players_keep_their_session_once_a_day(user):
+    # A player's too: their log-in would otherwise end two weeks after it, however often they play
+    # (tests/test_account_pages.py plays the twenty days).
     first = with_session(rf.post("/"))
     decorators.new_guest_on_first_write(ok)(first)
     guest = first.user
     kept = with_session(rf.post("/"), guest)
-    decorators.guest_session_kept(ok)(kept)
-    assert "guest_played_on" in kept.session
+    decorators.session_kept(ok)(kept)
+    assert "played_on" in kept.session and kept.session.modified
     player = with_session(rf.post("/"), user)
-    decorators.guest_session_kept(ok)(player)
-    assert "guest_played_on" not in player.session
+    decorators.session_kept(ok)(player)
+    assert "played_on" in player.session and player.session.modified
+    again = with_session(rf.post("/"), user)
+    again.session["played_on"] = player.session["played_on"]
+    again.session.modified = False
+    decorators.session_kept(ok)(again)
+    assert not again.session.modified  # once a day, not once a write
 
 
 def test_a_full_record_is_a_413_the_board_can_tell():

@@ -30,13 +30,13 @@ from ..play.positions import BadPosition
 from ..play.preferences import preferences_read, preferences_update
 from .decorators import (
     attempt_refusals,
-    guest_session_kept,
     json_body,
     json_refusals,
     methods,
     new_guest_on_first_write,
     record_bounded,
     served_daily,
+    session_kept,
 )
 
 # A save or submit also carries the moves made since the last write, some 30 bytes each, and a
@@ -84,7 +84,7 @@ def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
 @methods("POST")
 @served_daily
 @json_body(WRITE_BODY_BYTES)
-@guest_session_kept
+@session_kept
 @new_guest_on_first_write
 @record_bounded
 @attempt_refusals
@@ -108,7 +108,7 @@ def save(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
 @methods("POST")
 @served_daily
 @json_body()
-@guest_session_kept
+@session_kept
 @record_bounded
 @attempt_refusals
 def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
@@ -129,7 +129,7 @@ def beat(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
 @methods("POST")
 @served_daily
 @json_body(WRITE_BODY_BYTES)
-@guest_session_kept
+@session_kept
 @new_guest_on_first_write
 @record_bounded
 @attempt_refusals
@@ -150,7 +150,7 @@ def submit(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) ->
 @methods("POST")
 @served_daily
 @json_body()
-@guest_session_kept
+@session_kept
 @new_guest_on_first_write
 @attempt_refusals
 def hint(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
@@ -163,7 +163,7 @@ def hint(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
 @methods("POST")
 @served_daily
 @json_body()
-@guest_session_kept
+@session_kept
 @new_guest_on_first_write
 @attempt_refusals
 def check(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
@@ -176,7 +176,7 @@ def check(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
 @json_refusals
 @methods("GET", "POST")
 @json_body()
-@guest_session_kept
+@session_kept
 @new_guest_on_first_write
 def player_settings(request: HttpRequest, payload: dict[str, Any]) -> JsonResponse:
     """GET: every one of the player's settings (the defaults for a visitor, for whom nothing is

@@ -5,7 +5,7 @@ first, and each can be read and tested alone (tests/test_api_decorators.py):
     @methods("POST")                  405 for any other method
     @served_daily                     404 unless the address names a served daily; binds `daily`
     @json_body(max_bytes=...)         a write's body: 415 not JSON, 413 too large, 400 malformed
-    @guest_session_kept               a guest's write keeps their session cookie alive
+    @session_kept                     a player's write keeps their session cookie alive
     @new_guest_on_first_write         a visitor's first write makes them a guest, in one transaction
     @record_bounded                   413 past the record's events in all (the write checks; 429 a minute's)
     @attempt_refusals                 409 for a stale save or a solved puzzle, 413 for a full record
@@ -30,7 +30,6 @@ from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 
 from ..accounts.guests import (
-    GUEST_PREFIX,
     GuestsTooFast,
     guest_create,
     limit_guest_creations,
@@ -133,19 +132,21 @@ def json_body(max_bytes: int = MAX_BODY_BYTES) -> Callable[[View], View]:
     return decorate
 
 
-def guest_session_kept(view: View) -> View:
-    """A guest lives only in this session's cookie, which Django sends once, at the log-in, for
-    SESSION_COOKIE_AGE. Saving the session on a guest's first write of each day sends the cookie
-    again, so a guest who keeps playing keeps their player (one session write a day, not one a beat)."""
+def session_kept(view: View) -> View:
+    """A log-in lives in this session's cookie, which Django sends once, at the log-in, for
+    SESSION_COOKIE_AGE (two weeks); a guest lives only there. Saving the session on a player's first
+    write of each day sends the cookie again, so a player who keeps playing stays logged in, and a
+    guest keeps their player (one session write a day, not one a beat): two weeks count from the
+    last day played, not from the log-in."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, **arguments: Any) -> JsonResponse:
-        was_guest = request.user.is_authenticated and request.user.get_username().startswith(GUEST_PREFIX)
+        was_player = request.user.is_authenticated
         response = view(request, **arguments)
-        if was_guest and request.method == "POST":
+        if was_player and request.method == "POST" and request.user.is_authenticated:
             today = site_today().isoformat()
-            if request.session.get("guest_played_on") != today:
-                request.session["guest_played_on"] = today
+            if request.session.get("played_on") != today:
+                request.session["played_on"] = today
         return response
 
     return wrapper

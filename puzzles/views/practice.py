@@ -22,7 +22,7 @@ from ..practice.answers import (
     practice_position,
 )
 from ..practice.pool import PRACTISED, servable
-from .decorators import guest_session_kept, json_body, json_refusals, methods, new_guest_on_first_write
+from .decorators import json_body, json_refusals, methods, new_guest_on_first_write, session_kept
 from .errors import PRIVATE, json_error
 
 
@@ -72,7 +72,7 @@ def practice_ready(request: HttpRequest, name: str) -> JsonResponse:
 @json_refusals
 @methods("POST")
 @json_body()
-@guest_session_kept
+@session_kept
 @new_guest_on_first_write
 def practice_check_answer(request: HttpRequest, position_id: int, payload: dict[str, Any]) -> JsonResponse:
     """Judge the player's answer to one position: right, partly right, or wrong and why."""
