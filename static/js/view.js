@@ -62,7 +62,6 @@ export function elements(doc) {
     accountLeagues: doc.getElementById("account-leagues"), // for an account only, never a guest
     accountPages: doc.getElementById("account-pages"), // the phone menu's Password and Email, likewise
     accountName: doc.getElementById("account-name"),
-    accountFooter: doc.getElementById("account-footer"), // the footer's link to the account page (or a guest's data)
     accountCsrf: doc.getElementById("account-csrf"),
     csrfInput: doc.querySelector("input[name=csrfmiddlewaretoken]"),
   };
@@ -275,10 +274,6 @@ export function showGuest(game, player) {
   els.guest.hidden = false;
   els.accountVisitor.hidden = false;
   els.accountStats.hidden = !player; // a guest has stats like any player; a visitor has none yet
-  if (player && els.accountFooter) {
-    setText(els.accountFooter, "Your guest data");
-    els.accountFooter.hidden = false;
-  }
   els.root.dataset.guest = "true";
   setText(els.help, els.help.dataset.playerHelp);
   els.grid.removeAttribute("aria-readonly");
@@ -290,7 +285,6 @@ export function showPlayer(game, player, csrf) {
   setText(els.accountName, player.name);
   els.accountCsrf.value = csrf;
   for (const el of [els.accountPlayer, els.accountStats, els.accountLeagues, els.accountPages]) el.hidden = false;
-  if (els.accountFooter) els.accountFooter.hidden = false;
   setText(els.help, els.help.dataset.playerHelp);
   els.grid.removeAttribute("aria-readonly");
 }
