@@ -128,6 +128,7 @@ def test_each_day_lists_its_difficulties_easiest_first_with_links(client, frozen
 
 
 def test_the_calendar_is_a_table_with_a_caption_and_day_headers_monday_first(client, frozen):
+    make_daily(TODAY)  # a month with puzzles (an empty one says why instead: test_fresh_site.py)
     page = archive(client).content.decode()
     assert "<caption" in page and "Puzzles of March 2026" in page
     headers = re.findall(r'<th scope="col"><abbr title="(\w+)">', page)

@@ -291,6 +291,7 @@ def test_a_league_is_a_404_to_everyone_outside_it(client, frozen):
 
 
 def test_a_board_is_for_today_and_past_days_never_a_future_one(client, frozen):
+    make_daily(datetime.date(2026, 3, 16))  # the site's first daily: the days from it have boards
     league = make_league("ada")
     log_in(client, "ada")
     assert client.get(f"/leagues/{league.pk}/").status_code == 200

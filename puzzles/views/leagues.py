@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from ..leagues import boards, membership
 from ..leagues.forms import LeagueForm
-from ..models import League, site_today
+from ..models import DailyPuzzle, League, site_today
 from ..results.share import site_url
 
 
@@ -93,6 +93,10 @@ def league_board(request: HttpRequest, league_id: int, day: datetime.date | None
     day = day or today
     if day > today:
         raise Http404("There is no board for a day still to come.")
+    # Nor one before the site's first daily (the day's own board is shown while it has none yet).
+    first = DailyPuzzle.objects.order_by("date").values_list("date", flat=True).first() or today
+    if day < first:
+        raise Http404("There is no board for a day before the site's first puzzles.")
     monday, sunday = boards.week_of(day)
     members = membership.members_of(league)
     context = {
@@ -100,7 +104,7 @@ def league_board(request: HttpRequest, league_id: int, day: datetime.date | None
         "day": day,
         "today": today,
         "is_today": day == today,
-        "previous": day - datetime.timedelta(days=1),
+        "previous": day - datetime.timedelta(days=1) if day > first else None,
         "next": day + datetime.timedelta(days=1) if day < today else None,
         "boards": boards.league_day(league, day, request.user.pk),
         "monday": monday,

@@ -98,10 +98,11 @@ def daily_page(request: HttpRequest, day: datetime.date, difficulty: str) -> Htt
             return response
         raise Http404("There is no such puzzle.")
     pace = settings.BOARD_SAVE_EVERY_SECONDS
-    key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{request.path}:{pace}"
+    past = daily.date < site_today()  # an archive puzzle says so (the page is kept past its day)
+    key = f"daily-page:{daily.pk}:{daily.puzzle_id}:{daily.date}:{daily.difficulty}:{request.path}:{pace}:{past}"
     page = local_cache.get(key)
     if page is None:
-        page = render_to_string("puzzles/daily.html", _daily_context(request, daily)).encode()
+        page = render_to_string("puzzles/daily.html", {**_daily_context(request, daily), "past": past}).encode()
         local_cache.set(key, page, PAGE_CACHE_SECONDS)
     return HttpResponse(page)
 
@@ -154,10 +155,15 @@ def archive_month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         attempts = {a.daily_id: a for a in history.attempts_between(request.user, first, last)}
     earlier = history.previous_month(first)
     later = history.next_month(first)
+    # An empty month says why: the site's first puzzles still being made, a month before the first
+    # daily, or a month the site published nothing in.
+    first_daily = None if dailies else DailyPuzzle.objects.order_by("date").values_list("date", flat=True).first()
     context = {
         "month": first,
         "weeks": history.archive_weeks(first, today, dailies, attempts),
         "has_dailies": bool(dailies),
+        "first_daily": first_daily,
+        "preparing": not dailies and first_daily is None and bool(Pool.objects.first_filling()),
         # No link back past the first month that has puzzles, none forward past this month.
         "previous": earlier if earlier and history.dailies_before(first) else None,
         "next": later if later and later <= today else None,
