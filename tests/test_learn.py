@@ -201,7 +201,7 @@ def test_a_technique_page_and_its_practice_link_to_each_other(client):
     from tests.practice_factory import make_practice_position
 
     html = client.get(reverse("puzzles:learn-technique", args=["x-wing"])).content.decode()
-    assert "still being found" in html and "/practice/" not in html  # nothing to practise on yet
+    assert "being found now" in html and "/practice/" not in html  # nothing to practise on yet: a site just started
     make_practice_position("x-wing")
     html = client.get(reverse("puzzles:learn-technique", args=["x-wing"])).content.decode()
     assert f'href="{reverse("puzzles:learn-practice", args=["x-wing"])}"' in html

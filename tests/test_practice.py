@@ -337,3 +337,29 @@ def test_the_practice_page_has_the_strict_policy_and_nothing_inline(client):
         response = client.get(address)
         assert_strict(response, address)
         assert inline_parts(response) == [], address
+
+
+def test_a_fill_that_waits_for_the_daily_pools_asks_again_soon_once(settings, monkeypatch):
+    # A site's first minutes: practice waits behind the pools' first fills, then comes at once,
+    # not at beat's next tick five minutes on. One retry is queued however often it is asked.
+    from django.core.cache import cache
+
+    from puzzles.pipeline import tasks
+    from puzzles.pipeline.pools import pool_claim_fill, pool_release_fill
+
+    cache.delete(tasks.PRACTICE_RETRY)
+    queued = []
+    monkeypatch.setattr(tasks.fill_practice, "apply_async", lambda **options: queued.append(options))
+    assert pool_claim_fill("easy")
+    for _ in range(3):
+        assert fill_practice() == {"skipped": True}
+    assert queued == [{"countdown": tasks.PRACTICE_RETRY_SECONDS}]
+    pool_release_fill("easy")
+
+
+def test_a_technique_page_of_a_site_just_started_says_so(client):
+    page = client.get("/learn/hidden-single/").content.decode()
+    assert "the site has just started" in page and "meets it rarely" not in page
+    make_practice_position("x-wing")
+    page = client.get("/learn/hidden-single/").content.decode()
+    assert "meets it rarely" in page

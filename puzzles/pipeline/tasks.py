@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 
 from ..accounts import guests, reminders, retention
 from ..coaching import services as coaching
@@ -112,14 +113,24 @@ def send_reminders() -> dict:
     return vars(report)
 
 
+PRACTICE_RETRY = "practice-fill-retry"  # a retry of fill_practice is queued (cache key)
+PRACTICE_RETRY_SECONDS = 30
+
+
 @shared_task(name="puzzles.tasks.fill_practice")
 def fill_practice() -> dict:
     """Keep a few practice positions ready per technique, within one task's budget; a run
     queued while another is under way (a busy worker, beat ticking on), or while a daily pool's
     fill is queued or running, returns at once."""
     # The dailies' pools share the generation worker and come first: a run waits for their
-    # fills, and stops between puzzles when one is queued behind it.
-    if pools.pools_filling() or not practice_pool.practice_claim_fill():
+    # fills, and stops between puzzles when one is queued behind it. Waiting, it asks again in a
+    # little while (one such retry at a time) rather than at beat's next tick, minutes away: on a
+    # site's first start the pools fill for a few minutes and practice would wait behind them.
+    if pools.pools_filling():
+        if cache.add(PRACTICE_RETRY, 1, PRACTICE_RETRY_SECONDS):
+            fill_practice.apply_async(countdown=PRACTICE_RETRY_SECONDS)
+        return {"skipped": True}
+    if not practice_pool.practice_claim_fill():
         return {"skipped": True}
     try:
         report = practice_pool.practice_fill(

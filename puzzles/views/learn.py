@@ -20,11 +20,15 @@ def learn(request: HttpRequest) -> HttpResponse:
 
 
 def _practise(name: str) -> str:
-    """ "ready" when the technique has practice positions to serve, "waiting" while its pool is
-    empty (a technique the generator meets rarely), "" when it has no practice at all."""
+    """ "ready" when the technique has practice positions to serve; while its pool is empty,
+    "starting" on a site that has none for any technique yet (its first minutes: the dailies'
+    pools fill first) and "waiting" otherwise (a technique the generator meets rarely); "" when it
+    has no practice at all."""
     if name not in PRACTISED:
         return ""
-    return "ready" if servable().filter(technique=name).exists() else "waiting"
+    if servable().filter(technique=name).exists():
+        return "ready"
+    return "waiting" if servable().exists() else "starting"
 
 
 @require_GET
