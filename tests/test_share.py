@@ -45,6 +45,12 @@ def test_a_technique_the_engine_does_not_know_is_a_white_square_at_the_end():
     assert share.technique_emoji(["someone-elses-trick", "naked-single"]) == "🟩⬜"
 
 
+def test_the_techniques_line_says_its_squares_in_words_for_a_font_without_them():
+    line = share.technique_line(["x-wing", "naked-single", "pointing", "hidden-single", "someone-elses-trick"])
+    assert line == "🟩🟩🟨🟧⬜ 2 easy, 1 medium, 1 hard, 1 other techniques"
+    assert share.technique_line([]) == ""
+
+
 def test_the_text_names_site_date_tier_time_cleanliness_streak_techniques_and_link():
     text = share.share_text(
         day=DAY,
@@ -59,7 +65,7 @@ def test_the_text_names_site_date_tier_time_cleanliness_streak_techniques_and_li
         "Daily Sudoku · Medium · 22 November 2026\n"
         "⏱️ 4:05, clean: no hints, no checks\n"
         "🔥 3-day streak\n"
-        "🟩🟩🟨\n"
+        "🟩🟩🟨 2 easy, 1 medium techniques\n"
         "https://sudoku.example/daily/2026-11-22/medium/"
     )
 
@@ -71,7 +77,7 @@ def test_a_solve_with_hints_says_so_and_no_streak_leaves_its_line_out():
     assert text.splitlines() == [
         "Daily Sudoku · Extreme · 22 November 2026",
         "⏱️ 1:02:03, with hints or checks",
-        "🟩",
+        "🟩 1 easy technique",
         LINK,
     ]
 
@@ -80,8 +86,8 @@ def test_the_text_gives_nothing_of_the_puzzle_away():
     text = share.share_text(
         day=DAY, difficulty="easy", seconds=61, clean=True, streak=12, techniques=["naked-single"], url=LINK
     )
-    emoji_line = text.splitlines()[-2]
-    assert not re.search(r"[0-9]", emoji_line)
+    techniques_line = text.splitlines()[-2]
+    assert techniques_line == "🟩 1 easy technique"  # how many of each tier, never where
     assert not re.search(r"r[1-9]c[1-9]|row|column|box", text, re.IGNORECASE)
     for board in (EASY_GIVENS, EASY_SOLUTION):
         assert board[:9] not in text
@@ -103,7 +109,8 @@ def test_a_solve_shares_the_players_current_streak_and_the_puzzles_techniques():
     assert made.title == "Daily Sudoku · Medium · 22 November 2026"
     assert made.url == LINK
     assert made.text == (
-        "Daily Sudoku · Medium · 22 November 2026\n⏱️ 4:05, clean: no hints, no checks\n🔥 2-day streak\n🟩🟨\n" + LINK
+        "Daily Sudoku · Medium · 22 November 2026\n⏱️ 4:05, clean: no hints, no checks\n🔥 2-day streak\n"
+        "🟩🟨 1 easy, 1 medium techniques\n" + LINK
     )
 
 
@@ -161,7 +168,7 @@ def test_the_results_carry_the_share_box_with_the_text_and_an_absolute_link(clie
         f"Daily Sudoku · Easy · {daily.date.day} {daily.date:%B %Y}\n"
         "⏱️ 2:05, clean: no hints, no checks\n"
         "🔥 1-day streak\n"
-        "🟩\n" + link
+        "🟩 1 easy technique\n" + link
     )
     assert shared_text(body) == expected
     # The text is shown as it will go out, with a Share and a Copy button and a live status line.

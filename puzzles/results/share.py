@@ -1,8 +1,8 @@
 """What a player shares after a solve: a few lines that say how it went and give nothing away.
 
 The text names the site, the date, the difficulty, the time, whether the solve was clean (no
-hints, no checks), the player's streak, an emoji line for the techniques the puzzle needed, and
-the link to the day's puzzle. It never names a digit or a cell. share_text() is a pure function
+hints, no checks), the player's streak, a line for the techniques the puzzle needed (a square
+each, coloured by tier, then the same in words), and the link to the day's puzzle. It never names a digit or a cell. share_text() is a pure function
 of plain values; share_for() gathers them for one solve.
 """
 
@@ -56,6 +56,24 @@ def _emoji(techniques: frozenset[str]) -> str:
     return "".join(TIER_EMOJI.get(tier, UNKNOWN_EMOJI) for tier in tiers)
 
 
+def technique_line(techniques: Iterable[str]) -> str:
+    """technique_line(['x-wing', 'naked-single', 'pointing']) -> '🟩🟨🟧 1 easy, 1 medium, 1 hard
+    technique' (as many squares as techniques): the squares, and what they stand for in words, for
+    a reader whose font has no coloured squares (it shows boxes) and for a screen reader."""
+    return _line(frozenset(techniques))
+
+
+@functools.lru_cache(maxsize=256)
+def _line(techniques: frozenset[str]) -> str:
+    squares = _emoji(techniques)
+    if not squares:
+        return ""
+    names = {emoji: tier for tier, emoji in TIER_EMOJI.items()} | {UNKNOWN_EMOJI: "other"}
+    counts = {names[square]: squares.count(square) for square in dict.fromkeys(squares)}
+    words = ", ".join(f"{n} {tier}" for tier, n in counts.items())
+    return f"{squares} {words} technique{'s' if len(squares) > 1 else ''}"
+
+
 @functools.lru_cache(maxsize=64)  # a few dailies a day; the enum's label is slow to look up
 def share_title(day: datetime.date, difficulty: str) -> str:
     """'Daily Sudoku · Easy · 22 November 2026'."""
@@ -78,9 +96,9 @@ def share_text(
     lines = [share_title(day, difficulty), f"⏱️ {format_duration(seconds)}, {how}"]
     if streak > 0:
         lines.append(f"🔥 {streak}-day streak")
-    emoji = technique_emoji(techniques)
-    if emoji:
-        lines.append(emoji)
+    line = technique_line(techniques)
+    if line:
+        lines.append(line)
     lines.append(url)
     return "\n".join(lines)
 

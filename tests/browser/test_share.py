@@ -59,7 +59,7 @@ def expected_text(daily, base: str, seconds: float, streak: int = 1) -> str:
             f"Daily Sudoku · Easy · {daily.date.day} {daily.date:%B %Y}",
             f"⏱️ {format_duration(seconds)}, clean: no hints, no checks",
             f"🔥 {streak}-day streak",
-            "🟩",
+            "🟩 1 easy technique",
             f"{base}/daily/{daily.date.isoformat()}/easy/",
         ]
     )
