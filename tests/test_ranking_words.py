@@ -26,15 +26,16 @@ def test_a_new_accounts_unranked_solve_links_to_the_email_page_that_ranks_it(cli
     solve = make_solve(daily, "ada", 200)
     Solve.objects.filter(pk=solve.pk).update(unranked=ranking.NEW_ACCOUNT)
     body = client.get(results_url(daily)).content.decode()
-    assert "verify your email address and it is ranked" in body
-    assert f'<a href="{reverse("account_email")}">{words.VERIFY_STEP}</a>' in body
+    assert words.reason(ranking.NEW_ACCOUNT) in body
+    assert f'<a href="{reverse("account_email")}">Add your email address</a> and open the link we send' in body
 
 
-def test_a_solve_held_back_for_more_than_the_email_has_no_such_link(client, daily):
+def test_a_solve_held_back_for_more_than_the_email_is_not_promised_a_rank(client, daily):
     log_in(client, "ada")
     solve = make_solve(daily, "ada", 200, late=True)
     Solve.objects.filter(pk=solve.pk).update(unranked=ranking.NEW_ACCOUNT)
-    assert words.VERIFY_STEP not in client.get(results_url(daily)).content.decode()
+    body = client.get(results_url(daily)).content.decode()
+    assert "and this solve is ranked" not in body and "this solve counts towards your rating" in body
 
 
 def test_the_sign_up_form_says_what_ranking_asks(client, settings):

@@ -87,6 +87,20 @@ def test_the_results_show_the_stall_the_mistake_and_a_timeline_with_the_singles_
     assert "15 placements: 13 by logic, 1 guess, 1 wrong digit." in page
 
 
+@pytest.mark.parametrize(
+    ("stayed_ms", "said"),
+    [(0, "and was corrected at once."), (999, "and was corrected at once."), (1000, "and stayed 0:01 on the board.")],
+)
+def test_a_mistake_put_right_within_a_second_was_corrected_at_once(client, daily, stayed_ms, said):
+    solve = make_solve(daily, "ada", 400)
+    wrong = placement(1, 0, 3, 5, verdict="wrong")
+    save_review(solve, [wrong], [], [{"move": 1, "ms": 0, "cell": 3, "digit": 5, "right": 8, "stayed_ms": stayed_ms}])
+    log_in(client, "ada")
+    page = client.get(results_url(daily), **FETCH).content.decode()
+    assert f"A 5 in row 1, column 4 at 0:00: it was an 8, {said}" in page
+    assert "stayed 0:00" not in page
+
+
 def test_a_review_not_made_yet_is_being_prepared_and_its_fragment_arrives_once_it_is(client, daily):
     solve = make_solve(daily, "ada", 400)
     log_in(client, "ada")

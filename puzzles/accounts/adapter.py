@@ -141,8 +141,11 @@ class AccountAdapter(DefaultAccountAdapter):
     # ALLOWED_HOSTS): here each is on SITE_URL, and every message goes through the cap.
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        # Every mail is greeted and signed with the site's name and its address (the site's own
+        # account/email/base_message.txt), whatever the caller put in the context.
         site = MailSite(name=SITE_NAME, domain=urlsplit(settings.SITE_URL).netloc)
-        context = {"request": self.request, "email": email, "current_site": site, **context}
+        signed = {"current_site": site, "site_name": SITE_NAME, "site_url": settings.SITE_URL}
+        context = {"request": self.request, "email": email, **context, **signed}
         mailcap.send(self.render_mail(template_prefix, email, context), kind=template_prefix)
 
     def get_reset_password_from_key_url(self, key: str) -> str:

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from ..models import DailyPuzzle
-from ..results.share import daily_url, site_url
+from ..results.share import SITE_NAME, daily_url, site_url
 
 # The token names the user and the list, under a salt of its own: a token signed for anything
 # else on the site (a session, a password reset) never passes for an unsubscribe token.
@@ -81,6 +81,7 @@ def reminder_message(
         "streak": recipient.streak,
         "unsubscribe_url": stop,
         "settings_url": site_url(reverse("puzzles:reminders")),
+        "site_name": SITE_NAME,
         "site_url": settings.SITE_URL,
     }
     subject = render_to_string("email/reminder_subject.txt", context).strip()

@@ -92,6 +92,12 @@ def not_ranked_codes(solve: Solve) -> list[str]:
     return codes
 
 
+def not_rated_codes(solve: Solve) -> list[str]:
+    """Every reason the solve moves no rating: not_ranked_codes without its day, since archive
+    solves are rated (Solve.objects.rated() is the same rule as a query, guests aside)."""
+    return [code for code in not_ranked_codes(solve) if code != LATE]
+
+
 def shared_ranks(keys: Sequence[Hashable]) -> list[int]:
     """The places of rows already in order, by their keys: equal keys share the first one's place
     (1, 2, 2, 4). A time's key is its whole seconds, as pages show it."""

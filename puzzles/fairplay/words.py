@@ -5,6 +5,8 @@ leaderboard, the results page, the leagues and the admin never word a reason two
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 
 from ..durations import format_duration
@@ -38,9 +40,11 @@ def _you() -> dict[str, str]:
             f"left unsolved for over {settings.ABANDONED_RECORD_DAYS} days, whose record is deleted), so the time "
             "cannot be checked"
         ),
+        # The fact alone: what to do about it depends on the solve's other reasons and on the
+        # player's address (verify_step).
         NEW_ACCOUNT: (
-            f"your account was under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old when you solved it: "
-            "verify your email address and it is ranked"
+            f"your account was under {settings.RANKED_ACCOUNT_MIN_HOURS:g} hours old when you solved it, "
+            "and its email address is not verified"
         ),
         IN_SUBMIT: "most of the digits arrived with the final submit, not as they were placed",
         LARGE_WRITES: (
@@ -76,8 +80,69 @@ THEY = {
 }
 
 
-# The step that ranks a new account's solve, as the link beside its reason (the email page).
-VERIFY_STEP = "Add and verify your email address"
+@dataclass(frozen=True)
+class Step:
+    """What a player can do next, as a sentence around one link: `before`, the link's words, `after`."""
+
+    before: str
+    link: str
+    after: str
+    href: str
+
+
+# What verifying the address does, said after the step (verify_step): for a solve whose only
+# reason is the new account's, for a late one (archive solves are rated, never ranked), and for
+# every later solve while the account is new.
+RANKS_THIS = ", and this solve is ranked."
+RATES_THIS = ", and this solve counts towards your rating."
+RANKS_YOURS = ", to have your solves ranked and rated."
+
+
+def verify_step(pending: str | None, then: str, href: str) -> Step:
+    """The step that verifies a player's address, true for where they are: an address added and
+    waiting for its link (`pending`) is sent again, not added again; `href` is the email page."""
+    if pending:
+        return Step(f"Open the link we sent to {pending}, or ", "send it again", then, href)
+    return Step("", "Add your email address", f" and open the link we send to it{then}", href)
+
+
+def verify_then(codes: list[str]) -> str:
+    """What verifying the address does for a solve with these codes (NEW_ACCOUNT among them)."""
+    if codes == [NEW_ACCOUNT]:
+        return RANKS_THIS
+    if codes == [LATE, NEW_ACCOUNT]:
+        return RATES_THIS
+    return RANKS_YOURS  # something else keeps this solve off: only the next ones gain
+
+
+# After a solve's reasons, when the day is all that keeps it off the leaderboard.
+LATE_BUT_RATED = "It counts towards your rating all the same."
+
+# The stats page's rating card, for a player without a rating (results/unrated.py says which).
+GUEST_UNRATED = "You play as a guest, and a guest has no rating."
+RATING_ON_ITS_WAY = "Your first rated solve is in: your rating shows here within a few minutes."
+NO_RATING_YET = "You have no rating yet: solve a puzzle without hints or checks to get one."
+
+
+def sign_up_step(href: str) -> Step:
+    """A guest's step to a rating: the sign-up page at `href`."""
+    return Step("", "Sign up", " to get one.", href)
+
+
+def last_solve_unrated(solve: Solve) -> str:
+    """Why a player without a rating has none, said of their last solve (solve.daily read)."""
+    codes = ranking.not_rated_codes(solve)
+    day = solve.daily.date
+    which = f"Your last solve, the {solve.daily.difficulty} puzzle of {day.day} {day:%B %Y},"
+    if not codes:
+        return RATING_ON_ITS_WAY
+    if codes == [CHECKING]:
+        return f"You have no rating yet. {which} is still being checked; if it is rated, your rating shows here soon."
+    why = "; ".join(held_because(solve) if code == HELD else reason(code) for code in codes)
+    said = f"You have no rating yet. {which} is not rated: {why}."
+    if HELPED in codes:
+        said += " Solve one without hints or checks to get a rating."
+    return said
 
 
 def ranking_asks() -> str:

@@ -21,6 +21,7 @@ from django.db.models.lookups import GreaterThanOrEqual
 from ..durations import format_duration
 from ..fairplay import ranking, words
 from ..models import DailyPuzzle, Guest, PlayerRating, Solve, SolveQuerySet, UsernameChange, site_today
+from .unrated import new_account_step
 
 TOP = 20
 
@@ -53,7 +54,8 @@ class Standing:
     guest: bool = False  # a guest's solve, ranked otherwise: rank and solvers say where it would be
     ranked_seconds: float | None = None  # the time it is ranked by, when that reads otherwise than the clock
     new_account: bool = False  # a guest's solve, held back only as a new account's: a verified email ranks it
-    verify_step: str = ""  # an account's solve held back as a new account's: the words of the link to the email page
+    step: words.Step | None = None  # an account's solve held back as a new account's: the link to the email page
+    rated: bool = False  # not ranked for its day alone: it counts towards the player's rating
     checking: bool = False  # not judged yet (ranking.CHECKING): the page says so and asks again
 
     @property
@@ -79,7 +81,8 @@ class Standing:
             how = "sign up and verify your email" if self.new_account else "sign up"
             return f"Your time would be {ordinal(self.rank)} of {self.solvers} {day} — {how} to be ranked."
         if not self.ranked:
-            return "Not on the leaderboard: " + "; ".join(self.reasons) + "."
+            rated = f" {words.LATE_BUT_RATED}" if self.rated else ""
+            return "Not on the leaderboard: " + "; ".join(self.reasons) + "." + rated
         if self.solvers == 1:
             return "You're the only ranked solver so far."
         if self.rank == 1 and self.percentile == 0:  # every other ranked solver has the same time
@@ -311,9 +314,12 @@ def standing_of(
             new_account=new_account,
         )
     if reasons:
-        # Only when the email is all that holds it back: then verifying it ranks the solve.
-        step = words.VERIFY_STEP if ranking.not_ranked_codes(solve) == [ranking.NEW_ACCOUNT] else ""
-        return Standing(solve.seconds, ranked=False, reasons=reasons, today=is_today, verify_step=step)
+        # A new account's: the step that verifies the address, worded for what it does for this
+        # solve and for where the player's address is (one query, new accounts only).
+        codes = ranking.not_ranked_codes(solve)
+        step = new_account_step(solve, codes)
+        rated = codes == [ranking.LATE]
+        return Standing(solve.seconds, ranked=False, reasons=reasons, today=is_today, step=step, rated=rated)
     if board is not None:
         solvers, slower = board.solvers, board.solvers - board.faster_than(int(mine) + 1)
     else:

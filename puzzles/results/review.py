@@ -189,11 +189,13 @@ class Mistake:
 
     @property
     def sentence(self) -> str:
-        """'A 5 in row 1, column 4 at 2:00: it was an 8, and stayed 0:42.'"""
-        return (
-            f"A {self.digit} in {spoken(self.cell)} at {clock(self.ms)}: it was {_a(self.right)}, "
-            f"and stayed {clock(self.stayed_ms)} on the board."
-        )
+        """'A 5 in row 1, column 4 at 2:00: it was an 8, and stayed 0:42 on the board.'; one put
+        right within a second of the clock 'was corrected at once' (it stayed 0:00)."""
+        if self.stayed_ms < 1000:
+            stayed = "was corrected at once"
+        else:
+            stayed = f"stayed {clock(self.stayed_ms)} on the board"
+        return f"A {self.digit} in {spoken(self.cell)} at {clock(self.ms)}: it was {_a(self.right)}, and {stayed}."
 
 
 def _a(digit: int) -> str:

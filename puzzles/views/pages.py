@@ -31,6 +31,7 @@ from ..practice.answers import practice_counts
 from ..results import chart, history
 from ..results.played import player_history
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
+from ..results.unrated import rating_note
 from .home import home_context, render_home
 from .share import preview_context
 
@@ -182,6 +183,7 @@ def stats(request: HttpRequest) -> HttpResponse:
     rows = history.solve_rows(user)
     started = history.started_counts(user)
     times = chart.chart_points(rows)
+    rating = player_history(user)
     difficulties = []
     for tier in TIER_ORDER:
         points = times.get(tier, [])
@@ -206,6 +208,7 @@ def stats(request: HttpRequest) -> HttpResponse:
         "practice": practice_counts(user),
         "profile": skill_profile(user),
         "profile_weeks": WEEKS,
-        "rating": player_history(user),
+        "rating": rating,
+        "rating_note": None if rating is not None else rating_note(user),
     }
     return render(request, "puzzles/stats.html", context)

@@ -29,7 +29,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from ..accounts.guests import is_guest
 from ..context_processors import site_urls
-from ..fairplay import ranking
+from ..fairplay import ranking, words
 from ..links import link
 from ..models import DailyPuzzle, Solve, site_today
 from ..results import history
@@ -114,7 +114,7 @@ class Shape:
     checking: bool
     ranked: bool
     rank_shown: bool
-    verify_step: bool
+    step: bool  # a step with its link after the verdict (the email page's, for a new account)
     ranked_time: bool
     rows: bool  # the board has ranked solves
     player_row: bool  # the player's own row below the top
@@ -178,7 +178,7 @@ def results_shown(solve: Solve, read: Read, today: datetime.date) -> Shown:
         standing.checking,
         standing.ranked,
         standing.rank_shown,
-        bool(standing.verify_step),
+        standing.step is not None,
         bool(standing.ranked_time),
         bool(board.rows),
         row is not None,
@@ -190,7 +190,7 @@ def results_shown(solve: Solve, read: Read, today: datetime.date) -> Shown:
         "sentence": standing.sentence,
         "rank": standing.rank,
         "solvers": standing.solvers,
-        "verify_step": standing.verify_step,
+        **_step_values(standing.step),
         "ranked_time": standing.ranked_time,
         "replay_url": context["replay_url"],
         "share_title": share.title,
@@ -207,6 +207,14 @@ def results_shown(solve: Solve, read: Read, today: datetime.date) -> Shown:
     return Shown(context, shape, values)
 
 
+# The parts of a step (words.Step), each a value of the fragment.
+STEP_PARTS = ("before", "link", "after", "href")
+
+
+def _step_values(step: words.Step | None) -> dict[str, str]:
+    return {f"step_{part}": getattr(step, part) for part in STEP_PARTS} if step is not None else {}
+
+
 @lru_cache(maxsize=512)
 def _fragment_frame(shape: Shape) -> tuple[str, ...]:
     """_results.html drawn for a shape, a mark in place of each of the player's values, and cut
@@ -216,7 +224,7 @@ def _fragment_frame(shape: Shape) -> tuple[str, ...]:
         checking=shape.checking,
         ranked=shape.ranked,
         rank_shown=shape.rank_shown,
-        verify_step=mark("verify_step") if shape.verify_step else "",
+        step=SimpleNamespace(**{part: mark(f"step_{part}") for part in STEP_PARTS}) if shape.step else None,
         ranked_time=mark("ranked_time") if shape.ranked_time else "",
         **marks("time", "sentence", "rank", "solvers"),
     )

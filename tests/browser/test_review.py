@@ -113,7 +113,7 @@ def test_a_real_solve_is_reviewed_and_its_timeline_opens_the_replay_at_that_move
         page.wait_for_selector("#sudoku-verdict[data-verdict=final]", timeout=10_000)
         # The same live region, now with the verdict: a new account's, with the step that ranks it.
         assert "Not on the leaderboard: your account was under" in verdict.inner_text()
-        assert verdict.locator(".results-verify a").inner_text() == "Add and verify your email address"
+        assert verdict.locator(".results-verify a").inner_text() == "Add your email address"
 
         # The stall: the pause before the right digit went in, and what was there.
         stall = page.locator(".review-stall").first.inner_text()
