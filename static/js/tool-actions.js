@@ -1,6 +1,6 @@
 // What the settings dialog and the Tools panel's tools do: a setting changed (in effect at once,
-// then saved for the player), fill candidates, check and restart, and the confirmation those that
-// cannot be taken back lightly ask for. Loaded by tools.js with the first press of either; it
+// then saved for the player), fill candidates, check and restart, each asking first where it
+// cannot be taken back lightly (confirm.js). Loaded by tools.js with the first press of either; it
 // imports nothing back from tools.js (production's hashed names would name each other in a cycle).
 
 import * as candidates from "./candidates.js";
@@ -8,6 +8,7 @@ import { clearedBoard, fillCandidates, sameEntries } from "./sudoku.js";
 import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
 import { render, showNotice } from "./view.js";
 import { change } from "./play.js";
+import { confirmWith } from "./confirm.js";
 
 const { AUTO_LAYERS, fillAlways, noRemovals } = candidates;
 
@@ -58,27 +59,6 @@ function alwaysOn(game, drawnIn) {
   if (!layer || !playable(game)) return;
   change(game, fillAlways(game.board, layer, drawnIn && drawnIn !== layer ? drawnIn : null, game.removed), { keep: false });
   showNotice(game, `Candidates now kept as ${layer} notes.`); // one line on a phone; Undo takes them back
-}
-
-// ---- Confirmations. ----
-
-/** Ask before a tool that cannot lightly be taken back; resolves true if the player confirms. */
-function confirmWith(game, { title, text, ok }) {
-  const dialog = game.els.confirm;
-  dialog.querySelector("#sudoku-confirm-title").textContent = title;
-  dialog.querySelector("#sudoku-confirm-text").textContent = text;
-  dialog.querySelector("#sudoku-confirm-ok").textContent = ok;
-  const opener = document.activeElement;
-  dialog.returnValue = "";
-  dialog.showModal();
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => {
-      // Back to where the player was: the grid's cursor if the opener has gone (the Tools panel closed).
-      const back = opener?.isConnected && !opener.closest("[hidden]") ? opener : game.els.cells[game.cursor];
-      back.focus();
-      resolve(dialog.returnValue === "ok");
-    }, { once: true });
-  });
 }
 
 // ---- The tools. ----
