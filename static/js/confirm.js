@@ -1,7 +1,7 @@
 // The board's confirmation: one dialog (the page's #sudoku-confirm), asked before what cannot
-// lightly be taken back (a restart) or what costs the solve its rank (a hint, a check). Loaded
-// with the modules that ask (tool-actions.js, hint-panel.js); it imports nothing, so each may
-// import it.
+// lightly be taken back (a restart) or what costs the solve its rank (a hint, a check, showing
+// mistakes). Loaded with the modules that ask (tool-actions.js, hint-panel.js, mistakes.js); it
+// imports nothing, so each may import it.
 
 /**
  * Ask, in the dialog, with its `title`, `text` and the `ok` button's word; resolves true if the

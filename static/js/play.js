@@ -104,6 +104,8 @@ function afterChange(game, before) {
   render(game);
   keepHistory(game);
   game.sync.changed(isFull(game.board), cells, movesBetween(before, game.board));
+  // Show mistakes: a digit placed is checked by the server (mistakes.js, loaded with the first).
+  if (game.settings.show_mistakes) import("./mistakes.js").then((m) => m.placed(game, before), () => {});
   if (game.clock.since === null) updateClock(game); // a visitor's first move starts the clock
 }
 
