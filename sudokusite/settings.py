@@ -598,8 +598,10 @@ RATING_TIER_PRIORS = {
 RATING_PRIOR_DEVIATION = float(env("RATING_PRIOR_DEVIATION", "300"))
 RATING_REWIND_HOURS = float(env("RATING_REWIND_HOURS", "72"))
 # Hints and checks are limited apart (puzzles/play/hints.py); a hint's later stages are free.
+# Showing mistakes checks as each digit is placed: those checks may be one of AUTO_CHECKS_PER_MINUTE.
 HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
 CHECKS_PER_MINUTE = int(env("CHECKS_PER_MINUTE", "6"))
+AUTO_CHECKS_PER_MINUTE = int(env("AUTO_CHECKS_PER_MINUTE", "30"))
 
 # Guests (puzzles/accounts/guests.py): a visitor's first move makes a guest player; one address may make
 # this many in an hour.

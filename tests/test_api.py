@@ -186,7 +186,7 @@ def test_one_player_can_never_touch_another_players_attempt(player, daily):
 
 STATE_KEYS = {
     *("givens", "digits", "corner", "centre", "colours", "version", "saved_at", "elapsed", "solved"),
-    *("solve_seconds", "hint_stage", "checks", "started", "player"),
+    *("solve_seconds", "hint_stage", "checks", "hints", "started", "player"),
 }
 
 

@@ -238,8 +238,8 @@ def test_the_state_read_in_one_written_out_query_is_what_the_orm_reads(daily, dj
     assert shown["corner"][3] == "139" and shown["hint_stage"] == 2
     saved_at = Attempt.objects.get(pk=attempt.pk).saved_at
     assert shown["colours"][2] == "24" and shown["saved_at"] == pytest.approx(saved_at.timestamp() * 1000, abs=1)
-    Attempt.objects.filter(pk=attempt.pk).update(checks_used=2)
-    assert both(ada)["checks"] == 2
+    Attempt.objects.filter(pk=attempt.pk).update(checks_used=2, hints_used=3)
+    assert both(ada)["checks"] == 2 and both(ada)["hints"] == 3
 
     result = attempts.attempt_submit(ada, daily, version=1, digits=player_digits(SOLUTION))
     assert result.solved

@@ -1,5 +1,6 @@
 """Checks (hints.check_request, POST .../check/): which of the player's digits are wrong, never
-what belongs in them; an assist, so a later solve is not ranked; limited apart from the hints."""
+what belongs in them; an assist, so a later solve is not ranked; limited apart from the hints.
+Showing mistakes asks the same as each digit is placed ("auto"), under a limit of its own."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from puzzles.models import Attempt, Check, Hint, Solve
+from puzzles.models import Attempt, Check, Hint, PlayEvent, Solve
 from puzzles.play import hints
 from puzzles.results.leaderboard import standing_of
 
@@ -196,3 +197,39 @@ def test_another_players_checks_do_not_count_against_the_limit(player, daily, se
     other = User.objects.create_user("grace", password="a long enough password 1")
     hints.check_request(other, daily, "0" * 81)
     assert check(player, daily, "0" * 81).status_code == 200
+
+
+def auto_check(client: Client, daily, digits: object):
+    """The check showing mistakes makes as a digit is placed."""
+    return post(client, url(daily, "check"), {"digits": digits, "auto": True})
+
+
+def test_a_check_as_a_digit_is_placed_counts_like_a_check_under_a_limit_of_its_own(player, daily, user, settings):
+    settings.CHECKS_PER_MINUTE = 1
+    settings.AUTO_CHECKS_PER_MINUTE = 3
+    wrong = OPEN_CELLS[3]
+    digits = with_digits({OPEN_CELLS[0]: EASY_SOLUTION[OPEN_CELLS[0]], wrong: wrong_digit(wrong)})
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        assert check(player, daily, "0" * 81).status_code == 200
+        assert check(player, daily, "0" * 81).status_code == 429  # a press of Check: one a minute here
+        for auto in ("true", 1, None):  # only true itself is the board's check of a placement
+            assert post(player, url(daily, "check"), {"digits": "0" * 81, "auto": auto}).status_code == 429
+        clock.shift(5)
+        # The answer is a check's, and it is counted as one: on the attempt, and in the record of play.
+        response = auto_check(player, daily, digits)
+        assert response.status_code == 200 and response.json() == {"wrong": [wrong], "checks": 2}
+        assert Check.objects.latest("created").wrong == 1 and Attempt.objects.get().digits == "0" * 81
+        assert list(PlayEvent.objects.values_list("kind", flat=True)) == [PlayEvent.Kind.CHECK] * 2
+        assert auto_check(player, daily, digits).status_code == 200
+        refused = auto_check(player, daily, digits)  # the press of Check counted: three in the minute
+        assert refused.status_code == 429 and "checks" in refused.json()["error"]
+        assert refused.json()["retry_after"] == 55
+        assert Attempt.objects.get().checks_used == 3 and Check.objects.count() == 3
+        assert player.get(url(daily, "state")).json()["checks"] == 3
+        clock.shift(56)
+        assert auto_check(player, daily, digits).status_code == 200
+    # A solve with mistakes shown had checks: it is not ranked.
+    make_solve(daily, "grace", 300)
+    assert post(player, url(daily, "submit"), {"version": 0, "digits": player_digits()}).json()["solved"] is True
+    solve = Solve.objects.get(user=user)
+    assert solve.assisted and not Solve.objects.ranked().filter(pk=solve.pk).exists()

@@ -399,6 +399,16 @@ def test_the_state_says_how_far_the_hint_for_the_stored_position_has_gone(player
     assert Attempt.objects.get().hints_used == 1  # one hint, two stages
 
 
+def test_the_state_says_how_many_hints_the_attempt_has_had_so_the_board_asks_before_the_first(player, daily):
+    assert player.get(url(daily, "state")).json()["hints"] == 0
+    for digits in (EMPTY, EMPTY, with_digit(0, 4)):  # two hints, the first of them shown in two stages
+        ask(player, daily, position(digits))
+    assert player.get(url(daily, "state")).json()["hints"] == 2
+    solved = post(player, url(daily, "submit"), {"version": 0, "digits": player_digits()})
+    assert solved.json()["solved"] is True and solved.json()["state"]["hints"] == 2
+    assert player.get(url(daily, "state")).json()["hints"] == 2
+
+
 # A top-1465 puzzle whose first step is a hidden single: 7 has one place in box 7, r9c3.
 HIDDEN_GIVENS = "400030000000600800000000001000050090080000600070200000000102700503000040900000000"
 HIDDEN_SOLUTION = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"

@@ -29,6 +29,7 @@ EVERY_DEFAULT = {
     "theme": "system",
     "wrap_arrows": False,
     "auto_candidates": "off",
+    "show_mistakes": False,
     "seen_howto": False,
 }
 # A choice other than the default, for each setting that is a choice among words.

@@ -255,8 +255,10 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
         late = timezone.localdate() != daily.date
         row = fastpath.submit_in_one_statement(user.pk, daily.pk, version, clean, late=late, moves=played)
         if row is not None:
-            version, seconds, corner, centre, colours, saved_at, stage, position, checks, _ = row
-            shown = Shown(clean, corner, centre, colours, version, saved_at, seconds, stage, position, checks, seconds)
+            version, seconds, corner, centre, colours, saved_at, stage, position, checks, hints, _ = row
+            shown = Shown(
+                clean, corner, centre, colours, version, saved_at, seconds, stage, position, checks, hints, seconds
+            )
             return SubmitResult(True, shown, version=version, solve_seconds=seconds, new=True)
     ensure_room_for_event(user.pk, daily.pk, PlayEvent.Kind.SUBMIT, timezone.now())
     with transaction.atomic():
@@ -310,6 +312,7 @@ class Shown:
     hint_stage: int
     hint_position: str
     checks_used: int
+    hints_used: int
     solve_seconds: float | None
 
     @classmethod
@@ -368,4 +371,6 @@ def attempt_state(attempt: Attempt | Shown | None, daily: DailyPuzzle) -> dict:
         # How far the hint for the stored position has been revealed (0: none, or it moved on).
         "hint_stage": _hint_stage(shown) if shown and not solved else 0,
         "checks": shown.checks_used if shown else 0,
+        # Hints shown on this attempt: the board asks before the first of a solve still unassisted.
+        "hints": shown.hints_used if shown else 0,
     }

@@ -29,7 +29,7 @@ from .positions import Position
 # seconds come after them.
 SHOWN_FIELDS = (
     *("digits", "corner", "centre", "colours", "version", "saved_at"),
-    *("active_seconds", "hint_stage", "hint_position", "checks_used"),
+    *("active_seconds", "hint_stage", "hint_position", "checks_used", "hints_used"),
 )
 
 
@@ -75,7 +75,10 @@ def write_in_one_statement(
 
 # What a submit's statement returns after the version and the clock: the rest of what the board
 # shows (attempts.Shown, less the digits, which the submit sent) and the solve's id.
-SUBMIT_RETURNS = ("corner", "centre", "colours", "saved_at", "hint_stage", "hint_position", "checks_used")
+SUBMIT_RETURNS = (
+    *("corner", "centre", "colours", "saved_at"),
+    *("hint_stage", "hint_position", "checks_used", "hints_used"),
+)
 
 
 def submit_in_one_statement(
@@ -206,7 +209,7 @@ def _statement(writes: str, moves: bool, event: str, solving: bool) -> str:
         target += f""" AND (SELECT count(*) FILTER (WHERE e.{arrived} > %(since)s) < %(per_minute)s{whole}
             FROM {event_table} AS e WHERE e.{attempt_column} = a.{c["id"]})"""
     active, beat = c["active_seconds"], c["last_beat_at"]
-    returned = ", ".join(f"a.{column(Attempt, name)} AS {name}" for name in (*SUBMIT_RETURNS, "hints_used"))
+    returned = ", ".join(f"a.{column(Attempt, name)} AS {name}" for name in SUBMIT_RETURNS)
     sql = f"""
         UPDATE {attempt_table} AS a SET {position}
             {active} = a.{active} + CASE

@@ -6,12 +6,16 @@ is hint_answers.py's); any change to the digits or centre notes starts a new hin
 hint never carries the solution grid; a check names the wrong cells, never the digits that belong
 in them.
 
+Showing mistakes (the board's show_mistakes setting, NYT's auto-check) is checks too: the board
+asks as each digit is placed (an "auto" check), and the answer is a check's, counted like one.
+
 Either one marks the solve as assisted, so it is not ranked. Each is limited per player, apart:
 settings.HINTS_PER_MINUTE hints (a hint is its first stage; its later stages are free) and
-settings.CHECKS_PER_MINUTE checks. So that free stages cannot be asked for without end, a minute
-also holds at most LAST_STAGE requests for each hint allowed (showing the last stage again is a
-request). attempt.hints_used counts hints, not stages. Each hint stage shown and each check is
-also an event in the attempt's record of play (record_of_play/events.py).
+settings.CHECKS_PER_MINUTE checks; an auto check, which comes with each digit placed, may be one
+of settings.AUTO_CHECKS_PER_MINUTE checks of either kind. So that free stages cannot be asked for
+without end, a minute also holds at most LAST_STAGE requests for each hint allowed (showing the
+last stage again is a request). attempt.hints_used counts hints, not stages. Each hint stage shown
+and each check is also an event in the attempt's record of play (record_of_play/events.py).
 """
 
 from __future__ import annotations
@@ -80,10 +84,9 @@ def _limit_hints(user_id: int, now: datetime.datetime, new_hint: bool) -> None:
         raise HintsTooFast(wait, "hint requests")
 
 
-def _limit_checks(user_id: int, now: datetime.datetime) -> None:
-    """Raise HintsTooFast when the player is at settings.CHECKS_PER_MINUTE."""
+def _limit_checks(user_id: int, now: datetime.datetime, limit: int) -> None:
+    """Raise HintsTooFast when the player has made `limit` checks in the minute, of either kind."""
     _lock_player(user_id)
-    limit = settings.CHECKS_PER_MINUTE
     checks = Check.objects.filter(attempt__user_id=user_id, created__gt=now - RATE_WINDOW).order_by("-created")
     wait = _wait(checks.values_list("created", flat=True)[:limit], limit, now)
     if wait is not None:
@@ -132,13 +135,15 @@ class CheckResult:
     checks_used: int  # on this attempt, this check included
 
 
-def check_request(user, daily: DailyPuzzle, digits: object) -> CheckResult:
-    """Which of the player's entered digits are wrong; the digits sent are not saved.
+def check_request(user, daily: DailyPuzzle, digits: object, *, auto: bool = False) -> CheckResult:
+    """Which of the player's entered digits are wrong; the digits sent are not saved. `auto`: the
+    board asks as a digit is placed (showing mistakes), not for a press of Check.
 
     Raises BadPosition for malformed digits, AlreadySolved for a solved attempt and HintsTooFast
-    over settings.CHECKS_PER_MINUTE; in each case nothing is recorded. Otherwise the check is counted on the
-    attempt (started if there is none), which marks a later solve as assisted, even when nothing
-    was wrong. Givens are never wrong: a player's digits on them are not theirs (position_clean).
+    over settings.CHECKS_PER_MINUTE (AUTO_CHECKS_PER_MINUTE for an auto check); in each case
+    nothing is recorded. Otherwise the check is counted on the attempt (started if there is none),
+    which marks a later solve as assisted, even when nothing was wrong. Givens are never wrong: a
+    player's digits on them are not theirs (position_clean).
     """
     with transaction.atomic():
         attempt = attempt_lock(user, daily)  # locked: two checks at once are both counted
@@ -146,7 +151,7 @@ def check_request(user, daily: DailyPuzzle, digits: object) -> CheckResult:
             raise AlreadySolved()
         digits, _, _ = position_clean(daily.puzzle.givens, digits)
         now = timezone.now()
-        _limit_checks(attempt.user_id, now)
+        _limit_checks(attempt.user_id, now, settings.AUTO_CHECKS_PER_MINUTE if auto else settings.CHECKS_PER_MINUTE)
         solution = daily.puzzle.solution
         wrong = [cell for cell, mine in enumerate(digits) if mine != "0" and mine != solution[cell]]
         Check.objects.create(attempt=attempt, wrong=len(wrong), created=now)

@@ -23,6 +23,7 @@ DEFAULTS: dict[str, bool | str] = {
     "theme": "system",  # one of THEMES; "system" follows the device
     "wrap_arrows": False,  # the arrow keys go round from one edge to the other
     "auto_candidates": "off",  # one of AUTO_CANDIDATES: the board keeps every empty cell's candidates as notes
+    "show_mistakes": False,  # a wrong digit is marked as it is placed (each placement a check: no solve is ranked)
     "seen_howto": False,  # the how-to-play was shown on a board once (static/js/howto.js); never again by itself
 }
 

@@ -167,9 +167,10 @@ def hint(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> J
 @new_guest_on_first_write
 @attempt_refusals
 def check(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> JsonResponse:
-    """POST {"digits"}: which entered cells are wrong (never what belongs in them); counted as an
-    assist, so a later solve is not ranked."""
-    result = check_request(request.user, daily, payload.get("digits"))
+    """POST {"digits", "auto"}: which entered cells are wrong (never what belongs in them); counted
+    as an assist, so a later solve is not ranked. "auto": true when the board asks as a digit is
+    placed (showing mistakes), which a limit of its own allows more often than presses of Check."""
+    result = check_request(request.user, daily, payload.get("digits"), auto=payload.get("auto") is True)
     return JsonResponse({"wrong": result.wrong, "checks": result.checks_used})
 
 

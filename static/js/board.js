@@ -69,7 +69,7 @@ async function start(els) {
   if (server.player && !server.player.guest) showPlayer(game, server.player, csrfToken(els));
   else showGuest(game, server.player);
   game.sync.begin(server.version, server.player?.id, data.puzzle, Boolean(server.player?.guest), server.board);
-  Object.assign(game, { canPlay: true, board: server.board, solved: server.solved, checks: server.checks });
+  Object.assign(game, { canPlay: true, board: server.board, solved: server.solved, checks: server.checks, hints: server.hints });
   game.clock.base = server.elapsed;
   // Hints already shown for this very position: the next press goes on from there.
   if (server.hintStage) Object.assign(game.hint, { key: positionKey(game.board), stage: server.hintStage });

@@ -7,6 +7,7 @@
 import { applyDigit, eraseCells, normaliseNotes, positionKey, valueAt } from "./sudoku.js";
 import { UPDATED_ELSEWHERE } from "./sync.js";
 import { stylesheet } from "./view.js";
+import { confirmWith } from "./confirm.js";
 
 // The panel's and the marks' style (css/hint.css, named by the panel's data-css): this module is
 // ready once it applies, so no hint shows unstyled.
@@ -58,6 +59,18 @@ export function hintActionBoard(board, action, options = {}) {
   return board;
 }
 
+/**
+ * Before the first hint of a solve that has had no help yet (hints.js asks only then): what the
+ * hint costs, in the board's confirmation. Resolves true if the player takes the hint.
+ */
+export function confirmHint(game) {
+  return confirmWith(game, {
+    title: "Take a hint?",
+    text: "A hint shows the next step from your position, a stage a press. It is an assist: this solve will not be ranked on the leaderboard.",
+    ok: "Take a hint",
+  });
+}
+
 /** Show a hint's answer, or say why there is none. */
 export function onHintReply(game, key, reply) {
   if (!reply) {
@@ -67,6 +80,7 @@ export function onHintReply(game, key, reply) {
   const { status, data } = reply;
   if (status === 200 && data) {
     Object.assign(game.hint, { key, stage: data.stage, last: null });
+    game.hints = data.hints_used ?? game.hints;
     // The board moved on while we asked: this answer is for a position that is gone.
     if (positionKey(game.board) === key) showHint(game, data);
   } else if (status === 409 && data?.state) {

@@ -32,25 +32,31 @@ export async function askHint(game) {
   }
   hint.busy = true;
   renderKeypad(game);
-  const panel = hintPanel();
+  // null: it could not load (offline); the next press tries again.
+  const panel = hintPanel().catch(() => (panelModule = null));
+  // The first hint of a solve that has had no help yet costs its rank: the player says yes first
+  // (hint-panel.js asks), and Cancel asks the server nothing.
+  if (!game.hints && !game.checks && !(await (await panel)?.confirmHint(game))) {
+    hint.busy = false;
+    render(game);
+    if (!(await panel)) showNotice(game, NO_PANEL);
+    return;
+  }
   let reply = null;
   try {
     reply = await game.sync.hint(sent);
   } catch (error) {
     if (!(error instanceof Transient)) console.error(error);
   }
-  let show = null;
-  try {
-    show = await panel;
-  } catch {
-    panelModule = null; // it could not load (offline): the next press tries again
-  }
+  const show = await panel;
   hint.busy = false;
   if (game.solved) return; // Solved meanwhile (another device): the results replace any hint.
   if (show) show.onHintReply(game, key, reply);
-  else showNotice(game, "Could not show the hint. Check your connection and try again.");
+  else showNotice(game, NO_PANEL);
   render(game);
 }
+
+const NO_PANEL = "Could not show the hint. Check your connection and try again.";
 
 /** True while the panel shows a hint or an error. */
 export function hintOpen(game) {

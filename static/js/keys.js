@@ -1,6 +1,7 @@
-// Keys: one table from a keyboard event to an action, the entry modes, and the keyboard reference
-// the page shows. SudokuPad's conventions, since that is what sudoku players' hands know. Pure (an
-// event is only read), so it is tested without a page (tests/js/keys.test.mjs).
+// Keys: one table from a keyboard event to an action, and the entry modes. SudokuPad's
+// conventions, since that is what sudoku players' hands know. Pure (an event is only read), so it
+// is tested without a page (tests/js/keys.test.mjs). The keyboard reference the page shows is
+// key-help.js's, loaded when it is opened.
 
 import { colOf, rowOf } from "./sudoku.js";
 
@@ -68,32 +69,6 @@ export function keyAction(e) {
   if (e.key === "Escape") return { type: "dismiss" };
   return null;
 }
-
-/**
- * The keyboard reference, as [keys, meaning] pairs for a <dl>: every key keyAction understands
- * (tests/js/keys.test.mjs holds the two to each other). "Ctrl/Cmd" is Ctrl, or Cmd on a Mac.
- */
-export const KEY_HELP = [
-  ["Arrow keys", "Move to the next cell"],
-  ["Shift+arrow keys, Ctrl/Cmd+arrow keys", "Move and add the cell to the selection"],
-  ["Home, End", "Go to the first or last cell of the row"],
-  ["Ctrl/Cmd+Home, Ctrl/Cmd+End", "Go to the first or last cell of the grid"],
-  ["Ctrl/Cmd+A", "Select every cell"],
-  ["Escape", "Close the hint, or keep only the focused cell selected"],
-  ["1–9", "Enter the digit in the current mode"],
-  ["Shift+1–9", "Corner note"],
-  ["Ctrl/Cmd+1–9", "Centre note"],
-  ["Alt/Option+1–9", "Colour"],
-  ["Z", "Mode: digits"],
-  ["X", "Mode: corner notes"],
-  ["C", "Mode: centre notes"],
-  ["V", "Mode: colours"],
-  ["Space, N", "Next mode"],
-  ["Backspace, Delete", "Erase"],
-  ["Ctrl/Cmd+Z", "Undo"],
-  ["Ctrl/Cmd+Y, Ctrl/Cmd+Shift+Z", "Redo"],
-  ["H", "Hint"],
-];
 
 /** One step along a row or column: edges hold, or with wrap it comes in at the other side. */
 function step(x, dx, wrap) {

@@ -5,7 +5,7 @@
 // and goes to the server through the sync queue (game.sync).
 
 import { SIZE, changedCells, enterMany, eraseCells, isFull, movesBetween, sameEntries } from "./sudoku.js";
-import { cutNotice, fitHistory, pushHistory, redo, undo } from "./undo.js";
+import { cutNotice, fitHistory, notesBack, pushHistory, redo, undo } from "./undo.js";
 import { clearHint, dropStaleHint } from "./hints.js";
 import { newClock } from "./state.js";
 import {
@@ -65,14 +65,16 @@ export function eraseSelection(game) {
 
 /**
  * Make `next` the board: one undo step, a redraw, a save, and a submit when the grid is full.
- * With always-on candidates the notes follow the change in the same step (`keep` false: the
- * change has set them itself, as turning the setting on does).
+ * The notes follow the change in the same step: with always-on candidates the candidates, else
+ * a digit taken out gives its peers back the notes it took (undo.js notesBack). `keep` false:
+ * the change has set the notes itself (Restart, turning the candidates on).
  */
 export function change(game, next, { keep = true } = {}) {
   // candidates.js: here whenever the setting is on (tools.js candidatesReady).
   const always = game.candidates;
   const layer = always?.AUTO_LAYERS[game.settings.auto_candidates];
   if (layer && keep) ({ board: next, removed: game.removed } = always.keepCandidates(game.board, next, layer, game.removed));
+  else if (keep) next = notesBack(game.history, game.board, next);
   if (next === game.board || sameEntries(next, game.board)) return;
   game.history = pushHistory(game.history, game.board, next);
   const before = game.board;
@@ -102,6 +104,8 @@ function afterChange(game, before) {
   render(game);
   keepHistory(game);
   game.sync.changed(isFull(game.board), cells, movesBetween(before, game.board));
+  // Show mistakes: a digit placed is checked by the server (mistakes.js, loaded with the first).
+  if (game.settings.show_mistakes) import("./mistakes.js").then((m) => m.placed(game, before), () => {});
   if (game.clock.since === null) updateClock(game); // a visitor's first move starts the clock
 }
 

@@ -5,14 +5,13 @@
 // on the player's clock ([ms, layer, [[cell, value], ...]]), and the digits the server recorded
 // after each write ([moves made before it, ms, digits]). The pure part turns it into steps and the
 // board after each, and is tested in node (tests/js/replay.test.mjs), as are its words
-// (wording.js); the page part below runs only on a page with a replay.
+// (replay-words.js); the page part below runs only on a page with a replay.
 
 import { SIZE, applyMoves, rowOf } from "./sudoku.js";
 import { newGame } from "./state.js";
 import { cellParts, render } from "./view.js";
-import {
-  endWords, formatDuration, loadedWords, pausedWords, playingWords, positionWords, steppedWords,
-} from "./wording.js";
+import { endWords, loadedWords, pausedWords, playingWords, positionWords, steppedWords } from "./replay-words.js";
+import { formatDuration } from "./wording.js";
 
 // ---- The timeline as steps and boards. Pure. ----
 

@@ -46,6 +46,7 @@ export function newGame({ els = null, board = null, settings = {}, loginUrl = ""
     canPlay: false, // true once the player's position has arrived (a visitor's empty one too)
     solved: false,
     checks: 0, // checks used on this attempt (the server's count)
+    hints: 0, // hints used on this attempt (the server's count): before the first, with no check, the board asks
     wrong: new Set(), // cells a check found wrong, until their digit changes
     // Where the player is.
     cursor: 0, // the focused cell: the grid's one Tab stop

@@ -50,6 +50,7 @@ export function parseState(raw) {
     version: Number(raw.version) || 0,
     savedAt: raw.saved_at ?? null,
     checks: Number(raw.checks) || 0,
+    hints: Number(raw.hints) || 0,
     elapsed: Number(raw.elapsed) || 0,
     solved: Boolean(raw.solved),
     solveSeconds: raw.solve_seconds ?? null,

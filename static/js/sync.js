@@ -334,9 +334,9 @@ export class SyncQueue {
     return this.send(this.urls.hint, { digits: digitsString(board), corner: board.corner, centre: board.centre });
   }
 
-  /** Which of `board`'s digits are wrong (an assist the server records): {status, data}. */
-  check(board) {
-    return this.send(this.urls.check, { digits: digitsString(board) });
+  /** Which of `board`'s digits are wrong (an assist the server records): {status, data}. `auto`: showing mistakes asks. */
+  check(board, auto = false) {
+    return this.send(this.urls.check, { digits: digitsString(board), auto });
   }
 
   /** The player's settings: read them ({status, data}), or change some. */

@@ -1,13 +1,16 @@
 // What the settings dialog and the Tools panel's tools do: a setting changed (in effect at once,
-// then saved for the player), fill candidates, check and restart, and the confirmation those that
-// cannot be taken back lightly ask for. Loaded by tools.js with the first press of either; it
-// imports nothing back from tools.js (production's hashed names would name each other in a cycle).
+// then saved for the player; show mistakes, mistakes.js, asks first), fill candidates, check and
+// restart, each asking first where it cannot be taken back lightly (confirm.js). Loaded by
+// tools.js with the first press of either; it imports nothing back from tools.js (production's
+// hashed names would name each other in a cycle).
 
 import * as candidates from "./candidates.js";
 import { clearedBoard, fillCandidates, sameEntries } from "./sudoku.js";
 import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
 import { render, showNotice } from "./view.js";
 import { change } from "./play.js";
+import { confirmWith } from "./confirm.js";
+import * as mistakes from "./mistakes.js";
 
 const { AUTO_LAYERS, fillAlways, noRemovals } = candidates;
 
@@ -30,12 +33,21 @@ export function openSettings(game) {
   settingsDialog.showModal();
 }
 
-/** One setting changed: in effect at once (tools.js's `useSettings`), then saved for the player. */
+/**
+ * One setting changed: in effect at once (tools.js's `useSettings`), then saved for the player.
+ * Show mistakes asks first, since no solve is ranked while it is on; Cancel leaves it off.
+ */
 export async function onSettingChanged(game, input, useSettings) {
   if (!(input.name in game.settings)) return;
   const value = input.type === "checkbox" ? input.checked : input.value;
+  const showing = input.name === "show_mistakes";
+  if (showing && value && !(await mistakes.confirmMistakes(game))) {
+    input.checked = false;
+    return;
+  }
   const drawnIn = AUTO_LAYERS[game.settings.auto_candidates];
   game.candidates = candidates; // here already: no wait for always-on candidates
+  if (showing && !value) game.wrong.clear(); // its marks go with it
   await useSettings(game, { ...game.settings, [input.name]: value });
   if (input.name === "auto_candidates") alwaysOn(game, drawnIn);
   const status = game.els.settingsStatus;
@@ -47,6 +59,8 @@ export async function onSettingChanged(game, input, useSettings) {
   }
   if (reply?.status === 200) status.textContent = "Saved";
   else status.textContent = "Could not save this to your account; it holds on this device.";
+  // Shown from now: the digits on the board already are marked at once (after the save, one write at a time).
+  if (showing && value) mistakes.ask(game);
 }
 
 /**
@@ -58,27 +72,6 @@ function alwaysOn(game, drawnIn) {
   if (!layer || !playable(game)) return;
   change(game, fillAlways(game.board, layer, drawnIn && drawnIn !== layer ? drawnIn : null, game.removed), { keep: false });
   showNotice(game, `Candidates now kept as ${layer} notes.`); // one line on a phone; Undo takes them back
-}
-
-// ---- Confirmations. ----
-
-/** Ask before a tool that cannot lightly be taken back; resolves true if the player confirms. */
-function confirmWith(game, { title, text, ok }) {
-  const dialog = game.els.confirm;
-  dialog.querySelector("#sudoku-confirm-title").textContent = title;
-  dialog.querySelector("#sudoku-confirm-text").textContent = text;
-  dialog.querySelector("#sudoku-confirm-ok").textContent = ok;
-  const opener = document.activeElement;
-  dialog.returnValue = "";
-  dialog.showModal();
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => {
-      // Back to where the player was: the grid's cursor if the opener has gone (the Tools panel closed).
-      const back = opener?.isConnected && !opener.closest("[hidden]") ? opener : game.els.cells[game.cursor];
-      back.focus();
-      resolve(dialog.returnValue === "ok");
-    }, { once: true });
-  });
 }
 
 // ---- The tools. ----

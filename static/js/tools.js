@@ -18,6 +18,7 @@ const DEFAULT_SETTINGS = Object.freeze({
   theme: "system",
   wrap_arrows: false,
   auto_candidates: "off",
+  show_mistakes: false,
 });
 
 /** The settings that are a choice among words; the others are true or false. */
@@ -91,6 +92,8 @@ export async function loadSettings(game) {
   } catch (error) {
     if (!(error instanceof Transient)) console.error(error);
   }
+  // Show mistakes on: mistakes.js says what it costs, or marks what a solve already helped gets wrong.
+  if (game.settings.show_mistakes) import("./mistakes.js").then((m) => m.mistakesOn(game), () => {});
 }
 
 /**

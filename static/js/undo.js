@@ -9,8 +9,11 @@
 // The history is kept on this device (UndoCopy), one entry per player and daily, so a reload
 // keeps it; with it, the candidates the player took out of the always-on notes (candidates.js).
 // Pure apart from the storage, which is passed in: tests/js/undo.test.mjs runs it on Node.
+//
+// The history also says which notes a digit took from its peers when it was placed (the step
+// that placed it), so erasing that digit can put exactly those back (notesBack).
 
-import { DIGITS } from "./sudoku.js";
+import { DIGITS, PEERS, valueAt } from "./sudoku.js";
 
 /** The board's four layers: a digit is a number, notes and colours are sorted digit strings. */
 const LAYERS = ["digits", "corner", "centre", "colours"];
@@ -86,6 +89,30 @@ export function redo(history, board) {
   const next = step && applyStep(board, step, false);
   if (!next) return null;
   return [{ past: [...history.past, step], future: rest }, next];
+}
+
+/**
+ * `next`, a change from `before` that took digits out of cells (Erase, the same digit again or
+ * another over it, a hint's erase), with the notes each of those digits took from its peers when it was placed put
+ * back: the notes of that digit the newest step changing the cell's digit took out, if that step
+ * placed it. Not where another digit the same now sees the peer (it would have taken the note
+ * too), nor notes the placement did not take. `next` itself when there is nothing to put back.
+ */
+export function notesBack(history, before, next) {
+  let board = next;
+  before.digits.forEach((d, i) => {
+    if (!d || next.digits[i] === d) return;
+    const step = history.past.findLast((s) => s.some(([layer, j]) => layer === "digits" && j === i));
+    if (!step?.some(([layer, j, , after]) => layer === "digits" && j === i && after === d)) return;
+    for (const [layer, j, was, now] of step) {
+      const mark = String(d);
+      if (layer === "digits" || layer === "colours" || !PEERS[i].includes(j)) continue;
+      if (!was.includes(mark) || now.includes(mark) || board[layer][j].includes(mark)) continue;
+      if (PEERS[j].some((k) => valueAt(board, k) === d)) continue;
+      board = { ...board, [layer]: board[layer].map((notes, k) => (k === j ? moveMarks(notes, "", mark) : notes)) };
+    }
+  });
+  return board;
 }
 
 /**

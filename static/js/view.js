@@ -4,7 +4,6 @@
 // under it are results.js's; the settings dialog and the confirmations are tool-actions.js's.
 // The words a cell or a button says are wording.js's, pure and tested with node.
 
-import { KEY_HELP } from "./keys.js";
 import { PEERS, colOf, conflicts, positionKey, remaining, rowOf, valueAt } from "./sudoku.js";
 import { cellLabel, colourKeyLabel, formatDuration, hintLabel, pauseLabel, solvedWords } from "./wording.js";
 
@@ -237,19 +236,6 @@ export function showTime(game, seconds) {
   if (game.els.timer) setText(game.els.timer, formatDuration(seconds));
 }
 
-/** The keyboard reference, from the table the keys act on (keys.js), so it names every key. */
-function showKeyHelp(game) {
-  const list = game.els.shortcutList;
-  if (!list || list.childElementCount) return;
-  for (const [keys, meaning] of KEY_HELP) {
-    const dt = document.createElement("dt");
-    dt.textContent = keys;
-    const dd = document.createElement("dd");
-    dd.textContent = meaning;
-    list.append(dt, dd);
-  }
-}
-
 /** The settings that change what the board shows at once: the timer, and the theme (theme.js's key). */
 export function applySettings(game) {
   const { els, settings } = game;
@@ -299,7 +285,9 @@ export function showControls(game) {
   els.clock.hidden = false;
   els.settingsOpen.hidden = false;
   els.shortcuts.hidden = touchOnly;
-  if (!touchOnly) showKeyHelp(game);
+  // Its list is written when it is first opened (key-help.js, the table the keys act on); offline,
+  // at the next opening.
+  els.shortcuts.addEventListener("toggle", () => import("./key-help.js").then((help) => help.showKeyHelp(els.shortcutList), () => {}));
   els.pause.hidden = game.solved;
 }
 

@@ -1,6 +1,7 @@
-// The words the board and the replay say, built from the game's state: a cell's label, the hint
-// button, the timer's text, the notices a key press or a step gives. Pure (no page), so every
-// sentence is tested with node (tests/js/wording.test.mjs); view.js and replay.js put them on screen.
+// The words the board says, built from the game's state: a cell's label, the hint button, the
+// timer's text, the notices a key press or a hint's action gives. Pure (no page), so every
+// sentence is tested with node (tests/js/wording.test.mjs); view.js puts them on screen. The
+// replay's own words are replay-words.js's, so the puzzle page does not download them.
 
 import { MODE_NAMES } from "./keys.js";
 import { colOf, rowOf } from "./sudoku.js";
@@ -24,7 +25,7 @@ export function solvedWords(seconds) {
 // ---- The board. ----
 
 /** A cell as people say it: "row 3, column 4". */
-const cellWords = (i) => `row ${rowOf(i) + 1}, column ${colOf(i) + 1}`;
+export const cellWords = (i) => `row ${rowOf(i) + 1}, column ${colOf(i) + 1}`;
 
 /** The nine colours by the number each keeps on the keypad and in the cells (board.css draws them). */
 const COLOUR_NAMES = ["", "grey", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"];
@@ -94,53 +95,4 @@ export function pauseLabel(paused) {
 /** What a key press that picks the entry mode announces: "Entry: corner notes". */
 export function entryNotice(mode) {
   return `Entry: ${MODE_NAMES[mode]}`;
-}
-
-// ---- The replay. ----
-
-const LAYER_WORDS = { c: "corner notes", n: "centre notes", k: "colours" };
-
-/** A step in words, for the status line: "5 in row 3, column 4", "corner notes in 3 cells". */
-export function stepWords(step) {
-  if (step.fromServer) return "the digits as the server recorded them";
-  return step.moves
-    .map(([layer, cells]) => {
-      const where = cells.length === 1 ? cellWords(cells[0][0]) : `${cells.length} cells`;
-      if (layer !== "d") return `${LAYER_WORDS[layer]} in ${where}`;
-      if (cells.length > 1) return `digits in ${where}`;
-      return cells[0][1] ? `${cells[0][1]} in ${where}` : `erased ${where}`;
-    })
-    .join("; ");
-}
-
-/** The scrubber's value in words (its aria-valuetext): the clock, and where in the replay. */
-export function positionWords(ms, k, count) {
-  if (k === 0) return `${formatDuration(ms / 1000)}, the givens`;
-  return `${formatDuration(ms / 1000)}, move ${k} of ${count}`;
-}
-
-/** The replay's status line once it has loaded: "12 moves over 4:05. Press Play." */
-export function loadedWords(count, endMs) {
-  return `${count} move${count === 1 ? "" : "s"} over ${formatDuration(endMs / 1000)}. Press Play.`;
-}
-
-/** The status line while the replay plays: "Playing at 2×." */
-export function playingWords(speed) {
-  return `Playing at ${speed}×.`;
-}
-
-/** The status line when the player pauses: "Paused at 1:23, move 7 of 12." */
-export function pausedWords(ms, k, count) {
-  return `Paused at ${formatDuration(ms / 1000)}, move ${k} of ${count}.`;
-}
-
-/** The status line at the end: "The end: solved at 4:05." */
-export function endWords(endMs) {
-  return `The end: solved at ${formatDuration(endMs / 1000)}.`;
-}
-
-/** The status line after a step or the scrubber: where, and what that step did. */
-export function steppedWords(ms, k, steps) {
-  const where = positionWords(ms, k, steps.length);
-  return k ? `${where}: ${stepWords(steps[k - 1])}.` : `${where}.`;
 }

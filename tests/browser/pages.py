@@ -151,6 +151,11 @@ def hint_text(page) -> str:
     return page.locator("#sudoku-hint[role=status]").inner_text().strip()
 
 
+def confirm_hint(page) -> None:
+    """The first hint of a solve that has had no help yet asks first (static/js/hints.js): take it."""
+    page.locator("#sudoku-confirm[open]").get_by_role("button", name="Take a hint").click()
+
+
 def wait_stage(page, stage: int) -> None:
     """Wait for the hint panel to show the answer at `stage`."""
     page.wait_for_function(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.axe import report, violations
-from tests.browser.pages import DESKTOP, GIVENS, PHONE, SOLUTION, cell, sign_up, wait_stage
+from tests.browser.pages import DESKTOP, GIVENS, PHONE, SOLUTION, cell, confirm_hint, sign_up, wait_stage
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,6 +92,10 @@ def test_the_board_in_every_state_passes_axe_on_a_desktop(chromium, live_server,
 
     for stage in (1, 2, 3):
         page.keyboard.press("h")
+        if stage == 1:
+            page.locator("#sudoku-confirm[open]").wait_for()
+            audit.check("the first hint's confirmation")
+            confirm_hint(page)
         wait_stage(page, stage)
         audit.check(f"a hint at stage {stage}")
     page.keyboard.press("Escape")
@@ -131,6 +135,9 @@ def test_the_board_passes_axe_on_a_phone(chromium, live_server, todays_easy, sch
     add_notes(page)
     audit.check("corner and centre notes")
     page.tap("#key-hint")
+    page.locator("#sudoku-confirm[open]").wait_for()
+    audit.check("the first hint's confirmation")
+    confirm_hint(page)
     wait_stage(page, 1)
     audit.check("a hint open")
     audit.assert_clean()

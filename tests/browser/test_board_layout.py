@@ -8,7 +8,18 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tests.browser.pages import GIVENS, SOLUTION, cell, hint_text, log_in, marked, sign_up, wait_ready, wait_stage
+from tests.browser.pages import (
+    GIVENS,
+    SOLUTION,
+    cell,
+    confirm_hint,
+    hint_text,
+    log_in,
+    marked,
+    sign_up,
+    wait_ready,
+    wait_stage,
+)
 from tests.factories import solve_through_api
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -66,6 +77,8 @@ def test_notices_a_hint_and_the_not_quite_alert_move_nothing_on_the_page(chromiu
     hint = page.locator("#key-hint")
     for stage in (1, 2, 3):
         hint.click()
+        if stage == 1:
+            confirm_hint(page)
         wait_stage(page, stage)
     page.click("#sudoku-hint-close")
     assert hint_text(page) == ""
@@ -88,6 +101,7 @@ def test_a_closed_or_reloaded_hint_leaves_the_button_saying_hint(chromium, live_
     sign_up(page, live_server.url, board_path(todays_easy), "closer")
     button = page.locator("#key-hint")
     button.click()
+    confirm_hint(page)
     wait_stage(page, 1)
     button.click()
     wait_stage(page, 2)
@@ -224,6 +238,7 @@ def test_the_narrowest_phone_scrolls_nothing_sideways(chromium, live_server, tod
     for state in ("the board", "a hint", "the Tools panel"):
         if state == "a hint":
             page.tap("#key-hint")
+            confirm_hint(page)
             wait_stage(page, 1)
         elif state == "the Tools panel":
             page.tap("#sudoku-hint-close")

@@ -266,6 +266,7 @@ def test_a_guest_has_settings_too_and_the_keyboard_reference_lists_the_keys(chro
     page.wait_for_selector("#sudoku[data-ready=visitor]")
     keys = page.locator("#sudoku-keys")
     keys.locator("summary").click()
+    keys.locator("dt").first.wait_for()  # written as it opens (key-help.js)
     listed = keys.locator("dt").all_inner_texts()
     for key in ("Ctrl/Cmd+A", "Escape", "Z", "X", "C", "V", "Space, N", "H"):
         assert key in listed

@@ -1,5 +1,6 @@
 """Undo in a real browser: the history survives a reload, and a merge from the player's other
-device keeps it, still undoing this device's own moves, cut only where it can no longer apply."""
+device keeps it, still undoing this device's own moves, cut only where it can no longer apply.
+Erasing a digit gives its peers back the notes it took (the history says which)."""
 
 from __future__ import annotations
 
@@ -137,4 +138,50 @@ def test_a_visitors_history_is_the_guests_their_first_move_made(chromium, live_s
     assert [digit_in(page, 0), digit_in(page, 1)] == ["4", ""]
     keys = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('sudoku:undo:'))")
     assert len(keys) == 1 and ":visitor:" not in keys[0]
+    context.close()
+
+
+def test_erasing_a_digit_brings_back_exactly_the_notes_it_took_from_its_peers(chromium, live_server, todays_easy):
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    sign_up(page, live_server.url, f"/daily/{todays_easy.date.isoformat()}/easy/", "eraser")
+    # A 4 in the notes of r1c2 (centre, with a 7), r4c1 (corner) and r5c5 (centre, no peer of r1c1);
+    # r2c2 (a peer) has a 5 and no 4.
+    for i, keys in ((1, ["Control+4", "Control+7"]), (27, ["Shift+4"]), (40, ["Control+4"]), (10, ["Control+5"])):
+        cell(page, i).click()
+        for key in keys:
+            page.keyboard.press(key)
+
+    def notes() -> list[str]:
+        return [
+            notes_in(page, 1, "centre"),
+            notes_in(page, 27, "corner"),
+            notes_in(page, 40, "centre"),
+            notes_in(page, 10, "centre"),
+        ]
+
+    before = ["47", "4", "4", "5"]
+    assert notes() == before
+    enter(page, 0, "4")  # r1c1's 4 takes the 4 from its peers' notes (the setting's default)
+    taken = ["7", "", "4", "5"]
+    assert notes() == taken
+
+    # Erased by the key, the notes it took come back, and only those; undo takes them again, redo
+    # brings them back.
+    page.keyboard.press("Backspace")
+    assert digit_in(page, 0) == "" and notes() == before
+    page.keyboard.press("Control+z")
+    assert digit_in(page, 0) == "4" and notes() == taken
+    page.keyboard.press("Control+y")
+    assert digit_in(page, 0) == "" and notes() == before
+
+    # Placed again and erased by the keypad's Erase: the same; undo of the placement itself too.
+    with page.expect_response(saves("0" * 81, {1: "47", 40: "4"})):
+        page.keyboard.press("Control+z")
+        assert notes() == taken
+        page.click("#key-erase")
+        assert digit_in(page, 0) == "" and notes() == before
+        page.keyboard.press("Control+z")
+        page.keyboard.press("Control+z")
+        assert digit_in(page, 0) == "" and notes() == before
     context.close()

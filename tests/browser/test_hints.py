@@ -1,4 +1,5 @@
-"""Hints and the results in a real browser: three stages of a hint, then the solve and its receipt."""
+"""Hints and the results in a real browser: the first hint of a solve still to be ranked asks
+first, then three stages of a hint, then the solve and its receipt."""
 
 from __future__ import annotations
 
@@ -8,17 +9,21 @@ import pytest
 
 from puzzles import engine
 from puzzles.engine import UNITS, technique_title, unit_name
-from puzzles.models import Solve
+from puzzles.models import Attempt, Hint, Solve
 from puzzles.play.hint_answers import peoples_words
+from tests.browser.axe import assert_accessible
 from tests.browser.pages import (
     GIVENS,
     SOLUTION,
     cell,
+    confirm_hint,
     digit_in,
     hint_text,
     marked,
+    open_tool,
     screenshot,
     sign_up,
+    wait_ready,
     wait_saved,
     wait_stage,
 )
@@ -41,8 +46,9 @@ def test_a_player_takes_a_hint_in_three_stages_then_solves_and_sees_the_receipt(
     assert button.inner_text() == "Hint"
     assert hint_text(page) == "" and marked(page) == []
 
-    # Stage 1: where to look, the unit marked on the board.
+    # Stage 1: where to look, the unit marked on the board (once the player has said yes to a hint).
     button.click()
+    confirm_hint(page)
     wait_stage(page, 1)
     assert UNIT.search(hint_text(page)) and unit_name(step.houses[0]) in hint_text(page)
     assert "not ranked" in hint_text(page)
@@ -128,6 +134,7 @@ def test_a_refused_or_failed_hint_says_why_and_the_game_goes_on(chromium, live_s
     page = context.new_page()
     sign_up(page, live_server.url, path, "eager")
     page.tap("#key-hint")
+    confirm_hint(page)
     wait_stage(page, 1)
     # With a hint showing, the grid and the keypad are still on a phone's screen.
     keypad = page.locator("#sudoku-keypad").bounding_box()
@@ -161,4 +168,77 @@ def test_a_refused_or_failed_hint_says_why_and_the_game_goes_on(chromium, live_s
     assert digit_in(page, 0) == "4"
     assert hint_text(page) == ""  # the board changed: the message went with the old position
     wait_saved(page)
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_first_hint_of_a_solve_without_help_asks_first_and_cancel_takes_nothing(
+    chromium, live_server, todays_easy, scheme
+):
+    context = chromium.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/hint/") else None)
+    sign_up(page, live_server.url, f"/daily/{todays_easy.date.isoformat()}/easy/", f"asker-{scheme}")
+    dialog = page.locator("#sudoku-confirm")
+    button = page.locator("#key-hint")
+
+    def cancelled() -> None:
+        """Nothing was asked or recorded, no hint is shown, and the clock runs on, unpaused."""
+        assert asked == [] and not Hint.objects.exists()
+        assert Attempt.objects.filter(hints_used__gt=0).count() == 0
+        assert hint_text(page) == "" and button.inner_text() == "Hint"
+        assert not page.locator("#sudoku-paused").is_visible()
+
+    # By the keyboard, from the Hint button: the dialog says what a hint costs and takes the focus;
+    # Escape cancels, and the focus is back on the button.
+    button.focus()
+    page.keyboard.press("Enter")
+    dialog.locator("#sudoku-confirm-ok").wait_for()
+    assert dialog.is_visible() and "will not be ranked" in dialog.inner_text()
+    assert page.evaluate("document.activeElement.closest('dialog')?.id") == "sudoku-confirm"
+    assert_accessible(page, f"the first hint's confirmation, {scheme}")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.activeElement.id === 'key-hint'")  # once the dialog has closed
+    assert not dialog.is_visible()
+    cancelled()
+
+    # By H, in the grid: Cancel, and the focus is back on the cell.
+    cell(page, 1).click()
+    page.keyboard.press("h")
+    dialog.get_by_role("button", name="Cancel").click()
+    page.wait_for_function("() => document.activeElement.id === 'cell-1'")
+    cancelled()
+    page.keyboard.press("4")  # the board plays on: a digit goes in, and is saved
+    wait_saved(page)
+    assert Attempt.objects.get(user__username=f"asker-{scheme}").hints_used == 0
+
+    # Taken: the hint as before. Its next stages, and the next hint, ask nothing more.
+    page.keyboard.press("h")
+    confirm_hint(page)
+    wait_stage(page, 1)
+    assert len(asked) == 1 and Attempt.objects.get(user__username=f"asker-{scheme}").hints_used == 1
+    page.keyboard.press("h")
+    wait_stage(page, 2)
+    assert not dialog.is_visible()
+    # A reload knows the solve has had a hint (the state API says): a new position's hint asks nothing.
+    page.reload()
+    wait_ready(page)
+    cell(page, 1).click()
+    page.keyboard.press("Backspace")
+    page.keyboard.press("h")
+    wait_stage(page, 1)
+    assert not dialog.is_visible() and len(asked) == 3
+    context.close()
+
+    # A solve already checked is off the leaderboard: its first hint comes at once.
+    context = chromium.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    sign_up(page, live_server.url, f"/daily/{todays_easy.date.isoformat()}/easy/", f"checker-{scheme}")
+    open_tool(page, "check")
+    page.locator("#sudoku-confirm").get_by_role("button", name="Check").click()
+    page.locator("#sudoku-notice", has_text="No wrong digits").wait_for()
+    page.click("#key-hint")
+    wait_stage(page, 1)
+    assert not page.locator("#sudoku-confirm").is_visible()
     context.close()

@@ -12,7 +12,7 @@ from puzzles import engine
 from puzzles.models import DailyPuzzle, site_today
 from puzzles.play.hint_answers import peoples_words
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import hint_text, marked, screenshot, sign_up, wait_stage
+from tests.browser.pages import confirm_hint, hint_text, marked, screenshot, sign_up, wait_stage
 from tests.factories import make_daily, make_known_puzzle
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,6 +52,8 @@ def test_a_long_hint_shows_in_full_on_a_phone_with_its_cells_marked(chromium, li
     sign_up(page, live_server.url, f"/daily/{advanced_daily.date.isoformat()}/expert/", f"chainer-{scheme}")
     for stage in (1, 2, 3):
         page.tap("#key-hint")
+        if stage == 1:
+            confirm_hint(page)
         wait_stage(page, stage)
 
     # The technique's name and the whole explanation, every word of it, then the one press it ends
@@ -95,6 +97,8 @@ def test_a_direct_step_is_hinted_as_the_placement_it_gives_with_its_pattern_mark
     sign_up(page, live_server.url, f"/daily/{daily.date.isoformat()}/medium/", "director")
     for stage in (1, 2, 3):
         page.click("#key-hint")
+        if stage == 1:
+            confirm_hint(page)
         wait_stage(page, stage)
         if stage == 2:  # the technique's name and what it is, where to find it
             text = " ".join(hint_text(page).split())

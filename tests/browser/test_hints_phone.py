@@ -12,7 +12,7 @@ from puzzles import engine
 from puzzles.models import Attempt, PlayEvent, site_today
 from puzzles.record_of_play.moves import unpack
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import cell, hint_text, notes_in, screenshot, sign_up, wait_saved, wait_stage
+from tests.browser.pages import cell, confirm_hint, hint_text, notes_in, screenshot, sign_up, wait_saved, wait_stage
 from tests.factories import make_daily, make_known_puzzle
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,6 +63,8 @@ def test_a_hint_its_drawn_candidates_and_the_keypad_show_together_on_a_phone(
     sign_up(page, live_server.url, f"/daily/{hidden_pair_daily.date.isoformat()}/hard/", f"pairs-{scheme}")
     for stage in (1, 2, 3):
         page.tap("#key-hint")
+        if stage == 1:
+            confirm_hint(page)
         wait_stage(page, stage)
 
     # The text, in people's words, with the action at its end.
@@ -132,6 +134,8 @@ def test_the_last_stage_and_its_button_are_in_sight_beside_the_grid(
     sign_up(page, live_server.url, f"/daily/{hidden_pair_daily.date.isoformat()}/hard/", f"pairs-{name}")
     for stage in (1, 2, 3):
         page.click("#key-hint")
+        if stage == 1:
+            confirm_hint(page)
         wait_stage(page, stage)
     width, height = options["viewport"]["width"], options["viewport"]["height"]
     action = page.locator("#sudoku-hint .hint-action")

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 
 from puzzles.models import SeedBatch
 from puzzles.pipeline import broker
-from tests.browser.pages import cell, digit_in, wait_ready, wait_saved, wait_stage
+from tests.browser.pages import cell, confirm_hint, digit_in, wait_ready, wait_saved, wait_stage
 from tests.factories import make_daily, make_solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -101,6 +101,7 @@ def test_a_player_meets_no_policy_violation_while_playing(chromium, live_server,
     assert digit_in(page, 0) == "4"
     wait_saved(page)
     page.click("#key-hint")
+    confirm_hint(page)
     wait_stage(page, 1)
     page.click("#sudoku-pause")
     assert page.locator("#sudoku-paused").is_visible()

@@ -1,9 +1,11 @@
-// Key events to actions (static/js/keys.js): an event is a plain object here.
+// Key events to actions (static/js/keys.js), and the keyboard reference (static/js/key-help.js)
+// held to them: an event is a plain object here.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { KEY_HELP, MODES, MODE_NAMES, keyAction, moveTarget, nextMode } from "../../static/js/keys.js";
+import { KEY_HELP } from "../../static/js/key-help.js";
+import { MODES, MODE_NAMES, keyAction, moveTarget, nextMode } from "../../static/js/keys.js";
 
 const NO_MODIFIERS = { code: "", ctrlKey: false, metaKey: false, altKey: false, shiftKey: false };
 const key = (k, extra = {}) => keyAction({ key: k, ...NO_MODIFIERS, ...extra });

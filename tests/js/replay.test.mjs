@@ -1,5 +1,5 @@
 // A replay's pure part (static/js/replay.js): the timeline as steps, the board after each, the clock.
-// Its words are wording.js's (tests/js/wording.test.mjs).
+// Its words are replay-words.js's (tests/js/replay-words.test.mjs).
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

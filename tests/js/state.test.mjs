@@ -9,13 +9,13 @@ test("a new game declares every field with its default, before the player's posi
   const board = { givens: [] };
   const game = newGame({ board, settings: { theme: "dark" }, loginUrl: "/login/" });
   assert.deepEqual(Object.keys(game).sort(), [
-    "board", "canPlay", "candidates", "checks", "clock", "cursor", "els", "hint", "history", "loginUrl", "mode", "noticeTimer",
+    "board", "canPlay", "candidates", "checks", "clock", "cursor", "els", "hint", "hints", "history", "loginUrl", "mode", "noticeTimer",
     "paused", "removed", "results", "selection", "settings", "solved", "sync", "undoCopy", "wrong",
   ]);
   assert.equal(game.board, board);
   assert.deepEqual(game.settings, { theme: "dark" });
   assert.equal(game.loginUrl, "/login/");
-  assert.deepEqual([game.canPlay, game.solved, game.paused, game.checks, game.mode], [false, false, false, 0, "normal"]);
+  assert.deepEqual([game.canPlay, game.solved, game.paused, game.checks, game.hints, game.mode], [false, false, false, 0, 0, "normal"]);
   assert.deepEqual([game.cursor, [...game.selection], game.wrong.size], [0, [0], 0]);
   assert.deepEqual(game.history, { past: [], future: [] });
   assert.deepEqual([game.undoCopy, game.removed.length, game.removed.join(""), game.candidates], [null, 81, "", null]);

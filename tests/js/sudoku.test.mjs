@@ -37,7 +37,7 @@ describe("parseState", () => {
     const state = parseState({
       givens: GIVENS, digits: "9".padEnd(81, "0"), corner: ["51", "x7"], centre: [], colours: ["", "", "93"],
       version: 3, elapsed: 12.5, solved: true, solve_seconds: 99, hint_stage: 2,
-      saved_at: 1_700_000_000_000, checks: "2",
+      saved_at: 1_700_000_000_000, checks: "2", hints: 3,
     });
     assert.equal(state.board.digits[0], 9);
     assert.equal(state.board.corner[0], "15");
@@ -46,7 +46,7 @@ describe("parseState", () => {
     assert.equal(state.board.colours[2], "39", "a given takes colours, sorted like notes");
     assert.equal(state.board.colours[3], "");
     assert.deepEqual([state.version, state.elapsed, state.solved, state.solveSeconds, state.hintStage], [3, 12.5, true, 99, 2]);
-    assert.deepEqual([state.savedAt, state.checks], [1_700_000_000_000, 2]);
+    assert.deepEqual([state.savedAt, state.checks, state.hints], [1_700_000_000_000, 2, 3]);
     const onGiven = parseState({ givens: GIVENS, digits: "005" }).board;
     assert.equal(onGiven.digits[2], 0);
     assert.equal(onGiven.givens[2], 3);
@@ -57,7 +57,7 @@ describe("parseState", () => {
     assert.equal(state.board.givens.length, 81);
     assert.ok(state.board.givens.every((d) => d === 0));
     assert.deepEqual([state.version, state.elapsed, state.solved, state.solveSeconds, state.hintStage], [0, 0, false, null, 0]);
-    assert.deepEqual([state.savedAt, state.checks], [null, 0]);
+    assert.deepEqual([state.savedAt, state.checks, state.hints], [null, 0, 0]);
     assert.deepEqual(state.board.colours, new Array(81).fill(""));
   });
 

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import { mergeBoards } from "../../static/js/merge.js";
 import { applyDigit, eraseCells, parseState, sameEntries, toggleMarks } from "../../static/js/sudoku.js";
 import {
-  HISTORY_LIMIT, UndoCopy, applyStep, cutNotice, fitHistory, newHistory, pushHistory, redo, stepBetween, undo,
+  HISTORY_LIMIT, UndoCopy, applyStep, cutNotice, fitHistory, newHistory, notesBack, pushHistory, redo, stepBetween, undo,
 } from "../../static/js/undo.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -84,6 +84,66 @@ describe("undo and redo", () => {
     for (let k = 0; k < HISTORY_LIMIT + 100; k += 1) history = pushHistory(history, a, applyDigit(a, [0], (k % 9) + 1));
     assert.equal(history.past.length, HISTORY_LIMIT);
     assert.deepEqual(history.past[0], [["digits", 0, 0, (100 % 9) + 1]]);
+  });
+});
+
+describe("erasing a digit puts back the notes it took from its peers", () => {
+  // r1c1 (cell 0) takes a 4: its peers r1c2 (1, centre) and r4c1 (27, corner) have a 4 to lose;
+  // r5c5 (40, no peer) keeps its 4, and r2c2 (10, a peer) had none.
+  const noted = () => toggleMarks(toggleMarks(toggleMarks(toggleMarks(fresh(), [1, 40], 4, "centre"), [27], 4, "corner"), [10], 5, "centre"), [1], 7, "centre");
+
+  /** The player's changes from `board`, each made as the page makes it (notesBack, then one undo step). */
+  function playing(board, ...changes) {
+    let history = newHistory();
+    for (const change of changes) {
+      const next = notesBack(history, board, change(board));
+      history = pushHistory(history, board, next);
+      board = next;
+    }
+    return [history, board];
+  }
+
+  test("erase brings back exactly the notes the digit took, in their layers, and no others", () => {
+    const before = noted();
+    const place = (b) => applyDigit(b, [0], 4);
+    const note = (b) => toggleMarks(b, [10], 8, "centre");
+    const [, placed] = playing(before, place, note);
+    assert.deepEqual([placed.centre[1], placed.corner[27], placed.centre[40]], ["7", "", "4"]);
+    const [history, erased] = playing(before, place, note, (b) => eraseCells(b, [0], "normal"));
+    assert.ok(sameEntries(erased, note(before)), "the notes as they were, with the player's own change since");
+    assert.equal(erased.centre[10], "58", "a peer that had no 4 gets none");
+    // Undo takes the digit back with the notes again; redo erases it and puts them back once more.
+    const [undone, back] = undo(history, erased);
+    assert.ok(sameEntries(back, placed));
+    const [, again] = redo(undone, back);
+    assert.ok(sameEntries(again, erased));
+  });
+
+  test("pressing the same digit again, or another digit over it, counts as erasing it", () => {
+    const [, toggled] = playing(noted(), (b) => applyDigit(b, [0], 4), (b) => applyDigit(b, [0], 4));
+    assert.ok(sameEntries(toggled, noted()));
+    const [, replaced] = playing(noted(), (b) => applyDigit(b, [0], 4), (b) => applyDigit(b, [0], 5));
+    assert.deepEqual([replaced.digits[0], replaced.centre[1], replaced.corner[27], replaced.centre[10]], [5, "47", "4", ""]);
+  });
+
+  test("a note another 4 sees is not put back, nor one the player took out before the digit", () => {
+    // r4c5 (31) takes a 4 too: it sees r4c1 (27), whose 4 stays out when r1c1's goes; r1c2 (1)
+    // takes its 4 back, which the player then presses off, and r1c1's 4 again and erased keeps it off.
+    const place = (b) => applyDigit(b, [0], 4);
+    const erase = (b) => eraseCells(b, [0], "normal");
+    const [, board] = playing(noted(), place, (b) => applyDigit(b, [31], 4), erase);
+    assert.deepEqual([board.centre[1], board.corner[27]], ["47", ""]);
+    const [, again] = playing(noted(), place, erase, (b) => toggleMarks(b, [1], 4, "centre"), place, erase);
+    assert.deepEqual([again.centre[1], again.corner[27]], ["7", "4"]);
+  });
+
+  test("a digit that no step of the history placed (another device's, or one from before a reload without its history) brings back nothing", () => {
+    const placed = applyDigit(noted(), [0], 4);
+    const erased = eraseCells(placed, [0], "normal");
+    assert.equal(notesBack(newHistory(), placed, erased), erased);
+    // Placed here, erased and placed again by the other device: the steps here are not its.
+    const [history] = playing(noted(), (b) => applyDigit(b, [0], 4), (b) => eraseCells(b, [0], "normal"));
+    assert.equal(notesBack(history, placed, erased), erased);
   });
 });
 

@@ -1,12 +1,11 @@
-// The words the board and the replay say (static/js/wording.js): pure functions; nothing here needs a page.
+// The words the board says (static/js/wording.js): pure functions; nothing here needs a page.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { applyDigit, parseState, toggleMarks } from "../../static/js/sudoku.js";
 import {
-  cellLabel, colourKeyLabel, endWords, entryNotice, formatDuration, hintActionNotice, hintLabel, loadedWords, pauseLabel, pausedWords,
-  playingWords, positionWords, solvedWords, steppedWords, stepWords,
+  cellLabel, colourKeyLabel, entryNotice, formatDuration, hintActionNotice, hintLabel, pauseLabel, solvedWords,
 } from "../../static/js/wording.js";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -82,30 +81,6 @@ test("a cell's label says its colours by number and name, and a digit a check fo
   assert.equal(cellLabel(applyDigit(board, [0], 5), 0, true, null, true), "Row 1, Column 1, 5, wrong, conflict");
 });
 
-// The replay's words (moved here from replay.test.mjs with wording.js).
-describe("words", () => {
-  test("the scrubber says the clock and the move", () => {
-    assert.equal(positionWords(0, 0, 12), "0:00, the givens");
-    assert.equal(positionWords(83_400, 7, 12), "1:23, move 7 of 12");
-  });
-
-  test("a step says what it did and where", () => {
-    assert.equal(stepWords({ moves: [["d", [[20, 5]]]] }), "5 in row 3, column 3");
-    assert.equal(stepWords({ moves: [["d", [[0, 0]]]] }), "erased row 1, column 1");
-    assert.equal(
-      stepWords({
-        moves: [
-          ["d", [[0, 4]]],
-          ["c", [[1, "5"], [2, "5"]]],
-        ],
-      }),
-      "4 in row 1, column 1; corner notes in 2 cells",
-    );
-    assert.equal(stepWords({ moves: [["k", [[80, "3"]]]] }), "colours in row 9, column 9");
-    assert.equal(stepWords({ fromServer: true, moves: [] }), "the digits as the server recorded them");
-  });
-});
-
 test("the solved line, a colour key, the pause button and a mode picked by key say what they show", () => {
   assert.equal(solvedWords(245), "Solved in 4:05");
   assert.equal(solvedWords(3723), "Solved in 1:02:03");
@@ -115,15 +90,4 @@ test("the solved line, a colour key, the pause button and a mode picked by key s
   assert.equal(pauseLabel(true), "Resume");
   assert.equal(entryNotice("normal"), "Entry: digits");
   assert.equal(entryNotice("corner"), "Entry: corner notes");
-});
-
-test("the replay's status line says the moves and their time, the speed, a pause, the end and a step", () => {
-  assert.equal(loadedWords(12, 245_000), "12 moves over 4:05. Press Play.");
-  assert.equal(loadedWords(1, 3_000), "1 move over 0:03. Press Play.");
-  assert.equal(playingWords(5), "Playing at 5×.");
-  assert.equal(pausedWords(83_400, 7, 12), "Paused at 1:23, move 7 of 12.");
-  assert.equal(endWords(245_000), "The end: solved at 4:05.");
-  const steps = [{ ms: 1_000, moves: [["d", [[20, 5]]]] }];
-  assert.equal(steppedWords(1_000, 1, steps), "0:01, move 1 of 1: 5 in row 3, column 3.");
-  assert.equal(steppedWords(0, 0, steps), "0:00, the givens.");
 });
