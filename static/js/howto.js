@@ -19,6 +19,8 @@ if (board && howto) {
     (await rest()).openHowto(board, howto, link);
   });
   whenReady(async (ready) => {
+    // A board already solved (on another device, say) shows its time: how to play waits for one to play.
+    if (board.classList.contains("is-solved")) return;
     // Storage refused (a private window): never risk showing it on every board.
     let here = "saved";
     try {

@@ -299,3 +299,21 @@ def test_the_address_of_a_puzzle_being_prepared_opens_it_once_it_is_published(ch
     page.wait_for_selector("#sudoku[data-ready=visitor]", timeout=10_000)
     assert page.locator("#sudoku-title").inner_text().startswith("Medium")
     context.close()
+
+
+def test_a_board_already_solved_does_not_open_it_and_the_next_unsolved_one_does(chromium, live_server, todays_easy):
+    # A player who solved today's easy on another device, on a new one: the solved board shows its
+    # time, not how to play; the first board they can play still opens it.
+    ada = User.objects.create_user("ada_solved")
+    make_solve(todays_easy, "ada_solved", 200)
+    medium = make_daily(site_today(), "medium")
+    context = chromium.first_visit_context(**DESKTOP)
+    log_in(context, live_server.url, ada)
+    page = context.new_page()
+    page.goto(live_server.url + board_path(todays_easy))
+    page.wait_for_selector("#sudoku.is-solved[data-ready=true]")
+    page.wait_for_timeout(500)  # the dialog's module would have loaded and opened by now
+    assert not is_open(page)
+    page.goto(live_server.url + board_path(medium))
+    wait_open(page)
+    context.close()
