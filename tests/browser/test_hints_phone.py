@@ -147,3 +147,24 @@ def test_the_last_stage_and_its_button_are_in_sight_beside_the_grid(
     assert page.locator("#sudoku-grid .cell-hint span").count() > 0
     assert_accessible(page, f"a hint with its candidates drawn, {name}")
     context.close()
+
+
+def test_a_guests_hint_on_a_tall_phone_covers_no_part_of_the_guest_notice(chromium, live_server, hidden_pair_daily):
+    # The hint lies under the keypad on a phone this tall, where the guest's notice is: while the
+    # hint is open the notice gives way (it is back once the hint closes), never half covered.
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/daily/{hidden_pair_daily.date.isoformat()}/hard/")
+    page.wait_for_selector("#sudoku[data-ready=visitor]")
+    if page.evaluate("document.querySelector('#howto')?.open"):
+        page.get_by_role("button", name="Got it").tap()
+    page.tap("#key-hint")
+    confirm_hint(page)
+    wait_stage(page, 1)
+    notice = page.locator("#sudoku-guest")
+    hint = page.locator("#sudoku-hint").bounding_box()
+    assert not (notice.is_visible() and overlap(hint, notice.bounding_box())), "the hint covers part of the guest notice"
+    page.tap("#sudoku-hint-close")
+    page.wait_for_function("() => !document.querySelector('#sudoku-hint-panel').dataset.state")
+    assert notice.is_visible()
+    context.close()
