@@ -163,7 +163,9 @@ def test_a_guests_hint_on_a_tall_phone_covers_no_part_of_the_guest_notice(chromi
     wait_stage(page, 1)
     notice = page.locator("#sudoku-guest")
     hint = page.locator("#sudoku-hint").bounding_box()
-    assert not (notice.is_visible() and overlap(hint, notice.bounding_box())), "the hint covers part of the guest notice"
+    assert not (notice.is_visible() and overlap(hint, notice.bounding_box())), (
+        "the hint covers part of the guest notice"
+    )
     page.tap("#sudoku-hint-close")
     page.wait_for_function("() => !document.querySelector('#sudoku-hint-panel').dataset.state")
     assert notice.is_visible()
