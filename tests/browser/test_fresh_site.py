@@ -42,3 +42,29 @@ def test_an_archive_board_says_it_is_not_ranked_and_fits(chromium, live_server, 
             assert_accessible(page, f"archive board, {look}")
     finally:
         context.close()
+
+
+HEADER_LINKS = """() => [...document.querySelectorAll('.site-header a, .site-header button')]
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+  .map((e) => e.textContent.trim()).filter((t) => t && t !== 'Skip to content')"""
+
+
+def test_the_board_pages_header_has_the_same_links_as_every_other_page(chromium, live_server, todays_easy):
+    from django.contrib.auth.models import User
+
+    from tests.browser.pages import log_in
+
+    ada = User.objects.create_user("ada_header")
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        log_in(context, live_server.url, ada)
+        page = context.new_page()
+        page.goto(live_server.url + "/archive/")
+        elsewhere = page.evaluate(HEADER_LINKS)
+        page.goto(f"{live_server.url}/daily/{todays_easy.date.isoformat()}/easy/")
+        page.wait_for_selector("#sudoku[data-ready=true]")
+        on_the_board = page.evaluate(HEADER_LINKS)
+        assert "Reminders" in elsewhere
+        assert on_the_board == elsewhere
+    finally:
+        context.close()
