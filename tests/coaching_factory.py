@@ -1,17 +1,22 @@
 """Reviews, technique uses and ratings made by hand in the shapes models/coaching.py and
-models/ratings.py document, for the tests of the pages that show them; and `make_review(solve)`,
-the real review of a solve, for the browser's test."""
+models/ratings.py document, for the tests of the pages that show them; `make_review(solve)`, the
+real review of a solve, for the browser's test; and `play_through`, a solve played through the
+board's API in a given order, for the review's."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import time_machine
+from django.test import Client
 from django.utils import timezone
 
 from puzzles.coaching.review import REVIEW_VERSION
 from puzzles.coaching.services import review_store
-from puzzles.models import PlayerRating, PuzzleRating, RatingChange, Solve, SolveReview, TechniqueUse
+from puzzles.models import DailyPuzzle, PlayerRating, PuzzleRating, RatingChange, Solve, SolveReview, TechniqueUse
+from tests.factories import post, url
 
 
 def placement(move: int, ms: int, cell: int, digit: int, technique: str = "hidden-single", **fields: Any) -> dict:
@@ -85,3 +90,38 @@ def make_review(solve: Solve) -> SolveReview:
     review = review_store(solve.pk)
     assert review is not None
     return review
+
+
+def play_through(
+    client: Client,
+    daily: DailyPuzzle,
+    order: Sequence[tuple[int, int]],
+    notes: Callable[[int], dict[int, str]] | None = None,
+    gap: int = 5,
+) -> Solve:
+    """A solve of `daily` through the board's API by the client's player: a digit every `gap`
+    seconds in `order` ((cell, digit) pairs, the last one submitted). `notes`, when given, is asked
+    before each placement (by its index in `order`) for the centre notes to write then, as
+    {cell: "45"} ("" takes a cell's away), and they go in a move of their own."""
+    board, centre = ["0"] * 81, [""] * 81
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        assert client.get(url(daily)).status_code == 200
+        post(client, url(daily, "beat"), {"phase": "open"})
+        version = 0
+
+        def write(kind: str, move: list) -> None:
+            nonlocal version
+            body = {"version": version, "digits": "".join(board), "centre": centre, "moves": [move]}
+            response = post(client, url(daily, kind), body)
+            assert response.status_code == 200, response.content
+            version = response.json().get("version", version)
+
+        for number, (cell, digit) in enumerate(order):
+            clock.shift(gap)
+            written = notes(number) if notes else {}
+            if written:
+                centre[:] = [written.get(c, mark) for c, mark in enumerate(centre)]
+                write("save", [0, "n", [[c, mark] for c, mark in sorted(written.items())]])
+            board[cell] = str(digit)
+            write("submit" if number == len(order) - 1 else "save", [0, "d", [[cell, digit]]])
+    return Solve.objects.get(daily=daily, user_id=client.session["_auth_user_id"])

@@ -36,7 +36,7 @@ def played(client):
     """A solve of the X-wing puzzle through the API: a digit every GAP seconds in the walk's order,
     a wrong 1 or 2 put in the 21st placement's cell after the 5th and erased WRONG_FOR seconds later,
     and a STALL-second think before r9c8's 4. Returns (solve, wrong cell)."""
-    daily = make_daily(site_today(), "medium", make_known_puzzle(X_WING, SOLUTION, tier="medium"))
+    daily = make_daily(site_today(), "hard", make_known_puzzle(X_WING, SOLUTION, tier="hard", hardest="x-wing"))
     log_in(client)
     order = walk_order()
     wrong_cell = order[20][0]

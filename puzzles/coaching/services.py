@@ -23,7 +23,8 @@ def review_store(solve_id: int) -> SolveReview | None:
     if solve is None:
         return None
     started = time.perf_counter()  # the worker's time: reading the replay and making the review
-    review = review_timeline(timeline_of(solve), solve.daily.puzzle.solution)
+    puzzle = solve.daily.puzzle
+    review = review_timeline(timeline_of(solve), puzzle.solution, puzzle.tier)
     worker_ms = (time.perf_counter() - started) * 1000
     uses = [
         TechniqueUse(

@@ -21,7 +21,7 @@ from .fillers import DEFAULT_FILLER, FILLERS, FillStats, fill
 from .generator import Generated, GenerationGaveUp, check_options, generate, generate_stream
 from .grid import UNITS, InvalidGrid, as_grid, cell_name, conflicts, format_grid, parse, unit_name
 from .hinting import position_candidates, single_after
-from .justify import MAX_STEPS, Justification, Position, justify, single_for
+from .justify import Justification, board_candidates, easiest, justify, single_for, usable_for
 from .practice import Verdict, instances, judge, places, spoken
 from .rater import Rating, next_step, rate
 from .solver import count_solutions, solve
@@ -33,7 +33,6 @@ __all__ = [
     "DEFAULT_FILLER",
     "FAMILIES",
     "FILLERS",
-    "MAX_STEPS",
     "SYMMETRIES",
     "TECHNIQUES",
     "TECHNIQUE_BY_NAME",
@@ -45,18 +44,19 @@ __all__ = [
     "InvalidGrid",
     "Justification",
     "Moment",
-    "Position",
     "Rating",
     "Step",
     "Technique",
     "Verdict",
     "article_for",
     "as_grid",
+    "board_candidates",
     "cell_name",
     "check_options",
     "clear",
     "conflicts",
     "count_solutions",
+    "easiest",
     "family_keeps",
     "family_stock",
     "fill",
@@ -81,5 +81,6 @@ __all__ = [
     "technique_title",
     "tier_of",
     "unit_name",
+    "usable_for",
     "walk",
 ]

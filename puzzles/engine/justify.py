@@ -1,14 +1,25 @@
-"""Why a digit could go where a player put it: the easiest steps from their position that end in
-a single placing it there, or none at all (a guess).
+"""What made a digit go where a player put it, on the board they had: a single there, or one
+step of a technique that places it or leaves the single; or nothing (it was placed ahead of the
+board).
 
-The search is the rater's, aimed at one cell. First it keeps to the pencil marks: while the
-placement is not a naked or hidden single, it takes the easiest step that removes candidates and
-looks again, at most MAX_STEPS times. Every step it takes is sound, so a Position keeps their
-eliminations for the next placement, as a player with full pencil marks would: a hard step is
-paid for once. When that gets nowhere, it looks again letting singles elsewhere be placed in the
-head first (a player who sees that two singles make this cell a third), and keeps nothing of that
-second look. The steps it lists are those that lead to the single (see _leading), at most
-MAX_STEPS of them; the others are only kept.
+A board is the digits on it and the player's notes: a cell's candidates are what the digits leave
+there, narrowed by its notes where it has any (the caller passes only the notes it trusts). On
+that board a placement is made by the easiest single that places it; failing that, by one step
+of the simplest technique that places it or leaves such a single. Every instance of each
+technique is tried (practice.instances), the techniques in the order of the lowest figure they
+can earn, until no later one can beat the best found. A pointing or a hidden pair or triple that
+leaves a hidden single at once counts as the direct technique it then is, rated lower (direct.py).
+A placement that needs two steps or more, or a digit written in the head first, is no longer
+what the board showed: it was worked out ahead of it, or known.
+
+Where the notes make the placement a single that the digits alone do not, the notes are where the
+work was done: the candidates those notes took out for that single are put back, and the one
+step that takes them out again, if there is one, is what made it; otherwise the single is.
+
+Only techniques of the puzzle's tier or easier make a placement (usable_for): one that only a
+harder technique makes was more likely worked out from elsewhere than found by a technique the
+puzzle never needs. Forcing chains and Nishio never do: following a digit until it breaks is
+trying it, and a record of play cannot tell that from knowing it.
 """
 
 from __future__ import annotations
@@ -16,48 +27,48 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .catalogue import Technique
-from .finders import FINDER_OF, LOGICAL
-from .grid import ALL, BIT, PEERS, UNITS, UNITS_OF, Cell, Digit, Grid, Mask, as_grid, candidates
+from .catalogue import TECHNIQUE_BY_NAME, TIER_RANK, TIERS, Technique
+from .finders import LOGICAL
+from .grid import BIT, UNITS, UNITS_OF, Cell, Digit, Grid, Mask, candidates
+from .practice import MAX_SEARCHES, instances
 from .rater import easiest_step, step_difficulty
 from .singles import hidden_step, naked_step
-from .steps import Candidates, Pair, Step, place
+from .steps import Candidates, Pair, Step
 
-# A justification longer than this is not one a player follows: its placement counts as a guess.
-MAX_STEPS = 12
+# Finder calls spent listing a technique's instances: as practice does, but for the almost locked
+# sets, so many and so slow to list (5 ms a call on an expert board) that only the first is tried.
+_SEARCHES = {"als-xz": 1}
+# A pointing or a hidden subset seen with the single it leaves at once is a direct technique.
+_DIRECT = {"pointing": "direct-pointing", "hidden-pair": "direct-hidden-pair", "hidden-triple": "direct-hidden-triple"}
+# The techniques a step is looked for in: all but the singles (looked for directly) and those that
+# try a digit.
+_TRYING = frozenset({"forcing-chain", "nishio", "cell-forcing-chain", "unit-forcing-chain"})
+_STEPPING = tuple(t for t in LOGICAL if t.name not in _TRYING | {"hidden-single", "naked-single"})
 
-# The techniques that only place a digit (the single at the end is looked for directly), and the
-# ones a justification searches: every other one, easiest first.
-_PLACING = frozenset({"hidden-single", "naked-single", "bug-plus-one"}) | {
-    name for name in FINDER_OF if name.startswith("direct-")
+
+def _lowest(technique: Technique) -> float:
+    """The lowest figure a step of the technique can earn here: its direct one, if it has one."""
+    return TECHNIQUE_BY_NAME[_DIRECT[technique.name]].difficulty if technique.name in _DIRECT else technique.difficulty
+
+
+_USABLE: dict[str, tuple[Technique, ...]] = {
+    tier: tuple(sorted((t for t in _STEPPING if TIER_RANK[t.tier] <= TIER_RANK[tier]), key=_lowest)) for tier in TIERS
 }
-_ELIMINATING = tuple(t for t in LOGICAL if t.name not in _PLACING)
-_SINGLES = ("hidden-single", "naked-single")
-# Patterns that hold by their own cells' candidates, whatever the rest of their houses holds; and
-# patterns that hold by where their digits can go in their houses, whatever else their cells hold.
-_CELL_PATTERNS = frozenset({"naked-pair", "naked-triple", "naked-quad", "xy-wing", "xyz-wing", "xy-chain"})
-_DIGIT_PATTERNS = frozenset(
-    {"hidden-pair", "hidden-triple", "hidden-quad", "pointing", "claiming", "x-wing", "swordfish", "jellyfish"}
-    | {"skyscraper", "two-string-kite", "turbot-fish", "empty-rectangle", "x-chain", "simple-colouring"}
-    | {"grouped-skyscraper", "grouped-two-string-kite", "grouped-x-chain"}
-)
-_WITH_SINGLES = tuple(t for t in LOGICAL if t.name in _SINGLES) + _ELIMINATING
 
 
 @dataclass(frozen=True, slots=True)
 class Justification:
-    """The steps that justify a placement, easiest first and ending in the single that makes it;
-    None for a guess. cands are the position's candidates after every step taken on the way."""
+    """The steps that made a placement, ending in the single that places it, and the technique
+    credited with it; None and '' for a placement made ahead of the board."""
 
     steps: tuple[Step, ...] | None
-    cands: tuple[Mask, ...]
+    technique: str = ""
 
-    @property
-    def technique(self) -> str:
-        """The hardest technique of the steps ('' for a guess)."""
-        if not self.steps:
-            return ""
-        return max(reversed(self.steps), key=step_difficulty).technique
+
+def usable_for(tier: str | None) -> tuple[Technique, ...]:
+    """The techniques that may make a placement in a puzzle of `tier` (None: any), beyond the
+    singles, in the order they are tried."""
+    return _USABLE[tier or TIERS[-1]]
 
 
 def single_for(digits: Grid, cands: Candidates, cell: Cell, digit: Digit) -> Step | None:
@@ -78,120 +89,92 @@ def single_for(digits: Grid, cands: Candidates, cell: Cell, digit: Digit) -> Ste
     return hidden_step(lines[0], cell, digit) if lines else None
 
 
-def justify(digits: Grid, cands: Candidates, cell: Cell, digit: Digit) -> Justification:
-    """justify(digits, cands, cell, digit) -> the easiest steps from the position (digits placed,
-    candidate masks as steps.py keeps them) to a single placing `digit` in `cell`; steps None when
-    no technique of the engine gets there in MAX_STEPS steps, or the digit cannot go there."""
-    kept = list(cands)
-    steps = _search(list(digits), list(cands), cell, digit, _ELIMINATING, kept)
-    if steps is None:
-        steps = _search(list(digits), list(kept), cell, digit, _WITH_SINGLES, None)
-    return Justification(steps, tuple(kept))
+def board_candidates(digits: Sequence[int], notes: Sequence[Mask] | None = None) -> Candidates:
+    """Each cell's candidates on a player's board: what the digits leave, narrowed by the cell's
+    notes (a mask, 0 for none) where that leaves any."""
+    cands = candidates(list(digits))
+    if notes is not None:
+        cands = [mask & mark or mask for mask, mark in zip(cands, notes)]
+    return cands
 
 
-def _search(
-    digits: Grid, cands: Candidates, cell: Cell, digit: Digit, usable: Sequence[Technique], kept: Candidates | None
-) -> tuple[Step, ...] | None:
-    """The steps of `usable` that lead to the single (see the module's docstring), on a position
-    of its own; each elimination made is struck from `kept` too, when given."""
-    taken: list[Step] = []
-    hard = 0  # steps beyond singles
-    while hard <= MAX_STEPS:
-        single = single_for(digits, cands, cell, digit)
-        if single is not None:
-            return _ending(taken, single)
-        if digits[cell] or not cands[cell] & BIT[digit]:
-            return None
-        step = easiest_step(digits, cands, usable)
-        if step is None:
-            return None
-        if (cell, digit) in step.placements:
-            return _ending(taken, step)
-        if any(c == cell for c, _ in step.placements) or (cell, digit) in step.eliminations:
-            return None  # a step that denies the digit: not the solution's
-        for c, d in step.eliminations:
-            cands[c] &= ~BIT[d]
-            if kept is not None:
-                kept[c] &= ~BIT[d]
-        for c, d in step.placements:  # in the head only: not kept
-            place(digits, cands, c, d)
-        taken.append(step)
-        hard += step.technique not in _SINGLES
-    return None
+def justify(
+    digits: Sequence[int], cell: Cell, digit: Digit, tier: str | None = None, notes: Sequence[Mask] | None = None
+) -> Justification:
+    """justify(digits, cell, digit, tier=None, notes=None) -> what made `digit` in `cell` on the
+    board (digits placed, 0 for empty; the player's notes as masks, 0 where none), with the
+    techniques of `tier` or easier; steps None when nothing there did (the module's docstring
+    has the rules)."""
+    grid = list(digits)
+    board = board_candidates(grid, notes)
+    single = single_for(grid, board, cell, digit)
+    if single is None:
+        return _one_step(grid, board, cell, digit, tier)
+    bare = candidates(grid)
+    taken_out = [(c, d) for c, d in _premise(single) if bare[c] & BIT[d] and not board[c] & BIT[d]]
+    if taken_out:  # the notes made it a single: the step that takes out what they took out for it
+        before = list(board)
+        for c, d in taken_out:
+            before[c] |= BIT[d]
+        if single_for(grid, before, cell, digit) is None:
+            found = _one_step(grid, before, cell, digit, tier)
+            if found.steps:
+                return found
+    return Justification((single,), single.technique)
 
 
-def _ending(taken: list[Step], last: Step) -> tuple[Step, ...] | None:
-    """The steps that lead to `last`, then it; None when they are more than MAX_STEPS."""
-    leading = _leading(taken, last)
-    return None if len(leading) > MAX_STEPS else tuple(leading) + (last,)
+def easiest(digits: Sequence[int], notes: Sequence[Mask] | None = None) -> Step | None:
+    """The easiest step on a player's board, single or not (what a hint would give), or None."""
+    return easiest_step(list(digits), board_candidates(digits, notes), LOGICAL)
 
 
-def _premise(step: Step) -> set[Pair]:
-    """The candidates whose absence a step's pattern may rest on: its cells' other digits and its
-    digits in the rest of its houses, less the part its kind of pattern does not read (an
-    approximation that keeps too much, not too little, for the patterns that name their houses)."""
-    if step.technique in ("naked-single", "hidden-single"):
-        (cell,), (digit,) = step.cells, step.digits
-        if step.technique == "naked-single":
-            return {(cell, d) for d in range(1, 10) if d != digit}
-        return {(c, digit) for c in UNITS[step.houses[0]] if c != cell}
-    cells = set(step.cells)
-    mine = 0
-    for d in step.digits:
-        mine |= BIT[d]
-    needed: set[Pair] = set()
-    if step.technique not in _DIGIT_PATTERNS:
-        needed = {(c, d) for c in cells for d in range(1, 10) if not BIT[d] & mine}
-    if step.technique in _CELL_PATTERNS:
-        return needed
-    for unit in step.houses:
-        needed |= {(c, d) for c in UNITS[unit] if c not in cells for d in step.digits}
-    return needed
+def _one_step(digits: Grid, cands: Candidates, cell: Cell, digit: Digit, tier: str | None) -> Justification:
+    """The simplest step of a technique of `tier` or easier that places `digit` in `cell`, or
+    leaves a single that does (then with that single); Justification(None) when none does."""
+    best: tuple[float, Justification] | None = None
+    for technique in usable_for(tier):
+        if best is not None and _lowest(technique) >= best[0]:
+            break
+        for step in instances(digits, cands, technique.name, searches=_SEARCHES.get(technique.name, MAX_SEARCHES)):
+            if (cell, digit) in step.placements:
+                found = Justification((step,), step.technique)
+                figure = step_difficulty(step)
+            else:
+                after = list(cands)
+                for c, d in step.eliminations:
+                    after[c] &= ~BIT[d]
+                single = single_for(digits, after, cell, digit) if not step.placements else None
+                if single is None:
+                    continue
+                name = _credited(step, single, cands)
+                found = Justification((step, single), name)
+                figure = TECHNIQUE_BY_NAME[name].difficulty if name != step.technique else step_difficulty(step)
+            if best is None or figure < best[0]:
+                best = (figure, found)
+    return best[1] if best is not None else Justification(None)
 
 
-def _leading(taken: list[Step], last: Step) -> list[Step]:
-    """The steps of `taken` that lead to `last`: walking back, a step whose eliminations remove
-    a candidate the premise of a later kept step rests on."""
-    needed = _premise(last)
-    kept: list[Step] = []
-    for step in reversed(taken):
-        removed = set(step.eliminations)
-        for c, d in step.placements:
-            removed |= {(c, o) for o in range(1, 10) if o != d} | {(p, d) for p in PEERS[c]}
-        if removed & needed:
-            kept.append(step)
-            needed |= _premise(step)
-    return kept[::-1]
+def _credited(step: Step, single: Step, cands: Candidates) -> str:
+    """The technique a step and the single it leaves are credited to: the direct one when a
+    pointing leaves a hidden single in another box along its line, or a hidden subset one in its
+    own house (direct.py); else the step's own."""
+    if step.technique not in _DIRECT or single.technique != "hidden-single":
+        return step.technique
+    ((cell, digit),) = single.placements
+    if step.technique == "pointing":
+        box = single.houses[0]
+        direct = (digit,) == step.digits and box >= 18 and box != step.houses[0]
+    else:
+        house = step.houses[0]
+        places = [c for c in UNITS[house] if cands[c] & BIT[digit] and c not in step.cells]
+        direct = digit not in step.digits and places == [cell]
+    return _DIRECT[step.technique] if direct else step.technique
 
 
-class Position:
-    """A player's position through a solve: the right digits placed so far and the candidates a
-    player with full pencil marks keeps, with every elimination a justification made carried on."""
-
-    def __init__(self, givens: str | Sequence[int]) -> None:
-        self.digits: Grid = as_grid(givens)
-        self.cands: Candidates = candidates(self.digits)
-        self._struck: list[Mask] = [0] * 81  # eliminations made by steps, not by digits placed
-
-    def justify(self, cell: Cell, digit: Digit) -> Justification:
-        """justify() from this position, keeping its eliminations (each one sound)."""
-        found = justify(self.digits, self.cands, cell, digit)
-        for c, (before, after) in enumerate(zip(self.cands, found.cands)):
-            self._struck[c] |= before & ~after
-        self.cands = list(found.cands)
-        return found
-
-    def place(self, cell: Cell, digit: Digit) -> None:
-        """Write the digit (the solution's: a wrong one never enters the position)."""
-        place(self.digits, self.cands, cell, digit)
-
-    def erase(self, cell: Cell) -> None:
-        """Take a digit away again: the candidates come back but for those steps removed."""
-        if self.digits[cell]:
-            self.digits[cell] = 0
-            fresh = candidates(self.digits)
-            self.cands = [f & ~s & ALL for f, s in zip(fresh, self._struck)]
-
-    def easiest(self) -> Step | None:
-        """The easiest step from here, single or not (what a hint would give), or None."""
-        return easiest_step(self.digits, self.cands, LOGICAL)
+def _premise(single: Step) -> set[Pair]:
+    """The candidates whose absence a single rests on: the cell's other digits for a naked one,
+    the digit elsewhere in its house for a hidden one."""
+    (cell,), (digit,) = single.cells, single.digits
+    if single.technique == "naked-single":
+        return {(cell, d) for d in range(1, 10) if d != digit}
+    return {(c, digit) for c in UNITS[single.houses[0]] if c != cell}

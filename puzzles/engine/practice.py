@@ -124,8 +124,11 @@ def _true_to(step: Step, solution: Grid | None) -> bool:
     return all(solution[c] == d for c, d in step.placements) and all(solution[c] != d for c, d in step.eliminations)
 
 
-def instances(digits: Grid, cands: Candidates, technique: str, solution: Grid | None = None) -> list[Step]:
-    """Every instance of `technique` found in the position (the finder's own first one first).
+def instances(
+    digits: Grid, cands: Candidates, technique: str, solution: Grid | None = None, searches: int = MAX_SEARCHES
+) -> list[Step]:
+    """Every instance of `technique` found in the position (the finder's own first one first), in
+    at most `searches` finder calls.
 
     ValueError for a technique with no finder (trial and error). With a solution, an instance
     that would place a wrong digit or remove the right one is left out (none should exist).
@@ -138,8 +141,8 @@ def instances(digits: Grid, cands: Candidates, technique: str, solution: Grid | 
     found: dict[tuple[frozenset[Pair], frozenset[Pair]], Step] = {}
     queue: list[frozenset[Pair]] = [frozenset()]
     tried: set[frozenset[Pair]] = set()
-    searches = 0
-    while queue and searches < MAX_SEARCHES:
+    made = 0
+    while queue and made < searches:
         cleared = queue.pop(0)
         if cleared in tried:
             continue
@@ -147,7 +150,7 @@ def instances(digits: Grid, cands: Candidates, technique: str, solution: Grid | 
         here = list(cands)
         for cell, digit in cleared:
             here[cell] &= ~BIT[digit]
-        searches += 1
+        made += 1
         step = finder(list(digits), here)
         if step is None or step.technique != technique:
             continue

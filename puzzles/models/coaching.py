@@ -8,12 +8,12 @@ lists, in the JSON every reader takes as is:
       {"move": 12,            # how many moves of the replay's timeline had been made after it
        "ms": 81234,           # on the player's clock (fairplay/replays.py), when it was made
        "cell": 40, "digit": 7,
-       "verdict": "logic",    # "logic", "guess" (no technique of the engine justifies it yet)
-                              # or "wrong" (not the solution's digit)
-       "technique": "x-wing", # the hardest technique of its justification ("" for a guess or
-                              # a wrong digit)
-       "steps": [{"technique": "x-wing", "text": "..."}, ...],  # the justification, easiest
-                              # first, ending in the single that places it; in people's words
+       "verdict": "logic",    # "logic" (a technique made it on the board the player had),
+                              # "ahead" (nothing there did: placed ahead of the logic) or
+                              # "wrong" (not the solution's digit)
+       "technique": "x-wing", # the technique credited with it ("" when ahead or wrong)
+       "steps": [{"technique": "x-wing", "text": "..."}, ...],  # what made it: the single,
+                              # or the step and the single it leaves; in people's words
        "think_ms": 15400}     # since the previous progress (the last right digit, or the start)
 
 - stalls, the longest stretches without progress, longest first::
@@ -25,8 +25,9 @@ lists, in the JSON every reader takes as is:
 
       {"move": 30, "ms": 120000, "cell": 3, "digit": 5, "right": 8, "stayed_ms": 42000}
 
-Each placement justified by logic also gives a TechniqueUse row, so the skill profile on /stats/
-counts and times a player's techniques in the database, not by reading every review.
+Each placement credited with a technique also gives a TechniqueUse row (one placed ahead gives
+none), so the skill profile on /stats/ counts and times a player's techniques in the database,
+not by reading every review.
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ class SolveReview(models.Model):
 
 
 class TechniqueUse(models.Model):
-    """One placement of a reviewed solve and the technique that found it (the hardest of its
-    justification), with the time the player took to find it."""
+    """One placement of a reviewed solve and the technique credited with it, with the time the
+    player took to find it."""
 
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="technique_uses")
     solve = models.ForeignKey("puzzles.Solve", on_delete=models.CASCADE, related_name="technique_uses")
