@@ -52,7 +52,9 @@ def save_review(
 
 
 def make_use(solve: Solve, technique: str, seconds: float, solved_at: datetime.datetime | None = None) -> TechniqueUse:
-    """One TechniqueUse of the solve's player."""
+    """One TechniqueUse of the solve's player, with the solve's review (by the current rules, as
+    the profile counts only those) if it has none."""
+    SolveReview.objects.get_or_create(solve=solve, defaults={"version": REVIEW_VERSION})
     return TechniqueUse.objects.create(
         user=solve.user, solve=solve, technique=technique, think_seconds=seconds, solved_at=solved_at or solve.solved_at
     )

@@ -5,16 +5,20 @@ profile. Solves played through the board's API in real orders: row by row, and t
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
+from django.utils import timezone
 
 from puzzles.coaching.profile import skill_profile
-from puzzles.coaching.services import review_store
+from puzzles.coaching.review import REVIEW_VERSION
+from puzzles.coaching.services import review_store, reviews_missing
 from puzzles.engine import solve as solve_grid
 from puzzles.engine import walk
-from puzzles.models import SolveReview, TechniqueUse, site_today
+from puzzles.models import Solve, SolveReview, TechniqueUse, site_today
 
-from .coaching_factory import play_through
-from .factories import EASY_GIVENS, EASY_SOLUTION, log_in, make_daily, make_known_puzzle
+from .coaching_factory import make_use, play_through
+from .factories import EASY_GIVENS, EASY_SOLUTION, log_in, make_daily, make_known_puzzle, make_solve
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +138,19 @@ def test_a_naked_pair_the_notes_show_is_credited_and_without_notes_the_digit_was
     assert [s["technique"] for s in placed("nora")["steps"]] == ["naked-pair", "hidden-single"]
     assert "naked-pair" in {s.technique for s in skill_profile(solves["nora"].user).skills}
     assert "naked-pair" not in {s.technique for s in skill_profile(solves["ned"].user).skills}
+
+
+def test_uses_of_a_review_made_by_older_rules_count_for_nothing_until_the_sweep_makes_it_again(client, easy):
+    user = log_in(client)
+    solve = play_through(client, easy, row_order(EASY_GIVENS, EASY_SOLUTION))
+    Solve.objects.filter(pk=solve.pk).update(solved_at=timezone.now() - datetime.timedelta(days=40))
+    make_use(solve, "nishio", 30)  # as the first rules credited a row-order solve
+    SolveReview.objects.filter(solve=solve).update(version=REVIEW_VERSION - 1)
+    assert skill_profile(user).skills == []
+    # Forty days old, past the sweep's week for solves with no review, but its review is stale.
+    long_ago = timezone.now() - datetime.timedelta(days=50)
+    make_solve(make_daily(site_today() - datetime.timedelta(days=50)), "grace", 300, solved_at=long_ago)
+    assert reviews_missing() == [solve.pk]  # a solve older still with no review at all is left
+    review_store(solve.pk)
+    assert "nishio" not in set(TechniqueUse.objects.filter(solve=solve).values_list("technique", flat=True))
+    assert {s.technique for s in skill_profile(user).skills} <= SINGLES and reviews_missing() == []

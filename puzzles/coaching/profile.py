@@ -2,8 +2,11 @@
 took them to find it and how that moved over the last weeks; and the techniques they have not met
 yet, each with a past daily that needs it.
 
-Read from TechniqueUse rows (models/coaching.py), which the review writes one per placement found
-by logic: two queries in all, whatever the number of techniques, and pure functions after them.
+Read from TechniqueUse rows (models/coaching.py), which the review writes one per placement it
+credits with a technique (one placed ahead credits none), and only those of reviews made by the
+current rules: a review made by older ones is made again by the sweep (services.reviews_missing),
+its uses with it. Two queries in all, whatever the number of techniques, and pure functions after
+them.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from django.utils import timezone
 from ..durations import format_duration
 from ..engine import TECHNIQUES, technique_about, technique_title
 from ..models import DailyPuzzle, TechniqueUse, site_today
+from .review import REVIEW_VERSION
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -185,7 +189,8 @@ def unmet_of(met: set[str], examples: dict[str, DailyPuzzle]) -> list[Unmet]:
 
 
 def _uses(user: User) -> list[Use]:
-    rows = TechniqueUse.objects.filter(user=user).order_by().values_list("technique", "think_seconds", "solved_at")
+    current = TechniqueUse.objects.filter(user=user, solve__annotated__version=REVIEW_VERSION)
+    rows = current.order_by().values_list("technique", "think_seconds", "solved_at")
     zone = timezone.get_default_timezone()  # days as the dailies count them
     return [Use(name, seconds, timezone.localdate(at, zone)) for name, seconds, at in rows]
 

@@ -59,9 +59,15 @@ def review_of(solve: Solve) -> SolveReview | None:
 
 
 def reviews_missing(days: int = 7, limit: int = 200) -> list[int]:
-    """The recent solves (made in the last `days`) with no review by the current rules, oldest
-    first, at most `limit`: those whose task was lost (the broker away, a worker gone)."""
+    """The solves the sweep reviews, at most `limit`, oldest first: those made in the last `days`
+    with no review by the current rules (their task was lost: the broker away, a worker gone),
+    then, with the room left, older ones whose review older rules made (their record is there to
+    make it again, and their technique uses are replaced with it)."""
     since = timezone.now() - datetime.timedelta(days=days)
     current = SolveReview.objects.filter(version=REVIEW_VERSION).values("solve_id")
     missing = Solve.objects.filter(solved_at__gte=since).exclude(pk__in=current).order_by("solved_at", "pk")
-    return list(missing.values_list("pk", flat=True)[:limit])
+    found = list(missing.values_list("pk", flat=True)[:limit])
+    if len(found) < limit:
+        stale = SolveReview.objects.filter(solve__solved_at__lt=since).exclude(version=REVIEW_VERSION)
+        found += stale.order_by("solve__solved_at", "solve_id").values_list("solve_id", flat=True)[: limit - len(found)]
+    return found

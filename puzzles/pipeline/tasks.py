@@ -149,7 +149,8 @@ def review_solve(solve_id: int) -> bool:
 
 @shared_task(name="puzzles.tasks.review_missing")
 def review_missing() -> int:
-    """Review the recent solves that have no review yet (their task was lost); how many."""
+    """Review the recent solves that have no review yet (their task was lost), then older ones
+    whose review older rules made (coaching.reviews_missing); how many."""
     return sum(coaching.review_store(solve_id) is not None for solve_id in coaching.reviews_missing())
 
 
