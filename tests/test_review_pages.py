@@ -35,7 +35,7 @@ def review_url(daily) -> str:
 
 
 def a_review(solve):
-    """Twelve quick singles, a long think ending in an X-wing, a wrong 5 put right, a guess."""
+    """Twelve quick singles, a long think ending in an X-wing, a wrong 5 put right, one placed ahead."""
     singles = [placement(n, n * 3000, n, 4) for n in range(1, 13)]
     xwing = placement(
         14,
@@ -50,7 +50,7 @@ def a_review(solve):
         ],
     )
     wrong = placement(15, 300_000, 3, 5, verdict="wrong")
-    guess = placement(17, 330_000, 3, 8, verdict="guess")
+    ahead = placement(17, 330_000, 3, 8, verdict="ahead")
     stalls = [
         {
             "from_ms": 40_000,
@@ -63,7 +63,7 @@ def a_review(solve):
         }
     ]
     mistakes = [{"move": 15, "ms": 300_000, "cell": 3, "digit": 5, "right": 8, "stayed_ms": 30_000}]
-    return save_review(solve, [*singles, xwing, wrong, guess], stalls, mistakes)
+    return save_review(solve, [*singles, xwing, wrong, ahead], stalls, mistakes)
 
 
 def test_the_results_show_the_stall_the_mistake_and_a_timeline_with_the_singles_folded(client, daily):
@@ -83,8 +83,9 @@ def test_the_results_show_the_stall_the_mistake_and_a_timeline_with_the_singles_
     assert f'href="{replay}?move=14"' in page and f'href="{replay}?move=13"' in page  # the step; the stall's position
     assert f'href="{reverse("puzzles:learn-technique", args=["x-wing"])}">X-wing</a>' in page
     assert "after 4:10" in page and "An X-wing on 6s in rows 2 and 8" in page
-    assert ">A wrong digit<" in page and ">A guess<" in page
-    assert "15 placements: 13 by logic, 1 guess, 1 wrong digit." in page
+    assert ">A wrong digit<" in page and ">Placed ahead<" in page and "guess" not in page
+    assert "15 placements: 13 by logic, 1 placed ahead of the logic, 1 wrong digit." in page
+    assert "A digit placed ahead of the logic is one no single step on your board made at that moment" in page
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,7 @@ class Placement:
     ms: int
     cell: int
     digit: int
-    verdict: str  # logic, guess or wrong
+    verdict: str  # logic, ahead or wrong
     technique: str
     steps: list[Reason]
     think_ms: int
@@ -91,11 +91,11 @@ class Placement:
 
     @property
     def label(self) -> str:
-        """What found it: the technique's title, 'A guess' or 'A wrong digit'."""
+        """What made it: the technique's title, 'Placed ahead' or 'A wrong digit'."""
         if self.verdict == "wrong":
             return "A wrong digit"
-        if self.verdict == "guess" or not self.technique:
-            return "A guess"
+        if self.verdict != "logic" or not self.technique:
+            return "Placed ahead"
         return technique_title(self.technique)
 
     @property
@@ -211,20 +211,30 @@ class ShownReview:
     runs: list[Run] = field(default_factory=list)
 
     @property
-    def guesses(self) -> int:
-        return sum(p.verdict == "guess" for p in self.placements)
+    def ahead(self) -> int:
+        """How many right digits were placed ahead of the logic (no step on the board made them)."""
+        return sum(p.verdict == "ahead" for p in self.placements)
 
     @property
     def summary(self) -> str:
-        """One line: how many placements, by logic, guesses and mistakes."""
+        """One line: how many placements, by logic, ahead of it and mistakes."""
         logic = sum(p.verdict == "logic" for p in self.placements)
         parts = [f"{logic} by logic"]
-        if self.guesses:
-            parts.append(f"{self.guesses} guess{'es' if self.guesses != 1 else ''}")
+        if self.ahead:
+            parts.append(f"{self.ahead} placed ahead of the logic")
         wrong = len(self.mistakes)
         parts.append(f"{wrong} wrong digit{'s' if wrong != 1 else ''}" if wrong else "no wrong digits")
         total = len(self.placements)
         return f"{total} placement{'s' if total != 1 else ''}: {', '.join(parts)}."
+
+    @property
+    def ahead_words(self) -> str:
+        """What 'placed ahead of the logic' means, said under the summary when there are any."""
+        return (
+            "A digit placed ahead of the logic is one no single step on your board made at that moment "
+            "(your digits and centre notes then): you worked it out further ahead, or knew it. "
+            "It counts toward none of your techniques."
+        )
 
 
 def _int(value: Any) -> int:
