@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from .catalogue import TECHNIQUE_BY_NAME, TIER_RANK, TIERS, Technique
 from .finders import LOGICAL
-from .grid import BIT, UNITS, UNITS_OF, Cell, Digit, Grid, Mask, candidates
+from .grid import BIT, POPCOUNT, UNITS, UNITS_OF, Cell, Digit, Grid, Mask, candidates
 from .practice import MAX_SEARCHES, instances
 from .rater import easiest_step, step_difficulty
 from .singles import hidden_step, naked_step
@@ -38,6 +38,14 @@ from .steps import Candidates, Pair, Step
 # Finder calls spent listing a technique's instances: as practice does, but for the almost locked
 # sets, so many and so slow to list (5 ms a call on an expert board) that only the first is tried.
 _SEARCHES = {"als-xz": 1}
+# Patterns of one digit, which read nothing but that digit's places: looked for on a board of the
+# digits that can matter alone, a placement's digit (and its cell's other one, when it has one
+# other), they are found sooner and the same.
+_ONE_DIGIT = frozenset(
+    {"pointing", "claiming", "direct-pointing", "x-wing", "swordfish", "jellyfish", "skyscraper"}
+    | {"two-string-kite", "turbot-fish", "empty-rectangle", "x-chain", "simple-colouring"}
+    | {"grouped-skyscraper", "grouped-two-string-kite", "grouped-x-chain"}
+)
 # A pointing or a hidden subset seen with the single it leaves at once is a direct technique.
 _DIRECT = {"pointing": "direct-pointing", "hidden-pair": "direct-hidden-pair", "hidden-triple": "direct-hidden-triple"}
 # The techniques a step is looked for in: all but the singles (looked for directly) and those that
@@ -132,10 +140,17 @@ def _one_step(digits: Grid, cands: Candidates, cell: Cell, digit: Digit, tier: s
     """The simplest step of a technique of `tier` or easier that places `digit` in `cell`, or
     leaves a single that does (then with that single); Justification(None) when none does."""
     best: tuple[float, Justification] | None = None
+    # A step of one digit leaves this single only by taking that digit out of the rest of a house,
+    # or the cell's one other digit out of it.
+    others = cands[cell] & ~BIT[digit]
+    wanted = BIT[digit] | (others if POPCOUNT[others] == 1 else 0)
+    alone = [mask & wanted for mask in cands]
     for technique in usable_for(tier):
         if best is not None and _lowest(technique) >= best[0]:
             break
-        for step in instances(digits, cands, technique.name, searches=_SEARCHES.get(technique.name, MAX_SEARCHES)):
+        board = alone if technique.name in _ONE_DIGIT else cands
+        searches = _SEARCHES.get(technique.name, MAX_SEARCHES)
+        for step in instances(digits, board, technique.name, searches=searches):
             if (cell, digit) in step.placements:
                 found = Justification((step,), step.technique)
                 figure = step_difficulty(step)
