@@ -36,7 +36,7 @@ from .singles import hidden_step, naked_step
 from .steps import Candidates, Pair, Step
 
 # Finder calls spent listing a technique's instances: as practice does, but for the almost locked
-# sets, so many and so slow to list (5 ms a call on an expert board) that only the first is tried.
+# sets, so many and so slow to list (docs/algorithms.md) that only the first is tried.
 _SEARCHES = {"als-xz": 1}
 # Patterns of one digit, which read nothing but that digit's places: looked for on a board of the
 # digits that can matter alone, a placement's digit (and its cell's other one, when it has one
