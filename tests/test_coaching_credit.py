@@ -140,6 +140,23 @@ def test_a_naked_pair_the_notes_show_is_credited_and_without_notes_the_digit_was
     assert "naked-pair" not in {s.technique for s in skill_profile(solves["ned"].user).skills}
 
 
+def test_a_note_that_leaves_one_digit_makes_a_single_and_one_without_the_cells_digit_counts_for_nothing():
+    from puzzles.coaching.review import review_timeline
+    from puzzles.fairplay.replays import TimedMove, Timeline
+    from puzzles.record_of_play.moves import Move
+
+    assert (0, 4) not in singles_on([int(d) for d in EASY_GIVENS])  # r1c1's 4 is no single at the start
+
+    def first_placement(note: str) -> dict:
+        moves = [TimedMove(2_000, Move(0, "n", ((0, note),))), TimedMove(5_000, Move(0, "d", ((0, 4),)))]
+        return review_timeline(Timeline(EASY_GIVENS, moves, end_ms=5_000), EASY_SOLUTION, "easy").placements[0]
+
+    # The player's note says 4 alone: on their board it is a naked single.
+    assert (first_placement("4")["verdict"], first_placement("4")["technique"]) == ("logic", "naked-single")
+    # A note of 5 alone leaves out the cell's own 4: the review builds nothing on it.
+    assert (first_placement("5")["verdict"], first_placement("5")["technique"]) == ("ahead", "")
+
+
 def test_uses_of_a_review_made_by_older_rules_count_for_nothing_until_the_sweep_makes_it_again(client, easy):
     user = log_in(client)
     solve = play_through(client, easy, row_order(EASY_GIVENS, EASY_SOLUTION))
