@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from django.db.models import TextField
@@ -26,7 +27,7 @@ from django.db.models.functions import Cast
 from ..fairplay.copies import unpack as unpack_placements
 from ..fairplay.judge import move_times, on_the_clock
 from ..fairplay.ranking import not_ranked_codes
-from ..models import TIER_ORDER, Attempt, Check, Hint, Placements, PlayEvent, Solve, SolveReview, TechniqueUse
+from ..models import TIER_ORDER, Attempt, Check, Hint, Placements, PlayEvent, SolveReview, TechniqueUse
 from ..record_of_play.moves import LAYERS, Move
 from .export_json import dump
 
@@ -55,6 +56,11 @@ class Event(NamedTuple):
     clock: float | None
 
 
+# A move as the export writes it: when, the clock then and whether it counted (None, None for a
+# record from before events kept their clock), the move.
+Timed = tuple[datetime.datetime, float | None, bool | None, Move]
+
+
 def _order(difficulty: str) -> int:
     return TIER_ORDER.index(difficulty) if difficulty in TIER_ORDER else len(TIER_ORDER)
 
@@ -73,10 +79,6 @@ def _grouped(rows: Iterable[tuple]) -> dict[int, list[tuple]]:
     for row in rows:
         found[row[0]].append(row[1:])
     return found
-
-
-def _iso(moment: datetime.datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
 
 
 def _with(text: str, key: str, raw: str) -> str:
@@ -117,8 +119,8 @@ def _batch(ids: Sequence[int]) -> Iterator[str]:
     for pk in ids:
         row = attempts[pk]
         entry = _attempt(row, events.get(pk, []))
-        entry["hints"] = [{"at": _iso(at), "stage": stage, "technique": t} for at, stage, t in hints.get(pk, [])]
-        entry["checks"] = [{"at": _iso(at), "wrong": wrong} for at, wrong in checks.get(pk, [])]
+        entry["hints"] = [{"at": at, "stage": stage, "technique": t} for at, stage, t in hints.get(pk, [])]
+        entry["checks"] = [{"at": at, "wrong": wrong} for at, wrong in checks.get(pk, [])]
         solve_pk = row["solve__pk"]
         if solve_pk is None:
             yield _with(dump(entry), "solve", "null")
@@ -131,15 +133,15 @@ def _batch(ids: Sequence[int]) -> Iterator[str]:
 def _attempt(row: dict[str, Any], events: list[Event]) -> dict[str, Any]:
     return {
         "daily": {
-            "date": row["daily__date"].isoformat(),
+            "date": row["daily__date"],
             "difficulty": row["daily__difficulty"],
             "substitute": row["daily__substitute"],
             "givens": row["daily__puzzle__givens"],
         },
-        "started_at": _iso(row["started_at"]),
-        "saved_at": _iso(row["saved_at"]),
-        "last_beat_at": _iso(row["last_beat_at"]),
-        "updated_at": _iso(row["updated_at"]),
+        "started_at": row["started_at"],
+        "saved_at": row["saved_at"],
+        "last_beat_at": row["last_beat_at"],
+        "updated_at": row["updated_at"],
         "active_seconds": row["active_seconds"],
         "position": {name: row[name] for name in ("version", "digits", "corner", "centre", "colours")},
         "wrong_submissions": row["wrong_submissions"],
@@ -154,44 +156,47 @@ def _attempt(row: dict[str, Any], events: list[Event]) -> dict[str, Any]:
 def _record(events: list[Event], started_at: datetime.datetime) -> list[dict[str, Any]]:
     """The events in the order received, each move with its time: on the attempt's clock where the
     record kept it (on_the_clock), else the moment alone (move_times, as an older replay reads it)."""
-    timed = on_the_clock(events, started_at)
-    moved: list[list[tuple[datetime.datetime, float | None, bool | None, Move]]]
-    if timed is not None:
-        moved = [[(c.at, c.clock, c.inside, c.move) for c in counted] for _, counted in timed]
-    else:
-        moved, previous = [], started_at
-        for event in events:
-            moved.append([(at, None, None, move) for at, move in move_times(event, previous)])
-            previous = max(previous, event.arrived_at)
+    kept = on_the_clock(events, started_at)
+    timed: Sequence[tuple[Event, Sequence[Timed]]] = kept if kept is not None else _moments(events, started_at)
     return [
         {
             "kind": event.kind,
-            "arrived_at": event.arrived_at.isoformat(),
+            "arrived_at": event.arrived_at,
             "clock": event.clock,
             "placed": event.placed,
             "digits": event.digits,
             "moves": [
                 {
-                    "at": at.isoformat(),
+                    "at": at,
                     "clock": clock,
                     "counted": inside,
                     "age_ms": move.age_ms,
                     "layer": LAYER_NAMES[move.layer],
                     "cells": move.cells,
                 }
-                for at, clock, inside, move in moves
+                for at, clock, inside, move in counted
             ],
         }
-        for event, moves in zip(events, moved)
+        for event, counted in timed
     ]
+
+
+def _moments(events: list[Event], started_at: datetime.datetime) -> list[tuple[Event, list[Timed]]]:
+    """The events of a record from before events kept their clock, each move with its moment alone."""
+    timed: list[tuple[Event, list[Timed]]] = []
+    previous = started_at
+    for event in events:
+        moves: list[Timed] = [(at, None, None, move) for at, move in move_times(event, previous)]
+        timed.append((event, moves))
+        previous = max(previous, event.arrived_at)
+    return timed
 
 
 def _solve(fields: dict[str, Any], placed: list[tuple] | None, uses: list[tuple]) -> dict[str, Any]:
     """The solve as the export writes it, less its annotated review (_review, added as it is kept)."""
-    verdict = Solve(**{name: fields[name] for name in ("late", "assisted", "unranked", "review", "flagged")})
+    verdict = SimpleNamespace(**{name: fields[name] for name in ("late", "assisted", "unranked", "review", "flagged")})
     return {
         **{name: fields[name] for name in SOLVE if name != "pk"},
-        "solved_at": fields["solved_at"].isoformat(),
         "not_ranked": not_ranked_codes(verdict),
         "placements": None
         if not placed
@@ -205,5 +210,5 @@ def _review(rows: list[tuple] | None) -> str:
     if not rows:
         return "null"
     version, made_at, *lists = rows[0]
-    head = dump({"version": version, "made_at": made_at.isoformat()})
+    head = dump({"version": version, "made_at": made_at})
     return head[:-1] + "".join(f',"{name}":{text}' for name, text in zip(REVIEW_LISTS, lists)) + "}"

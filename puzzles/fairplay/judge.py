@@ -50,10 +50,9 @@ from __future__ import annotations
 
 import datetime
 import statistics
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from itertools import pairwise
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed
@@ -100,8 +99,7 @@ def record_of(solve: Solve) -> list[PlayEvent]:
     return list(PlayEvent.objects.filter(attempt_id=solve.attempt_id).order_by("id"))
 
 
-@dataclass(frozen=True)
-class Counted:
+class Counted(NamedTuple):
     """A move on the clock: when it was made, the clock then (seconds), and whether that time counted."""
 
     at: datetime.datetime
@@ -131,14 +129,23 @@ class Written(Protocol):
 AnEvent = TypeVar("AnEvent", bound=Written)
 
 
+_MICROSECOND = datetime.timedelta(microseconds=1)
+
+
+def _backs(event: Written, after: datetime.datetime) -> Iterator[tuple[int, Move]]:
+    """Each move of a write with how long before the write's arrival it was made, in whole
+    microseconds: its age, cut so that it is never before `after` nor after the arrival (the
+    rule of move_times, in integers: a year of moves is timed in a fraction of a second, exactly)."""
+    room = max((event.arrived_at - after) // _MICROSECOND, 0)
+    for move in unpack(event.moves):
+        yield min(move.age_ms * 1000, room), move
+
+
 def move_times(event: Written, after: datetime.datetime) -> list[tuple[datetime.datetime, Move]]:
     """Each move of a write with its time: the arrival less its age, never before `after` (the
     previous event's arrival, or the attempt's start) nor after the arrival."""
-    times = []
-    for move in unpack(event.moves):
-        at = event.arrived_at - datetime.timedelta(milliseconds=move.age_ms)
-        times.append((min(max(at, after), event.arrived_at), move))
-    return times
+    arrival = event.arrived_at
+    return [(arrival - datetime.timedelta(microseconds=back), move) for back, move in _backs(event, after)]
 
 
 def on_the_clock(
@@ -157,11 +164,15 @@ def on_the_clock(
     timed: list[tuple[AnEvent, list[Counted]]] = []
     previous, before = started_at, 0.0
     for event in events:
-        arrival, clock = max(previous, event.arrived_at), float(event.clock or 0.0)
+        arrived = event.arrived_at
+        arrival, clock = max(previous, arrived), float(event.clock or 0.0)
+        late = (arrival - arrived) // _MICROSECOND  # an event that arrived before the one it follows
+        counted = clock - before + COUNTED_SLACK
         moves = []
-        for at, move in move_times(event, previous):
-            back = (arrival - at).total_seconds()
-            moves.append(Counted(at, max(before, clock - back), back <= clock - before + COUNTED_SLACK, move))
+        for back, move in _backs(event, previous):
+            seconds = (late + back) / 1_000_000  # before the stretch's end
+            at = arrived - datetime.timedelta(microseconds=back)
+            moves.append(Counted(at, max(before, clock - seconds), seconds <= counted, move))
         timed.append((event, moves))
         previous, before = arrival, clock
     return timed

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Hashable, Sequence
+from typing import Protocol
 
 from django.conf import settings
 from django.db.models import F
@@ -75,7 +76,22 @@ def rank_time(solve: Solve) -> float:
     return solve.rank_seconds
 
 
-def not_ranked_codes(solve: Solve) -> list[str]:
+class Verdict(Protocol):
+    """What not_ranked_codes reads of a solve: a Solve, or its fields as a row (the export's)."""
+
+    @property
+    def late(self) -> bool: ...
+    @property
+    def assisted(self) -> bool: ...
+    @property
+    def unranked(self) -> str: ...
+    @property
+    def review(self) -> str: ...
+    @property
+    def flagged(self) -> bool: ...
+
+
+def not_ranked_codes(solve: Verdict) -> list[str]:
     """Every reason the solve is not ranked, as codes in the order pages give them; [] when ranked
     (a guest's solve aside: Solve.objects.ranked() leaves guests out)."""
     codes = []

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 LAYERS = ("d", "c", "n", "k")  # digits, corner notes, centre notes, colours
 MOVES_PER_WRITE = 500  # a write carries at most this many moves (the board sends far fewer)
@@ -34,8 +34,9 @@ class BadMoves(ValueError):
     """Moves the board cannot have sent; the message says what is wrong."""
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
+    """A tuple, not a dataclass: a year of play is some 100,000 of them to decode (the export's)."""
+
     age_ms: int
     layer: str
     # (cell, value): a digit 0-9 on layer "d", else the cell's set as ascending digits ("" for none).
@@ -103,8 +104,8 @@ def _mask(value: int | str) -> int:
     return value if isinstance(value, int) else sum(1 << (int(d) - 1) for d in value)
 
 
-def _unmask(layer: str, value: int) -> int | str:
-    return value if layer == "d" else "".join(str(d) for d in range(1, 10) if value >> (d - 1) & 1)
+# Each nine-bit set as its digits, ascending: decoding a set is a look-up.
+_SETS = tuple("".join(str(d) for d in range(1, 10) if mask >> (d - 1) & 1) for mask in range(512))
 
 
 def pack(moves: Sequence[Move]) -> bytes:
@@ -124,11 +125,10 @@ def unpack(data: bytes | memoryview) -> list[Move]:
     while at < len(data):
         age, layer_index, count = _HEAD.unpack_from(data, at)
         at += _HEAD.size
+        end = at + count * _CELL.size
+        pairs = _CELL.iter_unpack(data[at:end])
         layer = LAYERS[layer_index]
-        cells = []
-        for _ in range(count):
-            cell, value = _CELL.unpack_from(data, at)
-            at += _CELL.size
-            cells.append((cell, _unmask(layer, value)))
-        moves.append(Move(age, layer, tuple(cells)))
+        cells = tuple(pairs) if layer == "d" else tuple((cell, _SETS[mask & 511]) for cell, mask in pairs)
+        moves.append(Move(age, layer, cells))
+        at = end
     return moves
