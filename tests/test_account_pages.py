@@ -125,10 +125,12 @@ def test_username_tries_are_limited_per_client_address(client, settings):
     make_account("ada")
     make_account("alice")
     browser = signed_in("ada")
-    statuses = [
-        browser.post("/account/username/", {"username": name}).status_code for name in ("alice", "x y", "z@", "eve")
-    ]
-    assert statuses == [400, 400, 400, 429] and not User.objects.filter(username="eve").exists()
+    answers = [browser.post("/account/username/", {"username": name}) for name in ("alice", "x y", "z@", "eve")]
+    assert [a.status_code for a in answers] == [400, 400, 400, 429] and not User.objects.filter(username="eve").exists()
+    refused = answers[-1]
+    minutes = -(-int(refused["Retry-After"]) // 60)
+    assert f"try again in {minutes} minute" in refused.content.decode()
+    assert {"private", "no-store"} <= {part.strip() for part in refused["Cache-Control"].split(",")}
 
 
 def test_the_username_page_changes_nothing_on_get_and_needs_the_csrf_token(client):

@@ -23,16 +23,13 @@ from ..accounts.guests import is_guest
 from ..accounts.logins import answer_refused
 from ..accounts.ratelimits import hourly_wait
 from ..models import League
+from .errors import too_many
 
 
 def _too_many(request: HttpRequest, what: str, limit: int) -> HttpResponse | None:
     """The 429 page when this client has sent `limit` of `what` this hour (counting this one), else None."""
     wait = hourly_wait(what, get_adapter().get_client_ip(request), limit)
-    if wait is None:
-        return None
-    response = render(request, "429.html", status=429)
-    response["Retry-After"] = str(wait)
-    return response
+    return None if wait is None else too_many(request, wait)
 
 
 @never_cache

@@ -45,6 +45,17 @@ def bad_request(
     return render(request, "400.html", {"message": message}, status=status)
 
 
+def too_many(request: HttpRequest, retry_after: int, message: str = "") -> HttpResponse:
+    """The site's 429 page for a page's own limit (a download, a rename, a deletion): when to try
+    again in Retry-After and in words (`message`, or the wait in minutes), kept by no cache."""
+    minutes = max(1, -(-retry_after // 60))
+    message = message or f"Too many tries from here: try again in {minutes} minute{'s' * (minutes > 1)}."
+    response = render(request, "429.html", {"message": message}, status=429)
+    response["Retry-After"] = str(retry_after)
+    response["Cache-Control"] = PRIVATE
+    return response
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """A 404: JSON for the board's API (an address the resolver refuses, such as 2026-02-30),
     the friendly page for everything else."""

@@ -11,11 +11,10 @@ from __future__ import annotations
 from allauth.account.adapter import get_adapter
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from ..accounts.export import ExportsTooFast, export_download, export_limit
-from .errors import PRIVATE
+from .errors import too_many
 
 
 @login_required
@@ -26,8 +25,5 @@ def account_export(request: HttpRequest) -> HttpResponse | StreamingHttpResponse
     try:
         export_limit(int(user.pk or 0), get_adapter().get_client_ip(request))
     except ExportsTooFast as exc:
-        response = render(request, "429.html", {"message": str(exc)}, status=429)
-        response["Retry-After"] = str(exc.retry_after)
-        response["Cache-Control"] = PRIVATE
-        return response
+        return too_many(request, exc.retry_after, str(exc))
     return export_download(user)
