@@ -20,14 +20,11 @@ from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
 
 from .accounts.guests import is_guest
+from .accounts.logins import user_cache_key
 
 USER_CACHE_SECONDS = 600
 
 User = get_user_model()
-
-
-def user_cache_key(user_id: Any) -> str:
-    return f"user:{user_id}"
 
 
 class CachedModelBackend(AuthenticationBackend):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from typing import NamedTuple
 
-from puzzles.fairplay.judge import move_times, on_the_clock
+from puzzles.fairplay.timing import move_times, on_the_clock
 from puzzles.record_of_play.moves import Move, pack
 
 START = datetime.datetime(2026, 11, 1, 9, 0, tzinfo=datetime.UTC)

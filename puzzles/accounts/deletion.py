@@ -34,6 +34,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from ..models import League, Membership
+from .logins import user_cache_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User as UserModel
@@ -76,7 +77,7 @@ def player_delete(user: UserModel, *, by_staff: UserModel | None = None) -> Dele
                 change_message="Deleted a player's account and data at the player's request.",
             )
         # A request reading the user before the commit may have kept it in the cache again.
-        transaction.on_commit(lambda: cache.delete(f"user:{user.pk}"))
+        transaction.on_commit(lambda: cache.delete(user_cache_key(user.pk)))
     log.info("deleted a player: %d leagues handed over, %d deleted, %d sessions ended", handed, dropped, ended)
     return Deleted(handed, dropped, ended)
 

@@ -8,7 +8,7 @@ batch is read in a fixed number of queries whatever its size: the attempts with 
 solve, then the events, hints, checks, reviews, technique uses and placements of all of them at
 once, as rows rather than model instances (a year of play is some 25,000 events: instances would
 cost more than the rest of the export). A move's time follows the rule the ranking and the
-replays use (fairplay/judge.py: move_times, on_the_clock), so the file says what the site judged.
+replays use (fairplay/timing.py: move_times, on_the_clock), so the file says what the site judged.
 A review's lists go out as the database keeps them, as JSON text: decoding and encoding them
 again would be a third of the export's time.
 """
@@ -25,8 +25,8 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from ..fairplay.copies import unpack as unpack_placements
-from ..fairplay.judge import move_times, on_the_clock
 from ..fairplay.ranking import not_ranked_codes
+from ..fairplay.timing import move_times, on_the_clock
 from ..models import TIER_ORDER, Attempt, Check, Hint, Placements, PlayEvent, SolveReview, TechniqueUse
 from ..record_of_play.moves import LAYERS, Move
 from .export_json import dump
@@ -46,7 +46,7 @@ SOLVE = ("pk", "seconds", "ranked_seconds", "solved_at", "late", "assisted", "un
 
 
 class Event(NamedTuple):
-    """An event of the record of play as the export reads it (judge.Written)."""
+    """An event of the record of play as the export reads it (timing.Written)."""
 
     kind: str
     arrived_at: datetime.datetime

@@ -77,3 +77,9 @@ def admin_login_limited(login: Callable[..., HttpResponse]) -> Callable[..., Htt
         return response
 
     return view
+
+
+def user_cache_key(user_id: Any) -> str:
+    """Where the auth backend (puzzles/auth.py) keeps a user between requests, for whatever must
+    forget it (a deletion)."""
+    return f"user:{user_id}"

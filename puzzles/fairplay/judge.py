@@ -39,10 +39,7 @@ about one digit a second, so a save carries the digits of up to 10 s of play: 1 
   median under 0.75 s means most of the solve went faster than the quickest people's quick
   stretches. A move placing one digit in several cells counts each, with no gap between them.
 
-A move's time is its write's arrival less its age, never before the write before it arrived (nor
-before the attempt started) and never after its own write: ages are the board's word, the
-arrivals the server's, so a made-up age can spread moves only over time that really passed.
-The server's own count of the digits each write placed (PlayEvent.placed) decides the large
+A move's time follows timing.py (move_times, on_the_clock). The server's own count of the digits each write placed (PlayEvent.placed) decides the large
 writes and the submit's share, and stands in for any digit the moves do not account for.
 """
 
@@ -50,9 +47,7 @@ from __future__ import annotations
 
 import datetime
 import statistics
-from collections.abc import Iterator, Sequence
 from itertools import pairwise
-from typing import NamedTuple, Protocol, TypeVar
 
 from allauth.account.models import EmailAddress
 from allauth.account.signals import email_confirmed
@@ -63,7 +58,7 @@ from django.db.models.lookups import LessThan
 from django.dispatch import receiver
 
 from ..models import DailyPuzzle, PlayEvent, Solve, site_today
-from ..record_of_play.moves import Move, unpack
+from ..record_of_play.moves import unpack
 from .against import held_against_player
 from .copies import Placement, held_as_copy
 from .copies import keep as keep_placements
@@ -87,6 +82,7 @@ from .ranking import (
     rank_among,
     rank_time,
 )
+from .timing import move_times, on_the_clock
 
 WRITES = (PlayEvent.Kind.SAVE, PlayEvent.Kind.SUBMIT)
 
@@ -97,85 +93,6 @@ WRITES = (PlayEvent.Kind.SAVE, PlayEvent.Kind.SUBMIT)
 def record_of(solve: Solve) -> list[PlayEvent]:
     """The attempt's record of play, in the order the server received it."""
     return list(PlayEvent.objects.filter(attempt_id=solve.attempt_id).order_by("id"))
-
-
-class Counted(NamedTuple):
-    """A move on the clock: when it was made, the clock then (seconds), and whether that time counted."""
-
-    at: datetime.datetime
-    clock: float
-    inside: bool
-    move: Move
-
-
-# Rounding between the database's clock and Python's (a millisecond): not time a move could hide in.
-COUNTED_SLACK = 0.001
-
-
-class Written(Protocol):
-    """What the clock's rules below read of an event: a PlayEvent, or a row of its fields (the
-    export reads a year of them as rows, far cheaper than model instances)."""
-
-    @property
-    def arrived_at(self) -> datetime.datetime: ...
-
-    @property
-    def moves(self) -> bytes | memoryview: ...
-
-    @property
-    def clock(self) -> float | None: ...
-
-
-AnEvent = TypeVar("AnEvent", bound=Written)
-
-
-_MICROSECOND = datetime.timedelta(microseconds=1)
-
-
-def _backs(event: Written, after: datetime.datetime) -> Iterator[tuple[int, Move]]:
-    """Each move of a write with how long before the write's arrival it was made, in whole
-    microseconds: its age, cut so that it is never before `after` nor after the arrival (the
-    rule of move_times, in integers: a year of moves is timed in a fraction of a second, exactly)."""
-    room = max((event.arrived_at - after) // _MICROSECOND, 0)
-    for move in unpack(event.moves):
-        yield min(move.age_ms * 1000, room), move
-
-
-def move_times(event: Written, after: datetime.datetime) -> list[tuple[datetime.datetime, Move]]:
-    """Each move of a write with its time: the arrival less its age, never before `after` (the
-    previous event's arrival, or the attempt's start) nor after the arrival."""
-    arrival = event.arrived_at
-    return [(arrival - datetime.timedelta(microseconds=back), move) for back, move in _backs(event, after)]
-
-
-def on_the_clock(
-    events: Sequence[AnEvent], started_at: datetime.datetime
-) -> list[tuple[AnEvent, list[Counted]]] | None:
-    """Each event with its moves on the clock: when each was made (move_times), the clock then and
-    whether that time counted; None for a record from before events kept their clock.
-
-    The clock (play/attempts.py) counted `clock - clock before` of the stretch that ends at an
-    event (PlayEvent.clock); ticks are not logged, so the counted part is taken to be the
-    stretch's end, just before the sign of life that counted it. A move made earlier than that,
-    which only an age reaching back past the counted time can claim, was made off the clock.
-    """
-    if any(event.clock is None for event in events):
-        return None
-    timed: list[tuple[AnEvent, list[Counted]]] = []
-    previous, before = started_at, 0.0
-    for event in events:
-        arrived = event.arrived_at
-        arrival, clock = max(previous, arrived), float(event.clock or 0.0)
-        late = (arrival - arrived) // _MICROSECOND  # an event that arrived before the one it follows
-        counted = clock - before + COUNTED_SLACK
-        moves = []
-        for back, move in _backs(event, previous):
-            seconds = (late + back) / 1_000_000  # before the stretch's end
-            at = arrived - datetime.timedelta(microseconds=back)
-            moves.append(Counted(at, max(before, clock - seconds), seconds <= counted, move))
-        timed.append((event, moves))
-        previous, before = arrival, clock
-    return timed
 
 
 def ranked_time(solve: Solve) -> float:

@@ -32,7 +32,7 @@ RANK_TIME = Coalesce(F("ranked_seconds"), F("seconds"))
 LARGE_WRITE_MIN_DIGITS = 9
 MAJORITY = 0.5
 MIN_MEDIAN_GAP_SECONDS = 0.75
-# Digits placed while the clock did not count (judge.on_the_clock): a record may have a few, a
+# Digits placed while the clock did not count (timing.on_the_clock): a record may have a few, a
 # save made offline and sent late; over a unit of them is play hidden from the clock.
 UNCOUNTED_DIGITS = 9
 

@@ -6,8 +6,8 @@ has its rule), so a replay skips what the player did away from the puzzle and en
 the results and the leaderboard show:
 
 - A move's moment is its write's arrival less its age, never before the previous event's
-  arrival (the attempt's start, for the first) nor after its own: the rule of judge.move_times.
-- Each event keeps the clock after it; a move is placed on it as judge.on_the_clock says (the
+  arrival (the attempt's start, for the first) nor after its own: the rule of timing.move_times.
+- Each event keeps the clock after it; a move is placed on it as timing.on_the_clock says (the
   counted part of a stretch is its end, before the sign of life that counted it), and the
   timeline ends at the clock of the submit that solved the puzzle.
 - An older record, from before events kept their clock, is replayed on its open spans: the clock
@@ -32,7 +32,7 @@ from typing import Any
 
 from ..models import Attempt, PlayEvent, Solve
 from ..record_of_play.moves import Move
-from .judge import move_times, on_the_clock
+from .timing import move_times, on_the_clock
 
 Kind = PlayEvent.Kind
 WRITES = (Kind.SAVE, Kind.SUBMIT)  # the events whose digits the server recorded
