@@ -13,12 +13,13 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import override_settings
 from django.utils import timezone
 
 from puzzles.fairplay import against, judge, ranking, words
-from puzzles.models import Attempt, DailyPuzzle, PlayerRating, Solve
-from puzzles.ratings import expected_seconds
+from puzzles.models import Attempt, DailyPuzzle, PlayerRating, PuzzleRating, Solve
+from puzzles.ratings import contest, expected_seconds
 from puzzles.ratings.ledger import ratings_catch_up
 from puzzles.results.leaderboard import leaderboard_for
 
@@ -75,6 +76,41 @@ def test_a_solve_on_a_puzzle_nobody_has_solved_is_judged_against_its_tiers_expec
     expected = expected_seconds(1500, settings.RATING_TIER_PRIORS["easy"])
     solve = person(daily, User.objects.get(username="ada"), seconds_at(365, expected))
     assert solve.held == ranking.PAST_HISTORY
+
+
+def played_easy_puzzles(count: int, rating_at_score_one: float, first: int = 0) -> None:
+    """`count` easy dailies of past days, played: scores first + 1, first + 2, ..., each rated 10
+    points above the one before from `rating_at_score_one` at score 1, with 5 rated solves each."""
+    for n in range(first, first + count):
+        puzzle = make_daily(timezone.localdate() - datetime.timedelta(days=n + 1)).puzzle
+        puzzle.score = n + 1
+        puzzle.save(update_fields=["score"])
+        PuzzleRating.objects.create(puzzle=puzzle, rating=rating_at_score_one + 10 * n, deviation=80, solves=5)
+
+
+def test_a_fresh_puzzle_is_expected_where_its_tiers_played_puzzles_put_its_score(daily):
+    played_easy_puzzles(contest.FRESH_FIT_PUZZLES - 1, 850)
+    assert contest.fresh_rating(daily.puzzle) == settings.RATING_TIER_PRIORS["easy"]  # too few played
+    cache.clear()  # the fit is kept for an hour
+    played_easy_puzzles(3, 850, first=contest.FRESH_FIT_PUZZLES - 1)
+    assert daily.puzzle.score == 1
+    assert contest.fresh_rating(daily.puzzle) == pytest.approx(850)
+    daily.puzzle.score = 500  # far past every played one: no further than the ratings they reached
+    assert contest.fresh_rating(daily.puzzle) == pytest.approx(850 + 10 * (contest.FRESH_FIT_PUZZLES + 1))
+
+
+def test_a_good_day_on_a_fresh_puzzle_easy_for_its_tier_is_judged_against_what_it_is_expected_to_rate(daily):
+    """365 points above the 1500 player's rating if the puzzle were at its tier's 1100, but its
+    tier's played puzzles put its score at 850: 115 points, a good day, ranked."""
+    played_easy_puzzles(contest.FRESH_FIT_PUZZLES + 2, 850)
+    ada = player("ada")
+    make_established(ada)
+    solve = person(daily, ada, seconds_at(365, expected_seconds(1500, settings.RATING_TIER_PRIORS["easy"])))
+    assert solve.held == "" and against.points_above(solve, None) == pytest.approx(115, abs=0.5)
+    ratings_catch_up()  # rated now: the rating change's expectation took the puzzle at its prior
+    change = solve.rating_change
+    assert change.puzzle_before[1] == settings.RATING_PRIOR_DEVIATION
+    assert against.points_above(solve, change) == pytest.approx(115, abs=0.5)
 
 
 @pytest.mark.parametrize(

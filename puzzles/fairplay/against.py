@@ -8,7 +8,10 @@ here after the floors (ranking.floor_of); ranking.py holds the codes, words.py s
   solve, of the day or from the archive: the solve is held (PAST_HISTORY) when that performance is
   more than HOLD_DEVIATIONS times the player's rating deviation above their rating, and at least
   HOLD_MIN_POINTS above it. The puzzle is taken at its rating before the solve or, before anyone
-  has solved it, at its tier's expected rating (ratings/contest.prior): its deviation is left out,
+  has solved it, at what a puzzle of its tier and its rater's score is expected to rate
+  (ratings/contest.fresh_rating: its tier's played puzzles fitted to their scores, or the tier's
+  prior while they are few; one figure for a tier held honest good days on the puzzles easy for
+  it, since a tier's puzzles spread over a few hundred points): its deviation is left out,
   since a fresh puzzle's prior deviation is wide (RATING_PRIOR_DEVIATION), and counted in, it let
   an established player perform 984 points above their rating on a fresh daily unheld. The points
   bound keeps a good day ranked (350 points at k = 2 is 2.7 times faster than expected; the

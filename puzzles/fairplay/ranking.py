@@ -22,7 +22,7 @@ from django.db.models.functions import Coalesce
 from django.db.models.lookups import GreaterThanOrEqual, LessThan
 
 from ..models import DailyPuzzle, PlayerRating, RatingChange, Solve, SolveQuerySet
-from ..ratings import expected_seconds_for
+from ..ratings import expected_seconds, expected_seconds_for, fresh_rating
 
 # The time a solve is ranked by; older solves, judged before the record of play, have only their
 # clock (Solve.rank_seconds, for a solve in hand).
@@ -240,5 +240,11 @@ def expected_of(solve: Solve) -> float | None:
 
 
 def expected_given(solve: Solve, change: RatingChange | None) -> float | None:
-    """expected_of, for a caller that has read the solve's rating change already (None: not applied)."""
-    return change.expected_seconds if change is not None else expected_seconds_for(solve.user, solve.daily.puzzle)
+    """expected_of, for a caller that has read the solve's rating change already (None: not applied).
+    The change's expectation took a puzzle nobody had solved at its tier's prior: such a puzzle is
+    taken at what it is expected to rate (ratings.fresh_rating) instead."""
+    if change is None:
+        return expected_seconds_for(solve.user, solve.daily.puzzle)
+    if float(change.puzzle_before[1]) >= settings.RATING_PRIOR_DEVIATION:  # its deviation untouched: unsolved
+        return expected_seconds(float(change.player_before[0]), fresh_rating(solve.daily.puzzle))
+    return change.expected_seconds

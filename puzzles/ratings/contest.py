@@ -10,9 +10,11 @@ and the time speak one language.
 from __future__ import annotations
 
 import math
+import statistics
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
 
 from ..models import PlayerRating, Puzzle, PuzzleRating, Solve
 from ..models.ratings import START_VOLATILITY
@@ -46,10 +48,48 @@ def prior(tier: str) -> Rating:
     return settings.RATING_TIER_PRIORS[tier], settings.RATING_PRIOR_DEVIATION, START_VOLATILITY
 
 
+# A fresh puzzle's expected rating is fitted to its tier's played puzzles once they are this many,
+# each with this many rated solves (fewer say more about their players than about the puzzle);
+# the fit is kept this long, since a tier's puzzles settle over days, not minutes.
+FRESH_FIT_PUZZLES = 10
+FRESH_FIT_SOLVES = 5
+FRESH_FIT_SECONDS = 3600
+
+
+def _fresh_fit(tier: str) -> tuple[float, float, float, float] | tuple[()]:
+    """The line of the tier's played puzzles' ratings on the rater's score (slope, intercept) and
+    the lowest and highest of those ratings; () while too few are played or their scores are one."""
+    rows = PuzzleRating.objects.filter(puzzle__tier=tier, solves__gte=FRESH_FIT_SOLVES)
+    pairs = list(rows.values_list("puzzle__score", "rating")[:5000])
+    if len(pairs) < FRESH_FIT_PUZZLES:
+        return ()
+    scores, ratings = [float(x) for x, _ in pairs], [y for _, y in pairs]
+    try:
+        slope, intercept = statistics.linear_regression(scores, ratings)
+    except statistics.StatisticsError:  # every puzzle of the same score
+        return ()
+    return slope, intercept, min(ratings), max(ratings)
+
+
+def fresh_rating(puzzle: Puzzle) -> float:
+    """What a puzzle nobody has solved yet is expected to rate: the line of its tier's played
+    puzzles on the rater's score, at its score, within the ratings they reached; its tier's prior
+    while the tier has too few (_fresh_fit). The prior is one figure for a whole tier, and a
+    tier's hardest puzzle may play a few hundred points above its easiest."""
+    fit = cache.get(key := f"ratings:fresh-fit:{puzzle.tier}")
+    if fit is None:
+        fit = _fresh_fit(puzzle.tier)
+        cache.set(key, fit, FRESH_FIT_SECONDS)
+    if not fit:
+        return prior(puzzle.tier)[0]
+    slope, intercept, low, high = fit
+    return min(high, max(low, intercept + slope * puzzle.score))
+
+
 def puzzle_rating_of(puzzle: Puzzle) -> float:
-    """The puzzle's played rating, or its tier's prior before its first rated solve."""
+    """The puzzle's played rating, or what it is expected to rate before its first rated solve."""
     played = PuzzleRating.objects.filter(puzzle=puzzle, solves__gt=0).values_list("rating", flat=True).first()
-    return played if played is not None else prior(puzzle.tier)[0]
+    return played if played is not None else fresh_rating(puzzle)
 
 
 def expected_seconds_for(user: AbstractBaseUser | AnonymousUser, puzzle: Puzzle) -> float | None:
