@@ -29,6 +29,7 @@ from puzzles.models import (
     Reminder,
     ReminderSent,
     Solve,
+    TechniqueUse,
     site_today,
 )
 from puzzles.ratings.ledger import ratings_catch_up
@@ -158,7 +159,12 @@ def test_the_solves_their_verdicts_the_ratings_and_the_streak_are_the_players(cl
         assert (solve["seconds"], solve["unranked"], solve["held"]) == (mine.seconds, mine.unranked, mine.held)
         assert solve["not_ranked"] == not_ranked_codes(mine)
         assert solve["placements"] and len(solve["placements"]["digits"]) > 20
-    assert sum(1 for s in solves if s["annotated_review"] and s["technique_uses"]) == 1
+    reviewed = [s["annotated_review"] for s in solves if s["annotated_review"]]
+    assert len(reviewed) == 1 and "technique_uses" not in solves[0]
+    # The skill profile's technique uses are the review's placements found by logic, each once.
+    logic = [(p["technique"], p["think_ms"] / 1000) for p in reviewed[0]["placements"] if p["verdict"] == "logic"]
+    assert logic == list(TechniqueUse.objects.filter(user=ada).order_by("id").values_list("technique", "think_seconds"))
+    assert logic
     changes = data["rating_history"]
     assert changes and len(changes) == Solve.objects.filter(user=ada).rated().count()
     assert set(changes[0]) == {

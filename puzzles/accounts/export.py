@@ -47,7 +47,7 @@ from .export_play import attempts_of
 from .ratelimits import HOUR, address_group, window_wait
 
 SCHEMA = "daily-sudoku-export"
-VERSION = 1  # moves on when a key changes meaning or goes away; a new key keeps it (docs/accounts.md)
+VERSION = 2  # moves on when a key changes meaning or goes away; a new key keeps it (docs/accounts.md)
 EXPORTS_PER_HOUR = 10  # per account and per client address: a person downloads a few times at most
 
 

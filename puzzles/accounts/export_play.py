@@ -5,7 +5,7 @@ schema).
 
 Attempts go BATCH at a time, in the order of their dailies (date, then tier, easiest first); a
 batch is read in a fixed number of queries whatever its size: the attempts with their daily and
-solve, then the events, hints, checks, reviews, technique uses and placements of all of them at
+solve, then the events, hints, checks, reviews and placements of all of them at
 once, as rows rather than model instances (a year of play is some 25,000 events: instances would
 cost more than the rest of the export). A move's time follows the rule the ranking and the
 replays use (fairplay/timing.py: move_times, on_the_clock), so the file says what the site judged.
@@ -27,7 +27,7 @@ from django.db.models.functions import Cast
 from ..fairplay.copies import unpack as unpack_placements
 from ..fairplay.ranking import not_ranked_codes
 from ..fairplay.timing import move_times, on_the_clock
-from ..models import TIER_ORDER, Attempt, Check, Hint, Placements, PlayEvent, SolveReview, TechniqueUse
+from ..models import TIER_ORDER, Attempt, Check, Hint, Placements, PlayEvent, SolveReview
 from ..record_of_play.moves import LAYERS, Move
 from .export_json import dump
 
@@ -111,11 +111,6 @@ def _batch(ids: Sequence[int]) -> Iterator[str]:
     placed = _grouped(
         Placements.objects.filter(solve_id__in=solves).values_list("solve_id", "head", "tail", "placements")
     )
-    uses = _grouped(
-        TechniqueUse.objects.filter(solve_id__in=solves)
-        .order_by("id")
-        .values_list("solve_id", "technique", "think_seconds")
-    )
     for pk in ids:
         row = attempts[pk]
         entry = _attempt(row, events.get(pk, []))
@@ -125,7 +120,7 @@ def _batch(ids: Sequence[int]) -> Iterator[str]:
         if solve_pk is None:
             yield _with(dump(entry), "solve", "null")
             continue
-        solve = _solve({name: row[f"solve__{name}"] for name in SOLVE}, placed.get(solve_pk), uses.get(solve_pk, []))
+        solve = _solve({name: row[f"solve__{name}"] for name in SOLVE}, placed.get(solve_pk))
         review = _review(reviews.get(solve_pk))
         yield _with(dump(entry), "solve", _with(dump(solve), "annotated_review", review))
 
@@ -192,7 +187,7 @@ def _moments(events: list[Event], started_at: datetime.datetime) -> list[tuple[E
     return timed
 
 
-def _solve(fields: dict[str, Any], placed: list[tuple] | None, uses: list[tuple]) -> dict[str, Any]:
+def _solve(fields: dict[str, Any], placed: list[tuple] | None) -> dict[str, Any]:
     """The solve as the export writes it, less its annotated review (_review, added as it is kept)."""
     verdict = SimpleNamespace(**{name: fields[name] for name in ("late", "assisted", "unranked", "review", "flagged")})
     return {
@@ -201,7 +196,6 @@ def _solve(fields: dict[str, Any], placed: list[tuple] | None, uses: list[tuple]
         "placements": None
         if not placed
         else {"head": placed[0][0], "tail": placed[0][1], "digits": unpack_placements(placed[0][2])},
-        "technique_uses": [{"technique": technique, "think_seconds": think} for technique, think in uses],
     }
 
 
