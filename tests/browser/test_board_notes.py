@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 
 from puzzles.models import Preferences
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import DESKTOP, cell, log_in, notes_in, wait_ready
+from tests.browser.pages import DESKTOP, cell, confirm_hint, log_in, notes_in, sign_up, wait_ready, wait_stage
+from tests.browser.test_hints_phone import hidden_pair_daily  # noqa: F401 (a fixture)
 from tests.browser.test_replays import open_replay, watched  # noqa: F401 (a fixture)
 from tests.conftest import EASY_GIVENS
 
@@ -235,4 +236,20 @@ def test_a_replay_draws_corner_notes_in_their_places_for_a_player_who_chose_them
     page.locator("#replay-forward").click()
     assert_in_places(drawn(page, "corner"), "positional notes, replay")
     assert_accessible(page, "a replay of positional notes")
+    context.close()
+
+
+def test_the_candidates_a_hint_draws_on_a_390px_phone_are_11px_or_more(chromium, live_server, hidden_pair_daily):  # noqa: F811
+    context = chromium.new_context(**PHONE_390)
+    page = context.new_page()
+    sign_up(page, live_server.url, f"/daily/{hidden_pair_daily.date.isoformat()}/hard/", "hinted")
+    for stage in (1, 2, 3):  # the third stage draws the box's candidates in its cells
+        page.tap("#key-hint")
+        if stage == 1:
+            confirm_hint(page)
+        wait_stage(page, stage)
+    candidates = drawn(page, "hint")
+    assert len(candidates) > 9
+    assert_readable(candidates, "a hint's candidates, phone")
+    assert_in_places(candidates, "a hint's candidates, phone")
     context.close()
