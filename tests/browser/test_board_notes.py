@@ -3,7 +3,8 @@ least 11 CSS px, the fullest cells (nine corner notes, five to nine centre notes
 none reaches past its cell or over another note; on a desktop they keep to the cell's size. The
 positional pencil marks setting (as NYT and sudoku.com draw candidates: each digit in its own
 place of a 3 by 3) is kept for a guest and an account, across a reload, and in a replay; the
-cells' names say the notes the same either way. Axe clean, light and dark, phone and desktop."""
+cells' names say the notes the same either way. The candidates a hint draws are as big as notes.
+Axe clean, light and dark, phone and desktop."""
 
 from __future__ import annotations
 
@@ -201,6 +202,9 @@ def test_positional_notes_are_a_setting_a_guest_keeps_across_a_reload(chromium, 
     wait_ready(page)
     assert notes_in(page, 38, "corner") == "159"
     assert_in_places(drawn(page, "corner"), "positional notes, guest, reloaded")
+    # On paper notes are play aids, left off in either layout (print.css).
+    page.emulate_media(media="print")
+    assert page.locator("#cell-38 .cell-corner").evaluate("(el) => getComputedStyle(el).display") == "none"
     context.close()
 
 
