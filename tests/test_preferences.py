@@ -23,6 +23,7 @@ ADDRESS = "/api/settings/"
 PASSWORD = "a long enough password 1"
 EVERY_DEFAULT = {
     "remove_notes": True,
+    "positional_notes": False,
     "highlight_units": True,
     "highlight_same": True,
     "show_timer": True,

@@ -17,6 +17,7 @@ AUTO_CANDIDATES = ("off", "centre", "corner")
 
 DEFAULTS: dict[str, bool | str] = {
     "remove_notes": True,  # a digit entered removes itself from its peers' notes
+    "positional_notes": False,  # corner notes each in its own place of a 3 by 3 (1 top left), not corners first
     "highlight_units": True,  # the selected cell's row, column and box
     "highlight_same": True,  # the other cells holding the selected digit
     "show_timer": True,

@@ -132,6 +132,19 @@ function replayElements(root) {
 }
 
 /**
+ * How the viewer has notes drawn on their own board: corner notes in their places or not. The copy
+ * of their settings the board keeps on this device (tools.js), as theme.js reads the theme.
+ */
+function viewerSettings() {
+  try {
+    const stored = JSON.parse(localStorage.getItem("sudoku:settings") || "null");
+    return { positional_notes: stored?.positional_notes === true };
+  } catch {
+    return {};
+  }
+}
+
+/**
  * The player: a game for view.js's render (a board nobody can play: no selection, hints or
  * checks; the cursor is the grid's one Tab stop, moved by the arrow keys), the replay once
  * loaded, and where in it the player is.
@@ -139,7 +152,7 @@ function replayElements(root) {
 function newPlayer(els) {
   return {
     els,
-    game: { ...newGame({ els }), solved: true, selection: new Set() },
+    game: { ...newGame({ els, settings: viewerSettings() }), solved: true, selection: new Set() },
     replay: null, // replayOf(timeline)
     k: 0, // steps shown
     ms: 0, // the replay's clock

@@ -12,6 +12,7 @@ import { applySettings, render, showNotice } from "./view.js";
 /** What a player who never chose gets (the server has the same defaults: puzzles/play/preferences.py). */
 const DEFAULT_SETTINGS = Object.freeze({
   remove_notes: true,
+  positional_notes: false,
   highlight_units: true,
   highlight_same: true,
   show_timer: true,

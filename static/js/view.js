@@ -115,7 +115,7 @@ export function render(game) {
     cell.tabIndex = i === cursor ? 0 : -1;
     const parts = game.els.parts[i];
     setText(parts.digit, value ? String(value) : "");
-    renderNotes(parts.corner, value ? "" : board.corner[i], focusValue, true);
+    renderNotes(parts.corner, value ? "" : board.corner[i], focusValue, settings.positional_notes && PLACES);
     renderNotes(parts.centre, value ? "" : board.centre[i], focusValue, false);
     renderColours(parts.colour, board.colours[i]);
     const mark = marks.get(i) ?? null;
@@ -155,17 +155,21 @@ function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
+// Positional pencil marks (a setting): digit 1 to 9's position class, its own place in the 3 by 3.
+const PLACES = "041687253";
+
 /**
- * Notes as one span per digit. Corner notes take the corners first, then the edges (as in
- * SudokuPad), by a position class; centre notes sit in a row and shrink when there are many.
- * Notes equal to the selected cell's digit are highlighted, to help spot where it can go.
+ * Notes as one span per digit, with a position class: corner notes take the corners first, then
+ * the edges (as in SudokuPad), or each digit its place (`places` PLACES); centre notes sit in one
+ * or two rows whatever their class says (board.css, by data-count). Notes equal to the selected
+ * cell's digit are highlighted, to help spot where it can go.
  *
  * The digits are drawn by the stylesheet from data-n, not written as text: the cell's label says
  * them in words ("corner notes 3 4, notes 5 7"), and text in the cell would be a second name that
  * differs from it (axe's label-content-name-mismatch: "3457" on screen). data-notes holds them all.
  */
-function renderNotes(el, notes, focusValue, corner) {
-  const key = `${notes}|${focusValue}`;
+function renderNotes(el, notes, focusValue, places) {
+  const key = `${notes}|${focusValue}|${places}`;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
   el.dataset.notes = notes;
@@ -173,12 +177,12 @@ function renderNotes(el, notes, focusValue, corner) {
     ...[...notes].map((n, k) => {
       const span = document.createElement("span");
       span.dataset.n = n;
-      if (corner) span.className = `pos-${k}`;
+      span.className = `pos-${places ? places[n - 1] : k}`;
       if (Number(n) === focusValue) span.classList.add("is-same");
       return span;
     }),
   );
-  if (!corner) el.dataset.count = String(notes.length);
+  el.dataset.count = String(notes.length);
 }
 
 /**
