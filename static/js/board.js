@@ -80,7 +80,7 @@ async function start(els) {
   game.canPlay = true; // after the restore, which may wait for merge.js: no move meanwhile
   // The undo history this device kept for the player's daily, fitted to the board as it is now.
   game.undoCopy = new UndoCopy(browserStorage);
-  game.undoCopy.open(server.player?.id, data.puzzle, Boolean(server.player?.guest));
+  game.undoCopy.open(server.player?.id, data.puzzle, Boolean(server.player?.guest), server.player?.from_guest);
   const cut = game.solved ? "" : restoreHistory(game);
   if (local || cut) showNotice(game, [local && "Restored your unsaved moves.", local?.message, cut].filter(Boolean).join(" "));
   // What the server left to say (what a log-in merged from a guest, say): the page itself cannot.
