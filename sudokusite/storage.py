@@ -65,6 +65,10 @@ class HashedStaticStorage(CompressedManifestStaticFilesStorage):
     """
 
     support_js_module_import_aggregation = True
+    # A module's hash waits on the hashes of the modules it names, so a chain of imports n deep
+    # (board.js -> tools.js -> ... -> sudoku.js, ten today, counting the dynamic ones) may take n
+    # passes, in whatever order the files are found; Django stops at 5.
+    max_post_process_passes = 20
 
     def post_process(self, paths, dry_run=False, **options):
         compacted = {path: (_Compacted(storage), source) for path, (storage, source) in paths.items()}

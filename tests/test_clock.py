@@ -179,6 +179,39 @@ def test_a_solved_attempts_clock_never_moves(player, daily, clock):
         assert beat(player, daily, phase) == 5
 
 
+def elapsed_read(client: Client, daily) -> float:
+    return client.get(url(daily, "state")).json()["elapsed"]
+
+
+def test_the_state_shows_what_the_next_sign_of_life_counts_and_reading_it_counts_nothing(
+    player, daily, clock, settings
+):
+    # A reload: the leaving page's last beat (its close) is still on the way when the new page
+    # reads the state. The state already shows the silence since the beat before it, as the new
+    # page's open is about to count it; the close that arrives after adds only what follows the open.
+    beat(player, daily, "open")
+    clock.shift(10)
+    beat(player, daily, "tick")
+    clock.shift(6)
+    assert elapsed_read(player, daily) == 16
+    assert Attempt.objects.get().active_seconds == 10  # a read writes nothing
+    assert beat(player, daily, "open") == 16
+    clock.shift(0.5)
+    assert beat(player, daily, "close") == 16.5  # the late close: nothing lost, nothing twice
+    # A silence counts up to the limit, in the state as in the next sign of life.
+    clock.shift(settings.HEARTBEAT_GAP_SECONDS * 10)
+    assert elapsed_read(player, daily) == 16.5 + settings.HEARTBEAT_GAP_SECONDS
+    assert beat(player, daily, "open") == 16.5 + settings.HEARTBEAT_GAP_SECONDS
+
+
+def test_a_solved_attempts_state_shows_the_solve_time_however_long_after(player, daily, clock):
+    beat(player, daily, "open")
+    clock.shift(5)
+    post(player, url(daily, "submit"), {"version": 0, "digits": player_digits()})
+    clock.shift(60)
+    assert elapsed_read(player, daily) == 5
+
+
 BAD_PHASES = ["OPEN", "", "stop", None, 1, True, ["open"], {"phase": "open"}, "open "]
 
 

@@ -181,14 +181,18 @@ def test_signing_up_as_a_guest_turns_the_guest_into_the_account_with_everything(
     assert (Attempt.objects.count(), Solve.objects.count(), Hint.objects.count()) == counts
     assert Solve.objects.get(daily=daily).user == account and streaks_of(account) == streak
     state = client.get(url(daily, "state")).json()
-    assert state["player"] == {"id": account.pk, "name": "grace", "guest": False} and state["solved"]
+    # The board's undo history on this device was the guest's (or its visitor's): now the account's.
+    assert state["player"] == {"id": account.pk, "name": "grace", "guest": False, "from_guest": guest.pk}
+    assert state["solved"]
 
 
 def test_signing_up_keeps_a_guests_moves_and_clock(client, daily):
-    post(client, url(daily, "save"), FIRST_MOVE)
-    Attempt.objects.update(active_seconds=42)
-    sign_up(client, "grace")
-    state = client.get(url(daily, "state")).json()
+    # Held still: the state counts the silence since the last sign of life (attempts.counted_by_now).
+    with time_machine.travel(timezone.now(), tick=False):
+        post(client, url(daily, "save"), FIRST_MOVE)
+        Attempt.objects.update(active_seconds=42)
+        sign_up(client, "grace")
+        state = client.get(url(daily, "state")).json()
     assert state["digits"] == FIRST_MOVE["digits"] and state["elapsed"] == 42 and state["version"] == 1
 
 
@@ -260,6 +264,13 @@ def test_logging_in_from_a_guest_session_merges_and_says_what_was_merged(client,
     assert state["player"]["name"] == "ada" and merged in state["messages"]
     assert "messages" not in client.get(url(daily, "state")).json()  # told once
     assert merged not in client.get("/").content.decode()
+    # The board the account took from the guest says whose undo history on this device it takes
+    # over; the account's own board, kept, says nothing of the guest.
+    assert client.get(url(yesterday, "state")).json()["player"]["from_guest"] == guest.pk
+    assert "from_guest" not in client.get(url(daily, "state")).json()["player"]
+    again = Client()
+    again.post("/accounts/login/", {"login": "ada", "password": PASSWORD})
+    assert "from_guest" not in again.get(url(yesterday, "state")).json()["player"]
 
 
 def test_a_merge_message_waits_for_the_next_page_that_shows_messages(client, daily):

@@ -1,4 +1,5 @@
-"""The shape of the code: imports inside the app run one way, and modules stay small enough to read."""
+"""The shape of the code: imports inside the app run one way, and modules, scripts and stylesheets
+stay small enough to read."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ APP = ROOT / "puzzles"
 # Modules allowed past the size limit, each with its reason (none today).
 LONG_BY_NATURE: set[str] = set()
 MAX_LINES = 400
+# The board's scripts and the site's stylesheets (static/): each under this many lines (issue 45).
+STATIC = ROOT / "static"
+STATIC_LINES = 500
+# Files still at or past it, each with its reason; the list only shrinks.
+STATIC_LONG_FOR_NOW = {
+    "static/css/board.css",  # 598 lines: being split with the notes' drawing (issue 45, h/notes)
+}
 
 
 def module_name(path: Path) -> str:
@@ -156,3 +164,12 @@ def test_no_module_of_the_app_is_past_the_size_that_makes_it_two():
         if "migrations" not in p.parts and (n := len(p.read_text().splitlines())) > MAX_LINES
     }
     assert set(long) <= LONG_BY_NATURE, long
+
+
+def test_every_script_and_stylesheet_under_static_stays_under_500_lines():
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in sorted(STATIC.rglob("*"))
+        if p.suffix in {".js", ".css"} and (n := len(p.read_text().splitlines())) >= STATIC_LINES
+    }
+    assert set(long) <= STATIC_LONG_FOR_NOW, long

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from ..results.share import SITE_NAME, site_url
 from . import backoff, mailcap
-from .guests import GUEST_PREFIX, guest_convert, guest_merge, keep_guest, kept_guest
+from .guests import GUEST_PREFIX, guest_convert, guest_merge, keep_guest, kept_guest, remember_guest_boards
 from .ratelimits import address_group
 from .usernames import lookalike_taken
 
@@ -198,8 +198,11 @@ class AccountAdapter(DefaultAccountAdapter):
         # guest was taken from it before (kept_guest), and is merged into the account after.
         guest = kept_guest(request)
         super().login(request, user)
-        if guest is not None and guest.pk != user.pk:
+        if guest is not None and guest.pk == user.pk:  # signed up: the guest is the account
+            remember_guest_boards(request, guest.pk)
+        elif guest is not None:
             merged = guest_merge(guest, user)
             keep_guest(request, None)
+            remember_guest_boards(request, guest.pk, merged.dailies)
             if merged.message:
                 messages.info(request, merged.message)

@@ -13,6 +13,7 @@ import datetime
 import logging
 import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,11 @@ GUEST_PREFIX = "guest-"
 KEPT_GUEST = "guest"
 
 GUEST_CREATIONS = "guest-creations"  # what the hourly limit per client counts
+
+# Whose boards the session's player took over from a guest, by signing up or logging in from the
+# guest's session: the state API says so (views/api.py), and the board takes over the undo
+# history this device kept for that guest (static/js/undo.js), as it keeps it over a reload.
+BOARDS_FROM_GUEST = "boards-from-guest"
 
 
 class GuestsTooFast(Exception):
@@ -98,10 +104,26 @@ def guest_convert(user) -> None:
     Guest.objects.filter(user_id=user.pk).delete()
 
 
+def remember_guest_boards(request: HttpRequest, guest_id: int, dailies: Iterable[int] | None = None) -> None:
+    """The session's player has the boards of guest `guest_id`: every one (a sign-up, None) or
+    those of `dailies` (a log-in that moved them)."""
+    request.session[BOARDS_FROM_GUEST] = [guest_id, None if dailies is None else sorted(dailies)]
+
+
+def board_from_guest(request: HttpRequest, daily_id: int) -> int | None:
+    """The guest whose board at this daily the session's player took over, if any."""
+    kept = request.session.get(BOARDS_FROM_GUEST)
+    if not isinstance(kept, list) or len(kept) != 2:
+        return None
+    guest_id, dailies = kept
+    return guest_id if dailies is None or daily_id in dailies else None
+
+
 @dataclass(frozen=True)
 class Merged:
     moved: int  # the guest's attempts now the account's
     kept: int  # dailies both had played: the account's own attempt stayed, the guest's went
+    dailies: tuple[int, ...] = ()  # the dailies of the attempts moved
 
     @property
     def message(self) -> str:
@@ -134,7 +156,8 @@ def guest_merge(guest, account) -> Merged:
         mine = Attempt.objects.filter(user=guest)
         both = mine.filter(daily__in=theirs.values("daily"))
         kept = both.count()
-        moving = list(mine.exclude(pk__in=both.values("pk")).values_list("pk", flat=True))
+        moving_rows = list(mine.exclude(pk__in=both.values("pk")).values_list("pk", "daily_id"))
+        moving = [pk for pk, _ in moving_rows]
         Solve.objects.filter(attempt_id__in=moving).update(user=account)
         Hint.objects.filter(attempt_id__in=moving).update(user=account)
         TechniqueUse.objects.filter(solve__attempt_id__in=moving).update(user=account)
@@ -142,7 +165,7 @@ def guest_merge(guest, account) -> Merged:
         preferences_move(guest, account)
         PracticeAnswer.objects.filter(user=guest).update(user=account)
         User.objects.filter(pk=guest.pk).delete()  # its remaining attempts, solves and hints go with it
-    return Merged(moved, kept)
+    return Merged(moved, kept, tuple(daily for _, daily in moving_rows))
 
 
 def guests_idle(now: datetime.datetime | None = None):

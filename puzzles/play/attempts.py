@@ -106,15 +106,19 @@ def attempt_lock(user, daily: DailyPuzzle) -> Attempt:
     return attempt
 
 
+def _silence_counted(last: datetime.datetime | None, now: datetime.datetime) -> float:
+    """What a sign of life at `now` counts of the silence since the one at `last` (None only on
+    attempts from before these rules, stopped by a close): up to the limit (the module's docstring)."""
+    if last is None or now <= last:
+        return 0.0
+    return min((now - last).total_seconds(), settings.HEARTBEAT_GAP_SECONDS)
+
+
 def _advance_clock(attempt: Attempt, now: datetime.datetime) -> None:
     """Count the time since the last sign of life, up to the limit (see the module's docstring)."""
     if attempt.is_solved:
         return
-    last = attempt.last_beat_at  # None only on attempts from before these rules, stopped by a close
-    if last is not None:
-        gap = (now - last).total_seconds()
-        if gap > 0:
-            attempt.active_seconds += min(gap, settings.HEARTBEAT_GAP_SECONDS)
+    attempt.active_seconds += _silence_counted(attempt.last_beat_at, now)
     attempt.last_beat_at = now
 
 
@@ -256,8 +260,9 @@ def attempt_submit(user, daily: DailyPuzzle, *, version: int, digits: object, mo
         row = fastpath.submit_in_one_statement(user.pk, daily.pk, version, clean, late=late, moves=played)
         if row is not None:
             version, seconds, corner, centre, colours, saved_at, stage, position, checks, hints, _ = row
+            notes, last_beat_at = (corner, centre, colours), saved_at  # the submit: the last sign of life
             shown = Shown(
-                clean, corner, centre, colours, version, saved_at, seconds, stage, position, checks, hints, seconds
+                clean, *notes, version, saved_at, last_beat_at, seconds, stage, position, checks, hints, seconds
             )
             return SubmitResult(True, shown, version=version, solve_seconds=seconds, new=True)
     ensure_room_for_event(user.pk, daily.pk, PlayEvent.Kind.SUBMIT, timezone.now())
@@ -308,6 +313,7 @@ class Shown:
     colours: list[str]
     version: int
     saved_at: datetime.datetime | None
+    last_beat_at: datetime.datetime | None  # the last sign of life
     active_seconds: float
     hint_stage: int
     hint_position: str
@@ -351,6 +357,15 @@ def _hint_stage(shown: Shown) -> int:
     return shown.hint_stage
 
 
+def counted_by_now(shown: Shown, now: datetime.datetime | None = None) -> float:
+    """The clock as a sign of life arriving `now` would leave it (the page's "open" after a reload,
+    say), whether or not the leaving page's last beat has arrived yet: read from the server's own
+    times, written by nobody."""
+    if shown.solve_seconds is not None:
+        return shown.active_seconds
+    return shown.active_seconds + _silence_counted(shown.last_beat_at, now or timezone.now())
+
+
 def attempt_state(attempt: Attempt | Shown | None, daily: DailyPuzzle) -> dict:
     """What the board page needs to show a player's position; never the solution."""
     shown = Shown.of(attempt) if isinstance(attempt, Attempt) else attempt
@@ -365,7 +380,7 @@ def attempt_state(attempt: Attempt | Shown | None, daily: DailyPuzzle) -> dict:
         "version": shown.version if shown else 0,
         # When the position was last saved, in milliseconds since 1970 (null: never).
         "saved_at": _epoch_ms(shown.saved_at) if shown else None,
-        "elapsed": tenths(shown.active_seconds) if shown else 0,
+        "elapsed": tenths(counted_by_now(shown)) if shown else 0,
         "solved": solved,
         "solve_seconds": tenths(solve_seconds) if solve_seconds is not None else None,
         # How far the hint for the stored position has been revealed (0: none, or it moved on).

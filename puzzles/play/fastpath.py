@@ -28,7 +28,7 @@ from .positions import Position
 # The attempt's fields that the board's read shows (attempts.Shown, in its order); the solve's
 # seconds come after them.
 SHOWN_FIELDS = (
-    *("digits", "corner", "centre", "colours", "version", "saved_at"),
+    *("digits", "corner", "centre", "colours", "version", "saved_at", "last_beat_at"),
     *("active_seconds", "hint_stage", "hint_position", "checks_used", "hints_used"),
 )
 
@@ -270,5 +270,6 @@ def attempt_row(user_id: int, daily_id: int) -> tuple[Any, ...] | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    digits, corner, centre, colours, version, saved_at, *rest = row
-    return (digits, _notes(corner), _notes(centre), _notes(colours), version, _moment(saved_at), *rest)
+    digits, corner, centre, colours, version, saved_at, last_beat_at, *rest = row
+    notes = (_notes(corner), _notes(centre), _notes(colours))
+    return (digits, *notes, version, _moment(saved_at), _moment(last_beat_at), *rest)

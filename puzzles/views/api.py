@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
-from ..accounts.guests import is_guest
+from ..accounts.guests import board_from_guest, is_guest
 from ..models import DailyPuzzle
 from ..play.attempts import (
     attempt_beat,
@@ -69,6 +69,10 @@ def state(request: HttpRequest, daily: DailyPuzzle, payload: dict[str, Any]) -> 
     if not request.user.is_authenticated:
         return JsonResponse({**attempt_state(None, daily), "started": False, "player": None})
     player = {"id": request.user.pk, "name": request.user.get_username(), "guest": is_guest(request.user)}
+    # A board signing up or logging in took over from a guest: the undo history this device kept
+    # for it is under that guest's id (or, made before the page knew the guest, the visitor's).
+    if (guest_id := board_from_guest(request, daily.pk)) is not None:
+        player["from_guest"] = guest_id
     shown = attempt_read(request.user, daily)
     body = {**attempt_state(shown, daily), "started": shown is not None, "player": player}
     # A message waiting for the player (what a log-in merged from a guest, say) is told by the

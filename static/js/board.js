@@ -7,12 +7,14 @@
 //   view.js    the page's elements, looked up once, and everything drawn on them
 //   wording.js what the board says: labels, notices, the timer's text (pure)
 //   sync.js    the server: saves (with the moves of the record of play), beats, submit, state, hints and results
-//              (the only module that talks to it)
+//              (the only module that talks to it); sync-rules.js which request goes next and when (pure),
+//              sync-jobs.js the four requests and what their answers do
 //   record-of-play.js  the moves no write has carried yet (sync.js's)
 //   hints.js   asking for a hint, and closing it; hint-panel.js, loaded with the first press,
 //              shows it and its marks on the board
 //   play.js    what the player's moves and the server's answers do to the game
-//   merge.js   this device's unsaved entries put on top of a newer board from the server (pure)
+//   merge.js   this device's unsaved entries put on top of a newer board from the server (pure), loaded
+//              with the first merge (device.js merging)
 //   undo.js    the undo history as steps, fitted to a merged board, and its copy on this device
 //   candidates.js  always-on candidates: notes the board keeps up to date (pure), loaded once they are on
 //   device.js  the unsaved moves kept on this device (sync.js writes and takes them back)
@@ -69,15 +71,16 @@ async function start(els) {
   if (server.player && !server.player.guest) showPlayer(game, server.player, csrfToken(els));
   else showGuest(game, server.player);
   game.sync.begin(server.version, server.player?.id, data.puzzle, Boolean(server.player?.guest), server.board);
-  Object.assign(game, { canPlay: true, board: server.board, solved: server.solved, checks: server.checks, hints: server.hints });
+  Object.assign(game, { board: server.board, solved: server.solved, checks: server.checks, hints: server.hints });
   game.clock.base = server.elapsed;
   // Hints already shown for this very position: the next press goes on from there.
   if (server.hintStage) Object.assign(game.hint, { key: positionKey(game.board), stage: server.hintStage });
-  const local = game.solved ? null : game.sync.restore(server);
+  const local = game.solved ? null : await game.sync.restore(server);
   if (local) game.board = local.board;
+  game.canPlay = true; // after the restore, which may wait for merge.js: no move meanwhile
   // The undo history this device kept for the player's daily, fitted to the board as it is now.
   game.undoCopy = new UndoCopy(browserStorage);
-  game.undoCopy.open(server.player?.id, data.puzzle, Boolean(server.player?.guest));
+  game.undoCopy.open(server.player?.id, data.puzzle, Boolean(server.player?.guest), server.player?.from_guest);
   const cut = game.solved ? "" : restoreHistory(game);
   if (local || cut) showNotice(game, [local && "Restored your unsaved moves.", local?.message, cut].filter(Boolean).join(" "));
   // What the server left to say (what a log-in merged from a guest, say): the page itself cannot.

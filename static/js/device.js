@@ -7,8 +7,11 @@
 // has carried yet (sync.js). Storage is passed in, so Node's test runner drives it without a
 // browser (tests/js/sync.test.mjs).
 
-import { conflictMessage, mergeBoards } from "./merge.js";
 import { digitsString, parseState, sameEntries } from "./sudoku.js";
+
+// merge.js loads with the first merge (a 409, or a copy built on a version the server has moved
+// on from): rare, so the page does not download it up front.
+export const merging = () => import("./merge.js");
 
 // The browser's storage, reached only when used: a private window may refuse even that.
 export const browserStorage = {
@@ -78,7 +81,7 @@ export class DeviceCopy {
    * 409 (message: the cells both changed). A copy of another puzzle, of a version without its
    * board, or with nothing the server lacks is forgotten.
    */
-  take(server, version) {
+  async take(server, version) {
     let copy;
     try {
       copy = JSON.parse(this.storage.getItem(this.key) || "null");
@@ -94,6 +97,7 @@ export class DeviceCopy {
     let message = "";
     const times = new Map(Array.isArray(copy.times) ? copy.times : []);
     if (copy.version !== version) {
+      const { conflictMessage, mergeBoards } = await merging();
       const base = parseState({ ...copy.base, givens }).board;
       const merged = mergeBoards(base, server.board, board, { localTimes: times, serverSavedAt: server.savedAt });
       board = merged.board;

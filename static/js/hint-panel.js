@@ -5,7 +5,7 @@
 // the first Hint press, with its stylesheet.
 
 import { applyDigit, eraseCells, normaliseNotes, positionKey, valueAt } from "./sudoku.js";
-import { UPDATED_ELSEWHERE } from "./sync.js";
+import { UPDATED_ELSEWHERE } from "./sync-jobs.js";
 import { stylesheet } from "./view.js";
 import { confirmWith } from "./confirm.js";
 

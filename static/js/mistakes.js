@@ -9,7 +9,8 @@
 // settings, tool-actions.js when the setting is turned on); it imports none of those.
 
 import { confirmWith } from "./confirm.js";
-import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
+import { Transient } from "./sync.js";
+import { UPDATED_ELSEWHERE } from "./sync-jobs.js";
 import { render, showNotice } from "./view.js";
 
 let asking = false; // a request is out

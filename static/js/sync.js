@@ -1,9 +1,10 @@
 // Talking to the server: the only module that does, and the only one that changes the sync state.
 //
 // The server owns the truth (version, elapsed time, solved). Every change is saved through a
-// queue that sends one request at a time, in order of what matters most. When the server says
-// another tab or device saved first (409), the page takes the server's newer board and puts its
-// own unsaved entries back on top (merge.js), so neither device's moves are lost; where both
+// queue that sends one request at a time, in order of what matters most (sync-rules.js: which
+// goes next, and when; sync-jobs.js: the requests and what their answers do). When the server
+// says another tab or device saved first (409), the page takes the server's newer board and puts
+// its own unsaved entries back on top (merge.js, loaded with the first merge), so neither device's moves are lost; where both
 // changed one cell, the newer entry wins and the player is told. Unsaved moves are also kept on
 // this device (device.js), with the board they were made on, so they survive a closed tab or a
 // long time offline and are merged the same way when the server has moved on meanwhile.
@@ -11,98 +12,21 @@
 // The record of play: every change is also kept as moves (record-of-play.js), and each save or
 // submit carries the oldest of them; the queue says when they were made, written and stored.
 //
-// The clock: time counts while a page of the puzzle is open, visible and unpaused, a pause up to 3 min.
-// The page tells the server when that starts ("open") and stops ("close"), and beats ("tick")
-// in between; the server counts the time between them (puzzles/play/attempts.py). Every write (a
-// save, a submit, a beat) is such a sign of life, so a tick goes only after BEAT_MS without one:
-// while the player moves, their saves keep the clock going and no tick is sent.
-//
-// How often a save goes: the first entry after a quiet spell is saved at once (SAVE_DELAY_MS after
-// the burst), and entries that follow within SAVE_EVERY_MS of that save wait for the next one, so
-// a player at play sends about one write every BEAT_MS, saves and ticks together. Each entry is
-// kept on this device the moment it is made, every move carries its own time, and the waiting
-// entries go at once when the page is hidden or left, when the grid is full, or at the tick that
-// would have gone anyway: the wait loses no move and no second of the clock, only requests.
-//
 // The queue decides; what its answers do to the page goes through its host (see SyncQueue), and
 // fetch, timers, the two kinds of time and storage are passed in, so Node's test runner drives it without a
 // browser (tests/js/sync.test.mjs).
 
-import { browserStorage, DeviceCopy, wire } from "./device.js";
-import { conflictMessage, mergeBoards } from "./merge.js";
+import { browserStorage, DeviceCopy, merging } from "./device.js";
 import { RecordOfPlay } from "./record-of-play.js";
+import { JOBS } from "./sync-jobs.js";
+import { BEAT_MS, combinePhases, nextJob, nextRetryMs, saveDelay, SAVE_EVERY_MS, shouldBeat, tickDueIn } from "./sync-rules.js";
 import { digitsString, parseState, sameEntries } from "./sudoku.js";
 
-const SAVE_DELAY_MS = 600; // Debounce: a burst of entries becomes one save.
-export const BEAT_MS = 10_000; // The server counts gaps between beats up to 3 min as play time.
-// At play, a save at most this often: the clock's own pace. The page may ask for another
-// (data-save-every, from settings.BOARD_SAVE_EVERY_SECONDS).
-export const SAVE_EVERY_MS = BEAT_MS;
-const RETRY_MAX_MS = 30_000;
 const REFRESH_EVERY_MS = 5_000;
 const BACK_ONLINE_MS = 3_000;
 
-/** What the page says when the server's board replaces the one on screen. */
-export const UPDATED_ELSEWHERE = "Updated from your other device";
-
-/**
- * Whether a heartbeat goes now: only while time counts (a "close" when it stops), and never from
- * a visitor who has not moved yet. A visitor's first write makes them a guest on the server, so
- * merely opening a puzzle (or leaving it open) makes nobody.
- */
-export function shouldBeat(sync, running, phase = "tick") {
-  if (sync.awaitingFirstMove) return false;
-  return phase === "close" ? sync.counting : running;
-}
-
-/**
- * The beat to send when `next` is asked for while `waiting` has not gone yet: an open and a close
- * that meet become a tick (the server counts on), and a close stays a close until it has gone.
- */
-export function combinePhases(waiting, next) {
-  if (!waiting || waiting === next) return next;
-  if (waiting === "tick") return next;
-  if (next === "tick") return waiting;
-  return "tick"; // open then close, or close then open
-}
-
-/**
- * How long until a tick is due, `lastWriteAt` being when the last write left (all in ms): BEAT_MS
- * after it, so the server never goes longer than BEAT_MS without a sign of life while time counts.
- */
-export function tickDueIn(now, lastWriteAt) {
-  return Math.max(0, lastWriteAt + BEAT_MS - now);
-}
-
 /** A failure worth retrying: no network, or the server briefly unwell (5xx). */
 export class Transient extends Error {}
-
-/** The most urgent job waiting: saving first, because submit and beat carry its version. */
-export function nextJob(sync) {
-  if (sync.beat === "close" && !sync.dirty) return "beat"; // the time counted stops now, not after a refresh
-  if (sync.dirty && sync.due) return "save";
-  if (sync.submit && !sync.dirty) return "submit";
-  if (sync.beat) return "beat";
-  if (sync.refresh && !sync.dirty) return "refresh";
-  return null;
-}
-
-/**
- * How long a save waits, asked at `now` for changes unsaved since `dirtySince`, the last save
- * having left at `lastSaveAt` (all in ms): a quiet moment after the last change, so a burst of
- * entries is one request, and no sooner than `every` after the last save; but never more than
- * `every` after the first unsaved change, however fast the entries keep coming.
- */
-export function saveDelay(now, dirtySince, lastSaveAt, every = SAVE_EVERY_MS) {
-  const at = Math.max(now + SAVE_DELAY_MS, lastSaveAt + every);
-  return Math.max(0, Math.min(at, dirtySince + every) - now);
-}
-
-/** The wait before the next try after waiting `ms`: 1 s, then twice as long, up to RETRY_MAX_MS. */
-export function nextRetryMs(ms) {
-  return Math.min(RETRY_MAX_MS, ms ? ms * 2 : 1000);
-}
-
 
 /**
  * The page's one line to the server. `urls`: {save, beat, submit, state, hint, results}.
@@ -428,12 +352,13 @@ export class SyncQueue {
    * back on top, then save the result on the new version. Without entries of its own since the
    * last save, or once solved, this is adopting.
    */
-  rebase(raw, notice) {
-    const local = this.host.board();
-    if (!raw || !this.base || sameEntries(local, this.base) || raw.solved) {
+  async rebase(raw, notice) {
+    if (!raw || !this.base || sameEntries(this.host.board(), this.base) || raw.solved) {
       this.adopt(raw, notice);
       return;
     }
+    const { conflictMessage, mergeBoards } = await merging();
+    const local = this.host.board(); // as it is now: the player may have moved while merge.js loaded
     const server = parseState(raw);
     const { board, conflicts } = mergeBoards(this.base, server.board, local, {
       localTimes: this.times, serverSavedAt: server.savedAt,
@@ -510,8 +435,8 @@ export class SyncQueue {
    * The unsaved board this device kept for the server's `server` (parseState's shape), or null:
    * {board, message} (DeviceCopy.take). It goes to the server at the next pump.
    */
-  restore(server) {
-    const taken = this.copy.take(server, this.version);
+  async restore(server) {
+    const taken = await this.copy.take(server, this.version);
     if (!taken) return null;
     this.times = taken.times;
     this.record.reset(taken.moves);
@@ -521,91 +446,3 @@ export class SyncQueue {
     return { board: taken.board, message: taken.message };
   }
 }
-
-/** The four requests and what their answers do. Each returns once the answer is applied. */
-const JOBS = {
-  async save(sync, keepalive) {
-    const sent = sync.host.board();
-    const { batch, body } = sync.record.outgoing(sync.dateNow());
-    sync.dirty = false;
-    sync.due = false;
-    if (!sync.offline) sync.show("saving");
-    sync.wrote();
-    sync.lastSaveAt = sync.now();
-    let reply;
-    try {
-      reply = await sync.send(sync.urls.save, { version: sync.version, ...wire(sent), ...body }, keepalive);
-    } catch (error) {
-      sync.dirty = true; // Nothing was saved: the same (or newer) board goes next time.
-      throw error;
-    }
-    const { status, data } = reply;
-    if (status === 200) {
-      sync.version = data.version;
-      sync.base = sent;
-      sync.counting ||= sync.host.running(); // a save starts the server's clock (a guest's first one, say)
-      sync.host.elapsed(data.elapsed);
-      sync.record.delivered(batch);
-      // More than one write's moves: the rest go in the next save, at once.
-      if (sync.record.moves.length && !sync.dirty) Object.assign(sync, { dirty: true, due: true });
-      if (sync.dirty) sync.writeLocalCopy(); // Newer moves: their copy now builds on this version.
-      else {
-        sync.times.clear();
-        sync.clearLocalCopy();
-      }
-      sync.show("saved");
-    } else if (status === 409) {
-      sync.rebase(data?.state, UPDATED_ELSEWHERE);
-    } else if (sync.record.refusedAsFull(status, data)) {
-      Object.assign(sync, { dirty: true, due: true });
-    } else {
-      sync.refuse(status, data);
-    }
-  },
-
-  async submit(sync) {
-    sync.submit = false;
-    const { batch, body } = sync.record.outgoing(sync.dateNow());
-    sync.wrote();
-    const { status, data } = await sync.send(sync.urls.submit, { version: sync.version, digits: digitsString(sync.host.board()), ...body });
-    if (status === 200) sync.record.delivered(batch);
-    if (status === 200 && data.solved) {
-      if (data.state) sync.adopt(data?.state, "");
-      sync.host.finish(data.seconds ?? data.state?.solve_seconds);
-    } else if (status === 200) {
-      if (typeof data.version === "number") sync.version = data.version;
-      sync.host.alert(data.message || "Not quite: some digits are wrong.");
-    } else if (status === 409) {
-      sync.rebase(data?.state, UPDATED_ELSEWHERE);
-    } else if (sync.record.refusedAsFull(status, data)) {
-      sync.submit = true;
-    } else {
-      sync.refuse(status, data);
-    }
-  },
-
-  async beat(sync) {
-    const phase = sync.beat;
-    sync.beat = null;
-    // Paused or hidden while a tick or an open waited in the queue: a close follows it anyway.
-    if (phase !== "close" && !sync.host.running()) return;
-    // A tick that waited behind a save or a submit: that write was the sign of life.
-    if (phase === "tick" && tickDueIn(sync.now(), sync.lastWriteAt) > 0) return;
-    sync.wrote();
-    const { status, data } = await sync.send(sync.urls.beat, { version: sync.version, phase });
-    if (status === 200) sync.host.elapsed(data.elapsed);
-    else if (status === 409 && data?.state) sync.adopt(data?.state, UPDATED_ELSEWHERE);
-    else if (status === 401 || status === 403) sync.refuse(status, data);
-  },
-
-  async refresh(sync) {
-    sync.refresh = false;
-    const { status, data } = await sync.send(sync.urls.state);
-    // Only a newer version replaces the board; local moves made meanwhile go through save and 409.
-    if (status === 200 && !sync.dirty && data.version !== sync.version) {
-      sync.adopt(data, UPDATED_ELSEWHERE);
-    } else if (status === 200) {
-      sync.host.elapsed(data.elapsed);
-    }
-  },
-};

@@ -6,7 +6,8 @@
 
 import * as candidates from "./candidates.js";
 import { clearedBoard, fillCandidates, sameEntries } from "./sudoku.js";
-import { Transient, UPDATED_ELSEWHERE } from "./sync.js";
+import { Transient } from "./sync.js";
+import { UPDATED_ELSEWHERE } from "./sync-jobs.js";
 import { render, showNotice } from "./view.js";
 import { change } from "./play.js";
 import { confirmWith } from "./confirm.js";

@@ -177,7 +177,8 @@ function bounded(history) {
 /**
  * The undo history and the removed candidates of one player's daily, kept on this device. One
  * entry per player and daily (a visitor's under "visitor", taken over by the guest their first
- * move made, as DeviceCopy's), and at most BOARDS_KEPT of them: writing one forgets the oldest.
+ * move made, as DeviceCopy's; a guest's by the account it became or moved its board to), and at
+ * most BOARDS_KEPT of them: writing one forgets the oldest.
  */
 export class UndoCopy {
   constructor(storage, now = () => Date.now()) {
@@ -187,15 +188,22 @@ export class UndoCopy {
     this.pruned = false; // the other dailies are looked over once a page, not at every move
   }
 
-  /** Whose history this is: `playerId` (null for a visitor) at `puzzle`; a guest takes the visitor's. */
-  open(playerId, puzzle, guest = false) {
-    this.key = `sudoku:undo:${playerId ?? "visitor"}:${puzzle}`;
-    if (!guest) return;
-    const visitorKey = `sudoku:undo:visitor:${puzzle}`;
+  /**
+   * Whose history this is: `playerId` (null for a visitor) at `puzzle`. A guest takes the
+   * visitor's; an account whose board came from guest `fromGuest` (a sign-up or a log-in, the
+   * state API says) takes that guest's, or its visitor's when the page left before it knew the guest.
+   */
+  open(playerId, puzzle, guest = false, fromGuest = null) {
+    const key = (who) => `sudoku:undo:${who}:${puzzle}`;
+    this.key = key(playerId ?? "visitor");
+    const before = guest ? ["visitor"] : fromGuest != null ? [fromGuest, "visitor"] : [];
     try {
-      const kept = this.storage.getItem(visitorKey);
-      if (kept !== null && this.storage.getItem(this.key) === null) this.storage.setItem(this.key, kept);
-      if (kept !== null) this.storage.removeItem(visitorKey);
+      for (const from of before.map(key).filter((k) => k !== this.key)) {
+        const kept = this.storage.getItem(from);
+        if (kept === null) continue;
+        if (this.storage.getItem(this.key) === null) this.storage.setItem(this.key, kept);
+        this.storage.removeItem(from);
+      }
     } catch {
       // Private mode: nothing was kept.
     }

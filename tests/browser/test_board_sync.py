@@ -4,6 +4,7 @@ moves, and the clock on screen never goes back nor jumps across a reload or a re
 from __future__ import annotations
 
 import itertools
+import threading
 
 import pytest
 import time_machine
@@ -154,7 +155,8 @@ def assert_smooth(shown: list[int], where: str) -> None:
 def test_the_clock_counts_a_closed_page_up_to_the_limit_and_never_goes_back(chromium, live_server, todays_easy, closed):
     """A reload counts as no time away; a page closed and opened again counts the time it was closed
     up to HEARTBEAT_GAP_SECONDS (issue 43: an open that counted nothing hid play from the clock), so
-    the clock moves on by that once, as the paused board says, and is smooth otherwise."""
+    the clock moves on by that once, as the paused board says (the state shows it as the board
+    appears, issue 45), and is smooth otherwise."""
     path = f"/daily/{todays_easy.date.isoformat()}/easy/"
     away = 0 if closed is None else min(closed, settings.HEARTBEAT_GAP_SECONDS)
     start = timezone.now()
@@ -182,8 +184,8 @@ def test_the_clock_counts_a_closed_page_up_to_the_limit_and_never_goes_back(chro
             page.goto(f"{live_server.url}{path}")
         wait_ready(page)
         after = [shown_seconds(page), *clocks.play(page, PLAYED)]
-        # Back where it was when the page went, on once by the time away the server counted
-        # (when the open's answer comes), smooth otherwise.
+        # Back where it was when the page went, on once by the time away the server counts (as
+        # the board appears: the state reads it), smooth otherwise.
         where = "across the reload" if closed is None else f"across {closed} s closed"
         steps = [later - earlier for earlier, later in itertools.pairwise([before[-1], *after])]
         jumps = [step for step in steps if step > 1]
@@ -196,6 +198,77 @@ def test_the_clock_counts_a_closed_page_up_to_the_limit_and_never_goes_back(chro
         counted = counted_once_closed("clockwatcher", closes)
         played = 2 * PLAYED + away
         assert abs(counted - played) <= 1.5, f"the server counted {counted} s of {played} s"
+        assert abs(counted - after[-1]) <= 1.5, f"the server counted {counted} s, the screen showed {after[-1]} s"
+        context.close()
+
+
+# The timer's text at the moment the board appears (#sudoku gets data-ready), before any answer to
+# what the new page sends: what a player sees first.
+TIMER_AT_READY = """new MutationObserver((changes, observer) => {
+  const root = document.getElementById("sudoku");
+  if (!root || !root.dataset.ready) return;
+  window.timerAtReady = document.getElementById("sudoku-timer").textContent;
+  observer.disconnect();
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });"""
+
+
+def test_a_reload_whose_last_beat_is_slow_shows_the_counted_time_at_once_and_loses_none(
+    chromium, live_server, todays_easy, monkeypatch
+):
+    """A phone's network: the leaving page's last beat (its "close") reaches the server only after
+    the reloaded page has read the state and sent its "open". The board still appears at the time
+    the server counts (the time counted and the silence since the last sign of life, up to the
+    limit: what any next sign of life adds, attempts.py), not at the last beat that arrived, and
+    the server loses no second of it.
+
+    The close is held on the server: the browser sends it with keepalive as the page unloads, and
+    Playwright neither sees nor routes a request of a page that is going away."""
+    from puzzles.views import api
+
+    arrived, release = threading.Event(), threading.Event()
+    beat = api.attempt_beat
+
+    def close_held(user, daily, phase="tick"):
+        if phase == "close" and not arrived.is_set():
+            arrived.set()
+            release.wait(10)
+        return beat(user, daily, phase)
+
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as traveller:
+        context = chromium.new_context(viewport={"width": 1200, "height": 900})
+        context.add_init_script(COUNT_FETCHES)
+        context.add_init_script(TIMER_AT_READY)
+        context.clock.install(time=start)
+        context.clock.pause_at(start)
+        clocks = Clocks(context, traveller)
+        page = context.new_page()
+        sign_up(page, live_server.url, path, "slowphone")
+        enter(page, 0, "4")
+        before = clocks.play(page, PLAYED)
+        counted = Attempt.objects.get(user__username="slowphone").active_seconds
+        assert before[-1] - counted >= 3, f"the last beat that arrived counted {counted} s of {before[-1]}"
+
+        monkeypatch.setattr(api, "attempt_beat", close_held)
+        closes = closes_of("slowphone")
+        page.reload()
+        wait_ready(page)
+        first = page.evaluate("window.timerAtReady")
+        assert arrived.wait(10), "the leaving page sent no closing beat"
+        minutes, seconds = first.split(":")
+        assert int(minutes) * 60 + int(seconds) == before[-1], (
+            f"{before[-1]} s on the leaving page, {first} as it came back"
+        )
+        release.set()
+        counted_once_closed("slowphone", closes)
+
+        after = [shown_seconds(page), *clocks.play(page, PLAYED)]
+        assert_smooth([before[-1], *after], "across a reload whose last beat was slow")
+        closes = closes_of("slowphone")
+        page.close()
+        counted = counted_once_closed("slowphone", closes)
+        assert abs(counted - 2 * PLAYED) <= 1.5, f"the server counted {counted} s of {2 * PLAYED} s"
         assert abs(counted - after[-1]) <= 1.5, f"the server counted {counted} s, the screen showed {after[-1]} s"
         context.close()
 

@@ -185,3 +185,62 @@ def test_erasing_a_digit_brings_back_exactly_the_notes_it_took_from_its_peers(ch
         page.keyboard.press("Control+z")
         assert digit_in(page, 0) == "" and notes() == before
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("door", "as_guest_first"),
+    [("sign up", False), ("log in", False), ("log in", True)],
+    ids=["sign-up", "log-in", "log-in-after-a-reload-as-guest"],
+)
+def test_undo_and_redo_are_kept_when_a_guests_board_becomes_their_accounts(
+    chromium, live_server, todays_easy, door, as_guest_first
+):
+    """A visitor's moves make a guest; signing up turns the guest into the account, logging in
+    moves its board to the account (accounts/guests.py). Either way the board is the same, and so
+    is its undo history on this device, as over a reload: undo takes back the last move, redo puts
+    it back. (As a visitor the page keeps the history under "visitor"; reloaded as the guest, under
+    the guest's id, which a log-in leaves behind.)"""
+    from django.contrib.auth import get_user_model
+
+    from tests.browser.pages import PASSWORD
+    from tests.browser.test_board_sync import log_in
+
+    path = f"/daily/{todays_easy.date.isoformat()}/easy/"
+    if door == "log in":
+        get_user_model().objects.create_user("returner", password=PASSWORD)
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server.url}{path}")
+    page.wait_for_selector("#sudoku[data-ready=visitor]")
+    with page.expect_response(saves("48" + "0" * 79)):
+        enter(page, 0, "4")
+        enter(page, 1, "8")
+    if as_guest_first:
+        page.reload()
+        page.wait_for_selector("#sudoku[data-ready=true][data-guest=true]")
+    if door == "sign up":
+        sign_up(page, live_server.url, path, "newcomer")
+    else:
+        log_in(page, live_server.url, path, "returner")
+    name = "newcomer" if door == "sign up" else "returner"
+    assert page.locator("#account-name").inner_text() == name
+    assert Attempt.objects.get(user__username=name).digits == "48" + "0" * 79
+    assert [digit_in(page, 0), digit_in(page, 1)] == ["4", "8"]
+
+    assert not undo_disabled(page), f"the history is gone after {door}"
+    with page.expect_response(saves("4" + "0" * 80)):
+        page.click("#key-undo")
+        assert [digit_in(page, 0), digit_in(page, 1)] == ["4", ""]
+    with page.expect_response(saves("48" + "0" * 79)):
+        page.click("#key-redo")
+        assert [digit_in(page, 0), digit_in(page, 1)] == ["4", "8"]
+    assert page.locator("#key-redo").get_attribute("aria-disabled") == "true"
+    # The account's history is its own now: a reload finds it under the account.
+    page.reload()
+    wait_ready(page)
+    page.click("#key-undo")
+    assert digit_in(page, 1) == ""
+    keys = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('sudoku:undo:'))")
+    user_id = Attempt.objects.get(user__username=name).user_id
+    assert keys == [f"sudoku:undo:{user_id}:{page.locator('#sudoku').get_attribute('data-puzzle')}"]
+    context.close()

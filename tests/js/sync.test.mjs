@@ -1,15 +1,19 @@
-// The sync queue (static/js/sync.js) against a fake server: fetch, timers, time and storage
-// are the test's own, so every decision (when to save, what a 409, 401, 4xx or 5xx does, retries
-// and their backoff, one request at a time) is checked without a browser.
+// The sync queue (static/js/sync.js, with its rules, sync-rules.js, and its requests, sync-jobs.js)
+// against a fake server: fetch, timers, time and storage are the test's own, so every decision
+// (when to save, what a 409, 401, 4xx or 5xx does, retries and their backoff, one request at a
+// time) is checked without a browser.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { applyDigit, applyMoves, digitsString, isFull, movesBetween, parseState, toggleMarks } from "../../static/js/sudoku.js";
 import { MOVES_PER_WRITE } from "../../static/js/record-of-play.js";
+// The queue loads merge.js at its first merge; loaded here first, a merge waits on no file.
+import "../../static/js/merge.js";
+import { SyncQueue } from "../../static/js/sync.js";
 import {
-  BEAT_MS, SAVE_EVERY_MS, SyncQueue, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat, tickDueIn,
-} from "../../static/js/sync.js";
+  BEAT_MS, SAVE_EVERY_MS, combinePhases, nextJob, nextRetryMs, saveDelay, shouldBeat, tickDueIn,
+} from "../../static/js/sync-rules.js";
 import { FakeTime, settle } from "./fake-time.mjs";
 
 const GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -656,7 +660,7 @@ describe("the local copy", () => {
   test("moves kept on this device come back onto the version they were built on, and go to the server", async () => {
     const { sync, game, requests, stored } = setUp();
     keep(stored, applyDigit(game.board, [0], 4), 1);
-    const restored = sync.restore(server(game.board)).board;
+    const restored = (await sync.restore(server(game.board))).board;
     assert.equal(restored.digits[0], 4);
     game.board = restored;
     sync.pump();
@@ -664,26 +668,26 @@ describe("the local copy", () => {
     assert.equal(requests[0].body.digits, digitsString(restored));
   });
 
-  test("a copy without its base that the server has moved on from is dropped, and so is one with nothing new", () => {
+  test("a copy without its base that the server has moved on from is dropped, and so is one with nothing new", async () => {
     const { sync, game, stored } = setUp();
     keep(stored, applyDigit(game.board, [0], 4), 0);
-    assert.equal(sync.restore(server(game.board)), null);
+    assert.equal(await sync.restore(server(game.board)), null);
     assert.ok(!stored.has(KEY) && !sync.dirty);
     keep(stored, game.board, 1);
-    assert.equal(sync.restore(server(game.board)), null);
+    assert.equal(await sync.restore(server(game.board)), null);
     assert.ok(!stored.has(KEY));
     stored.set(KEY, "{not json");
-    assert.equal(sync.restore(server(game.board)), null);
+    assert.equal(await sync.restore(server(game.board)), null);
   });
 
-  test("moves kept offline go on top of what another device saved since, the newer entry winning a shared cell", () => {
+  test("moves kept offline go on top of what another device saved since, the newer entry winning a shared cell", async () => {
     const { sync, game, stored } = setUp();
     const base = game.board;
     const mine = applyDigit(applyDigit(base, [0], 4), [1], 8); // r1c1 and r1c2, an hour ago
     const anHourAgo = Date.now() - 3_600_000;
     keep(stored, mine, 0, base, [[0, anHourAgo], [1, anHourAgo]]);
     const theirs = applyDigit(base, [1], 2); // r1c2, saved a minute ago on the other device
-    const restored = sync.restore(server(theirs, Date.now() - 60_000));
+    const restored = await sync.restore(server(theirs, Date.now() - 60_000));
     assert.equal(restored.board.digits[0], 4, "a cell only this device changed is kept");
     assert.equal(restored.board.digits[1], 2, "the newer entry wins the shared cell");
     assert.match(restored.message, /r1c2/);
@@ -697,20 +701,20 @@ describe("a guest's moves from before the page knew them", () => {
     version, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre,
   });
 
-  test("a guest takes the moves this device kept for them as a visitor", () => {
+  test("a guest takes the moves this device kept for them as a visitor", async () => {
     const { sync, game, stored } = setUp();
     stored.set(VISITOR, copyOf(applyDigit(game.board, [0], 4), 1));
     sync.begin(1, 7, "2026-01-01-easy", true);
     assert.ok(!stored.has(VISITOR));
-    assert.equal(sync.restore(server(game.board)).board.digits[0], 4);
+    assert.equal((await sync.restore(server(game.board))).board.digits[0], 4);
   });
 
-  test("a signed-up player never takes a visitor's moves", () => {
+  test("a signed-up player never takes a visitor's moves", async () => {
     const { sync, game, stored } = setUp();
     stored.set(VISITOR, copyOf(applyDigit(game.board, [0], 4), 1));
     sync.begin(1, 7, "2026-01-01-easy", false);
     assert.ok(stored.has(VISITOR));
-    assert.equal(sync.restore(server(game.board)), null);
+    assert.equal(await sync.restore(server(game.board)), null);
   });
 });
 
@@ -889,7 +893,7 @@ describe("the record of play", () => {
     const { sync, game, requests, stored, time } = setUp();
     stored.set(KEY, kept);
     await time.advance(5000);
-    game.board = sync.restore(server(game.board)).board;
+    game.board = (await sync.restore(server(game.board))).board;
     assert.deepEqual(wireOf(sync.record.moves), [["d", [[0, 4]]], ["d", [[1, 8]]]]);
     sync.pump();
     await settle();
@@ -897,13 +901,13 @@ describe("the record of play", () => {
     assert.ok(ages[0] >= 5000 && ages[0] === ages[1], `made together, a while before this write: ${ages}`);
   });
 
-  test("a copy kept before moves were recorded comes back as one move a layer", () => {
+  test("a copy kept before moves were recorded comes back as one move a layer", async () => {
     const { sync, game, stored } = setUp();
     const board = toggleMarks(applyDigit(game.board, [0], 4), [1], 3, "colour");
     stored.set(KEY, JSON.stringify({
       version: 1, givens: GIVENS, digits: digitsString(board), corner: board.corner, centre: board.centre, colours: board.colours,
     }));
-    sync.restore(server(game.board));
+    await sync.restore(server(game.board));
     assert.deepEqual(wireOf(sync.record.moves), [["d", [[0, 4]]], ["k", [[1, "3"]]]]);
   });
 

@@ -226,6 +226,40 @@ describe("the copy on this device", () => {
     assert.equal(storage.getItem("sudoku:undo:visitor:p"), null);
   });
 
+  test("an account takes over the history of the guest whose board it took, or of that guest's visitor", () => {
+    const [history] = play(fresh(), (b) => applyDigit(b, [0], 4));
+    const keep = (storage, who) => {
+      const copy = new UndoCopy(storage);
+      copy.open(who, "p");
+      copy.write(history, new Array(81).fill(""));
+    };
+    // Logged in to account 9 from guest 3's session: the board went from 3 to 9.
+    const merged = memoryStorage();
+    keep(merged, 3);
+    const account = new UndoCopy(merged);
+    account.open(9, "p", false, 3);
+    assert.deepEqual(account.read().history, history);
+    assert.equal(merged.getItem("sudoku:undo:3:p"), null);
+    // Signed up before a reload told the page who the guest was: the guest is the account, 3.
+    const signedUp = memoryStorage();
+    keep(signedUp, null);
+    const converted = new UndoCopy(signedUp);
+    converted.open(3, "p", false, 3);
+    assert.deepEqual(converted.read().history, history);
+    assert.equal(signedUp.getItem("sudoku:undo:visitor:p"), null);
+    // Without the state API's word, an account takes nobody's, and its own stays its own.
+    const other = memoryStorage();
+    keep(other, null);
+    keep(other, 3);
+    const stranger = new UndoCopy(other);
+    stranger.open(9, "p");
+    assert.equal(stranger.read(), null);
+    assert.ok(other.getItem("sudoku:undo:visitor:p") && other.getItem("sudoku:undo:3:p"));
+    const own = new UndoCopy(other);
+    own.open(3, "p", false, 3);
+    assert.deepEqual(own.read().history, history, "its own history, not replaced by the visitor's");
+  });
+
   test("it is bounded: the newest 200 steps, and the 10 dailies written last", () => {
     const storage = memoryStorage();
     let now = 0;
