@@ -90,7 +90,7 @@ LAYERS = [
     ("staff",),
     ("leagues",),
     ("pipeline",),
-    ("practice",),
+    ("practice", "brought"),
     ("accounts",),
     ("results",),
     ("coaching",),

@@ -23,7 +23,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.utils import timezone
 
-from ..models import Attempt, Guest, Hint, PracticeAnswer, Solve, TechniqueUse
+from ..models import Attempt, BroughtAttempt, Guest, Hint, PracticeAnswer, Solve, TechniqueUse
 from ..play.preferences import preferences_move
 from .ratelimits import hourly_refund, hourly_wait
 
@@ -141,6 +141,9 @@ def guest_merge(guest, account) -> Merged:
         moved = Attempt.objects.filter(pk__in=moving).update(user=account)
         preferences_move(guest, account)
         PracticeAnswer.objects.filter(user=guest).update(user=account)
+        # Puzzles the guest brought go along too, where the account has not played them itself.
+        brought = BroughtAttempt.objects.filter(user=guest).exclude(puzzle__attempts__user=account)
+        brought.update(user=account)
         User.objects.filter(pk=guest.pk).delete()  # its remaining attempts, solves and hints go with it
     return Merged(moved, kept)
 
