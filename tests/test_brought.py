@@ -263,3 +263,8 @@ def test_a_guests_brought_puzzles_move_to_their_account(client):
 def test_the_check_runs_apart_and_answers_none_when_the_child_dies():
     assert checking.within(5, lambda givens: givens.count("0"), GIVENS) == GIVENS.count("0")
     assert checking.within(5, lambda _: __import__("os")._exit(1), GIVENS) is None
+
+
+def test_the_archive_has_the_paste_box(client):
+    body = client.get("/archive/", follow=True).content.decode()
+    assert 'action="/play/"' in body and 'name="p"' in body
