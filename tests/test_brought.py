@@ -3,11 +3,15 @@ verdict under its limits, the board's API for it, and that it never ranks, rates
 
 from __future__ import annotations
 
+import datetime
+import json
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
-from puzzles.accounts.guests import guest_merge, is_guest
+from puzzles.accounts.guests import guest_merge, guests_idle, is_guest
 from puzzles.brought import checking
 from puzzles.brought.checking import BadPuzzle, ChecksTooFast, givens_of, verdict_of
 from puzzles.models import (
@@ -252,6 +256,16 @@ def test_a_players_read_of_the_state_writes_nothing(player):
     assert rows() == before
 
 
+def test_the_players_data_download_holds_their_brought_puzzles_with_their_moves(player):
+    solve(player)
+    response = player.get("/account/export/")
+    data = json.loads(b"".join(response.streaming_content))
+    (brought,) = data["brought_puzzles"]
+    assert brought["givens"] == GIVENS and brought["solve_seconds"] is not None and brought["tier"] == "easy"
+    assert len(brought["moves"]) == GIVENS.count("0") and brought["moves"][0][1] == "d"
+    assert data["attempts"] == []
+
+
 def test_a_guests_brought_puzzles_move_to_their_account(client):
     post(client, api("save"), {"version": 0, "digits": "4" + "0" * 80})
     guest = BroughtAttempt.objects.get().user
@@ -268,3 +282,13 @@ def test_the_check_runs_apart_and_answers_none_when_the_child_dies():
 def test_the_archive_has_the_paste_box(client):
     body = client.get("/archive/", follow=True).content.decode()
     assert 'action="/play/"' in body and 'name="p"' in body
+
+
+def test_a_guest_who_plays_brought_puzzles_is_not_idle(client, settings):
+    post(client, api("save"), {"version": 0, "digits": "4" + "0" * 80})
+    guest = BroughtAttempt.objects.get().user
+    later = timezone.now() + datetime.timedelta(days=settings.GUEST_TTL_DAYS + 5)
+    BroughtAttempt.objects.update(updated_at=later - datetime.timedelta(days=1))
+    assert guest not in guests_idle(later)
+    BroughtAttempt.objects.update(updated_at=later - datetime.timedelta(days=settings.GUEST_TTL_DAYS + 1))
+    assert guest in guests_idle(later)

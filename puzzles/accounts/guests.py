@@ -150,11 +150,12 @@ def guest_merge(guest, account) -> Merged:
 
 def guests_idle(now: datetime.datetime | None = None):
     """Guests with no log-in (a guest is logged in once, when made) and no attempt touched since
-    GUEST_TTL_DAYS ago."""
+    GUEST_TTL_DAYS ago, at a daily or a brought puzzle."""
     cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.GUEST_TTL_DAYS)
     recent = Attempt.objects.filter(user=OuterRef("pk"), updated_at__gte=cutoff)
+    brought = BroughtAttempt.objects.filter(user=OuterRef("pk"), updated_at__gte=cutoff)
     return User.objects.filter(guest__isnull=False, guest__created__lt=cutoff).filter(
-        Q(last_login__isnull=True) | Q(last_login__lt=cutoff), ~Exists(recent)
+        Q(last_login__isnull=True) | Q(last_login__lt=cutoff), ~Exists(recent), ~Exists(brought)
     )
 
 

@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 
 from allauth.account.adapter import get_adapter
 from django.conf import settings
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -152,7 +153,11 @@ def state(request: HttpRequest, givens: str, puzzle: BroughtPuzzle | None, paylo
         return JsonResponse({**brought_state(None, givens), "started": False, "player": None})
     player = {"id": request.user.pk, "name": request.user.get_username(), "guest": is_guest(request.user)}
     shown = brought_read(request.user, puzzle)
-    return JsonResponse({**brought_state(shown, givens), "started": shown is not None, "player": player})
+    body = {**brought_state(shown, givens), "started": shown is not None, "player": player}
+    waiting = messages.get_messages(request)  # what a log-in merged from a guest, as a daily's state says
+    if len(waiting):
+        body["messages"] = [str(message) for message in waiting]
+    return JsonResponse(body)
 
 
 # The writes: a daily's decorators, with the puzzle stored by the first of them.
