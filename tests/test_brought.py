@@ -165,10 +165,11 @@ def test_a_visitors_first_move_stores_the_puzzle_and_makes_a_guest_who_keeps_it(
     assert state["digits"] == digits and state["version"] == 1 and state["started"] and SOLUTION not in str(state)
 
 
-def test_writes_need_the_csrf_token(db):
+@pytest.mark.parametrize("name", ["save", "beat", "submit", "hint", "check"])
+def test_every_write_needs_the_csrf_token(db, name):
     client = Client(enforce_csrf_checks=True)
-    response = post(client, api("save"), {"version": 0, "digits": "0" * 81})
-    assert response.status_code == 403 and not BroughtPuzzle.objects.exists()
+    response = post(client, api(name), {"version": 0, "digits": "0" * 81, "phase": "open"})
+    assert response.status_code == 403 and not BroughtPuzzle.objects.exists() and not User.objects.exists()
 
 
 def test_a_write_for_a_puzzle_the_site_does_not_serve_is_a_404_and_makes_nobody(client):

@@ -117,10 +117,11 @@ def brought_api(view: View) -> View:
 
     @wraps(view)
     def wrapper(request: HttpRequest, givens: str, **arguments: Any) -> JsonResponse:
+        stored = BroughtPuzzle.objects.filter(givens=givens).first()
         if request.method != "POST" or not request.user.is_authenticated:  # a read, or a visitor's beat
-            return view(request, givens=givens, puzzle=BroughtPuzzle.objects.filter(givens=givens).first(), **arguments)
+            return view(request, givens=givens, puzzle=stored, **arguments)
         try:
-            puzzle = puzzle_kept(verdict_of(givens, get_adapter().get_client_ip(request)))
+            puzzle = stored or puzzle_kept(verdict_of(givens, get_adapter().get_client_ip(request)))
         except BadPuzzle as exc:
             return json_error(str(exc), 404)
         except ChecksTooFast as exc:
