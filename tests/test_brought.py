@@ -232,6 +232,13 @@ def test_the_solve_shows_its_results_and_review_and_says_it_is_not_ranked(player
     assert post(player, api("save"), {"version": 2, "digits": "0" * 81}).status_code == 409  # solved
 
 
+def test_a_review_the_engine_cannot_make_in_time_is_said_so(player, settings):
+    solve(player)
+    settings.BROUGHT_CHECK_SECONDS = 0.00001  # the review may take three times this
+    body = player.get(f"/play/{GIVENS}/results/").content.decode()
+    assert 'data-review-state="missing"' in body and "could not be made in the time" in body
+
+
 def test_nobody_else_reads_a_players_results(player, client):
     solve(player)
     other = Client()

@@ -23,6 +23,7 @@ from ..results.review import ShownReview, shown_review
 from .checking import within
 
 REVIEW_CACHE_SECONDS = 24 * 3600
+REVIEW_RETRY_SECONDS = 600
 
 
 def timeline_of(attempt: BroughtAttempt) -> Timeline:
@@ -47,5 +48,6 @@ def brought_review(attempt: BroughtAttempt) -> ShownReview | None:
     if kept is None:
         made = within(settings.BROUGHT_CHECK_SECONDS * 3, lambda _: _made(attempt), "")
         kept = asdict(made) if isinstance(made, Review) else {}
-        cache.set(key, kept, REVIEW_CACHE_SECONDS)
+        # One that could not be made in time is tried again later, not on every read in between.
+        cache.set(key, kept, REVIEW_CACHE_SECONDS if kept else REVIEW_RETRY_SECONDS)
     return shown_review(SimpleNamespace(**kept)) if kept else None  # type: ignore[arg-type]

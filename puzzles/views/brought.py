@@ -56,8 +56,13 @@ def play_link(request: HttpRequest, givens: str) -> str:
     return request.build_absolute_uri(reverse("puzzles:play") + "?" + urlencode({"p": givens}))
 
 
+# The most of a refused text the box shows again: a puzzle is 81 characters, some spaces besides.
+TEXT_SHOWN = 200
+
+
 def _paste(request: HttpRequest, text: str = "", error: str = "", status: int = 200) -> HttpResponse:
-    return render(request, "puzzles/play_paste.html", {"text": text, "error": error}, status=status)
+    context = {"text": text[:TEXT_SHOWN], "error": error}
+    return render(request, "puzzles/play_paste.html", context, status=status)
 
 
 @require_GET
