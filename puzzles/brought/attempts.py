@@ -2,7 +2,7 @@
 assists, on one row of its own (models/brought.py), and never a rank.
 
 - A position is checked against the givens on every write (play/positions.py); a write names the
-  version it was made on, and a stale one is refused (play/attempts.StaleSave's words).
+  version it was made on, and a stale one is refused (StaleWrite, with play/attempts.StaleSave's words).
 - The clock is the server's, with the daily's rule (play/attempts.py): every sign of life counts
   the time since the one before, up to settings.HEARTBEAT_GAP_SECONDS; a solved clock stops.
 - The moves each write carries are kept on the row, each at its moment on the clock (its write's
@@ -26,12 +26,21 @@ from django.utils import timezone
 from .. import engine
 from ..accounts.ratelimits import MINUTE, window_wait
 from ..models import BroughtAttempt, BroughtPuzzle
-from ..play.attempts import AlreadySolved, StaleSave, clock_phase, tenths
+from ..play.attempts import AlreadySolved, clock_phase, tenths
 from ..play.hint_answers import LAST_STAGE, HintResult
 from ..play.hints import CheckResult, HintsTooFast
 from ..play.positions import colours_clean, digits_clean, position_clean, position_key
 from ..record_of_play.events import EventsTooFast, RecordFull
 from ..record_of_play.moves import Move, moves_clean, pack, unpack
+
+
+class StaleWrite(Exception):
+    """A write made on an older version than the one stored (another tab won): a daily's StaleSave."""
+
+    def __init__(self, attempt: BroughtAttempt) -> None:
+        super().__init__("Your progress was saved from another tab or device first.")
+        self.attempt = attempt
+
 
 POSITION_FIELDS = [
     *("digits", "corner", "centre", "colours", "version", "saved_at"),
@@ -114,7 +123,7 @@ def brought_save(
     colours: object,
     moves: object,
 ) -> Saved:
-    """Store the position made on the newest version, with its moves; StaleSave if another write
+    """Store the position made on the newest version, with its moves; StaleWrite if another write
     came first, AlreadySolved once solved, RecordFull past the moves' bound."""
     clean = (*position_clean(puzzle.givens, digits, corner, centre), colours_clean(colours))
     played = moves_clean(moves)
@@ -124,7 +133,7 @@ def brought_save(
         if attempt.is_solved:
             raise AlreadySolved()
         if version != attempt.version:
-            raise StaleSave(attempt)  # type: ignore[arg-type]  # it only keeps the attempt for the answer
+            raise StaleWrite(attempt)
         attempt.saved_at = now = timezone.now()
         _advance_clock(attempt, now)
         _log_moves(attempt, played)
@@ -150,7 +159,7 @@ def brought_submit(user, puzzle: BroughtPuzzle, *, version: int, digits: object,
         if attempt.is_solved:
             return Submitted(attempt)
         if version != attempt.version:
-            raise StaleSave(attempt)  # type: ignore[arg-type]
+            raise StaleWrite(attempt)
         attempt.saved_at = now = timezone.now()
         _advance_clock(attempt, now)
         _log_moves(attempt, played)

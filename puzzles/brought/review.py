@@ -50,4 +50,5 @@ def brought_review(attempt: BroughtAttempt) -> ShownReview | None:
         kept = asdict(made) if isinstance(made, Review) else {}
         # One that could not be made in time is tried again later, not on every read in between.
         cache.set(key, kept, REVIEW_CACHE_SECONDS if kept else REVIEW_RETRY_SECONDS)
+    # shown_review reads only the three lists a stored SolveReview has.
     return shown_review(SimpleNamespace(**kept)) if kept else None  # type: ignore[arg-type]

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET
 
 from ..accounts.guests import is_guest
 from ..brought.attempts import (
+    StaleWrite,
     brought_beat,
     brought_check,
     brought_hint,
@@ -42,7 +43,7 @@ from ..durations import format_duration
 from ..engine import technique_title
 from ..fairplay.words import pause_limit
 from ..models import BroughtPuzzle, Tier
-from ..play.attempts import AlreadySolved, StaleSave, tenths
+from ..play.attempts import AlreadySolved, tenths
 from ..record_of_play.events import RecordFull
 from .api import WRITE_BODY_BYTES, _version
 from .decorators import json_body, json_refusals, methods, new_guest_on_first_write, session_kept
@@ -135,8 +136,8 @@ def brought_api(view: View) -> View:
             return response
         try:
             return view(request, givens=givens, puzzle=puzzle, **arguments)
-        except StaleSave as exc:
-            return json_error(str(exc), 409, state=brought_state(exc.attempt, givens))  # type: ignore[arg-type]
+        except StaleWrite as exc:
+            return json_error(str(exc), 409, state=brought_state(exc.attempt, givens))
         except AlreadySolved:
             return json_error(
                 "This puzzle is already solved.", 409, state=brought_state(brought_read(request.user, puzzle), givens)
