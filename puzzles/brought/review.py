@@ -35,18 +35,16 @@ def timeline_of(attempt: BroughtAttempt) -> Timeline:
     return timeline
 
 
-def _made(attempt: BroughtAttempt) -> Review:
-    puzzle = attempt.puzzle
-    return review_timeline(timeline_of(attempt), puzzle.solution, puzzle.tier)
-
-
 def brought_review(attempt: BroughtAttempt) -> ShownReview | None:
     """The solved attempt's review to show its player; None when the engine could not make it in
     time (the page says so)."""
     key = f"brought-review:{attempt.pk}:{attempt.solved_at and attempt.solved_at.timestamp()}:{REVIEW_VERSION}"
     kept = cache.get(key)
     if kept is None:
-        made = within(settings.BROUGHT_CHECK_SECONDS * 3, lambda _: _made(attempt), "")
+        # Everything read here first: the child only computes, and never touches the database.
+        timeline, puzzle = timeline_of(attempt), attempt.puzzle
+        solution, tier = puzzle.solution, puzzle.tier
+        made = within(settings.BROUGHT_CHECK_SECONDS * 3, lambda _: review_timeline(timeline, solution, tier), "")
         kept = asdict(made) if isinstance(made, Review) else {}
         # One that could not be made in time is tried again later, not on every read in between.
         cache.set(key, kept, REVIEW_CACHE_SECONDS if kept else REVIEW_RETRY_SECONDS)
