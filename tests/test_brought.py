@@ -7,10 +7,12 @@ import datetime
 import json
 
 import pytest
+import time_machine
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from puzzles.accounts.deletion import player_delete
 from puzzles.accounts.guests import guest_merge, guests_idle, is_guest
 from puzzles.brought import checking
 from puzzles.brought.checking import BadPuzzle, ChecksTooFast, givens_of, verdict_of
@@ -38,6 +40,8 @@ SEVERAL = "0" * 80 + "1"
 # Easter Monster: one solution, and some seconds of the rater's time.
 SLOW = "100000002090400050006000700050903000000070000000850040700000600030009080002000001"
 ADDRESS = "203.0.113.9"
+# Half past the hour and the minute: the limits count in fixed windows, which a test must not see turn.
+MID_WINDOW = datetime.datetime(2026, 11, 29, 12, 30, 30, tzinfo=datetime.UTC)
 
 pytestmark = pytest.mark.django_db
 
@@ -98,6 +102,7 @@ def test_a_check_past_the_time_cap_is_refused(settings):
         verdict_of(SLOW, ADDRESS)
 
 
+@time_machine.travel(MID_WINDOW, tick=False)  # a fixed window's count, not its turn
 def test_an_address_may_have_so_many_new_puzzles_checked_an_hour_and_a_known_one_is_free(settings):
     settings.BROUGHT_CHECKS_PER_HOUR = 2
     verdict_of(GIVENS, ADDRESS)
@@ -195,6 +200,7 @@ def test_a_hint_and_a_check_answer_as_on_a_daily_without_the_solution(player):
     assert SOLUTION not in hint.content.decode() + check.content.decode()
 
 
+@time_machine.travel(MID_WINDOW, tick=False)  # a fixed window's count, not its turn
 def test_hints_are_limited_a_minute(player, settings):
     settings.HINTS_PER_MINUTE = 1
     post(player, api("hint"), {"digits": "0" * 81})
@@ -272,6 +278,12 @@ def test_the_players_data_download_holds_their_brought_puzzles_with_their_moves(
     assert brought["givens"] == GIVENS and brought["solve_seconds"] is not None and brought["tier"] == "easy"
     assert len(brought["moves"]) == GIVENS.count("0") and brought["moves"][0][1] == "d"
     assert data["attempts"] == []
+
+
+def test_deleting_a_player_deletes_their_brought_attempts_and_keeps_the_puzzle(player, user):
+    solve(player)
+    player_delete(user)
+    assert not BroughtAttempt.objects.exists() and BroughtPuzzle.objects.get().givens == GIVENS
 
 
 def test_a_guests_brought_puzzles_move_to_their_account(client):
