@@ -4,6 +4,7 @@ from .converters import IsoDateConverter
 from .views import (
     account,
     api,
+    brought,
     export,
     health,
     home,
@@ -51,6 +52,22 @@ urlpatterns = [
                 path("hint/", api.hint, name="api-hint"),
                 path("check/", api.check, name="api-check"),
                 path("replay/<int:solve_id>/", replays.api_replay, name="api-replay"),
+            ]
+        ),
+    ),
+    # Play any puzzle (views/brought.py): the paste box, the board at /play/?p=<givens>, its results and API.
+    path("play/", brought.play, name="play"),
+    re_path(r"^play/(?P<givens>[0-9]{81})/results/$", brought.results, name="play-results"),
+    re_path(
+        r"^api/play/(?P<givens>[0-9]{81})/",
+        include(
+            [
+                path("state/", brought.state, name="api-play-state"),
+                path("save/", brought.save, name="api-play-save"),
+                path("beat/", brought.beat, name="api-play-beat"),
+                path("submit/", brought.submit, name="api-play-submit"),
+                path("hint/", brought.hint, name="api-play-hint"),
+                path("check/", brought.check, name="api-play-check"),
             ]
         ),
     ),

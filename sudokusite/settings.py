@@ -603,6 +603,11 @@ HINTS_PER_MINUTE = int(env("HINTS_PER_MINUTE", "6"))
 CHECKS_PER_MINUTE = int(env("CHECKS_PER_MINUTE", "6"))
 AUTO_CHECKS_PER_MINUTE = int(env("AUTO_CHECKS_PER_MINUTE", "30"))
 
+# Brought puzzles (puzzles/brought/checking.py): a puzzle the site has not checked before costs the
+# engine up to BROUGHT_CHECK_SECONDS; one client address may have this many checked in an hour.
+BROUGHT_CHECKS_PER_HOUR = int(env("BROUGHT_CHECKS_PER_HOUR", "30"))
+BROUGHT_CHECK_SECONDS = float(env("BROUGHT_CHECK_SECONDS", "10"))
+
 # Guests (puzzles/accounts/guests.py): a visitor's first move makes a guest player; one address may make
 # this many in an hour.
 GUEST_CREATIONS_PER_HOUR = int(env("GUEST_CREATIONS_PER_HOUR", "20"))

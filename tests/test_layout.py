@@ -96,7 +96,7 @@ LAYERS = [
     ("staff",),
     ("leagues",),
     ("pipeline",),
-    ("practice",),
+    ("practice", "brought"),
     ("accounts",),
     ("results",),
     ("coaching",),

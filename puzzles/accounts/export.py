@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from ..fairplay.ranking import is_provisional
 from ..models import (
+    BroughtAttempt,
     Guest,
     League,
     Membership,
@@ -41,6 +42,7 @@ from ..models import (
     UsernameChange,
     site_today,
 )
+from ..record_of_play.moves import unpack
 from ..results.history import player_streaks
 from .export_json import array, dump
 from .export_play import attempts_of
@@ -109,6 +111,7 @@ def export_chunks(user, now: datetime.datetime | None = None) -> Iterator[str]:
         ("rating_history", array(_rating_history(user))),
         ("reminders_sent", array(_reminders_sent(user))),
         ("practice_answers", array(_practice_answers(user))),
+        ("brought_puzzles", array(_brought_puzzles(user))),
         ("attempts", array(attempts_of(user), encode=str)),  # each attempt JSON text already
     ]
     for key, chunks in lists:
@@ -251,3 +254,25 @@ def _practice_answers(user) -> Iterator[dict[str, Any]]:
     rows = PracticeAnswer.objects.filter(user_id=user.pk).order_by("created", "id")
     for technique, right, created in rows.values_list("technique", "right", "created").iterator(2000):
         yield {"technique": technique, "right": right, "created": created}
+
+
+def _brought_puzzles(user) -> Iterator[dict[str, Any]]:
+    """Each puzzle the player brought and played (models/brought.py): the puzzle, their position,
+    clock and assists, and their moves, each at its moment on the clock in milliseconds."""
+    rows = BroughtAttempt.objects.filter(user_id=user.pk).select_related("puzzle").order_by("started_at", "id")
+    for attempt in rows.iterator(200):
+        yield {
+            "givens": attempt.puzzle.givens,
+            "tier": attempt.puzzle.tier,
+            "started_at": attempt.started_at,
+            "digits": attempt.digits,
+            "corner": attempt.corner,
+            "centre": attempt.centre,
+            "colours": attempt.colours,
+            "seconds": attempt.active_seconds,
+            "hints": attempt.hints_used,
+            "checks": attempt.checks_used,
+            "solved_at": attempt.solved_at,
+            "solve_seconds": attempt.solve_seconds,
+            "moves": [[m.age_ms, m.layer, [list(c) for c in m.cells]] for m in unpack(attempt.moves or b"")],
+        }

@@ -24,7 +24,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.utils import timezone
 
-from ..models import Attempt, Guest, Hint, PracticeAnswer, Solve, TechniqueUse
+from ..models import Attempt, BroughtAttempt, Guest, Hint, PracticeAnswer, Solve, TechniqueUse
 from ..play.preferences import preferences_move
 from .ratelimits import hourly_refund, hourly_wait
 
@@ -164,17 +164,21 @@ def guest_merge(guest, account) -> Merged:
         moved = Attempt.objects.filter(pk__in=moving).update(user=account)
         preferences_move(guest, account)
         PracticeAnswer.objects.filter(user=guest).update(user=account)
+        # Puzzles the guest brought go along too, where the account has not played them itself.
+        brought = BroughtAttempt.objects.filter(user=guest).exclude(puzzle__attempts__user=account)
+        brought.update(user=account)
         User.objects.filter(pk=guest.pk).delete()  # its remaining attempts, solves and hints go with it
     return Merged(moved, kept, tuple(daily for _, daily in moving_rows))
 
 
 def guests_idle(now: datetime.datetime | None = None):
     """Guests with no log-in (a guest is logged in once, when made) and no attempt touched since
-    GUEST_TTL_DAYS ago."""
+    GUEST_TTL_DAYS ago, at a daily or a brought puzzle."""
     cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.GUEST_TTL_DAYS)
     recent = Attempt.objects.filter(user=OuterRef("pk"), updated_at__gte=cutoff)
+    brought = BroughtAttempt.objects.filter(user=OuterRef("pk"), updated_at__gte=cutoff)
     return User.objects.filter(guest__isnull=False, guest__created__lt=cutoff).filter(
-        Q(last_login__isnull=True) | Q(last_login__lt=cutoff), ~Exists(recent)
+        Q(last_login__isnull=True) | Q(last_login__lt=cutoff), ~Exists(recent), ~Exists(brought)
     )
 
 

@@ -1,8 +1,7 @@
 """Puzzles in the pools and the daily puzzles published from them, the players' attempts and solves;
-the record of play (play.py) and leagues (leagues.py) in modules of their own.
-
-Rules live here as constraints and querysets; the workflows that change them are in the domain
-packages above (pipeline/ for pools and dailies, play/ for a player's position and solve).
+the record of play (play.py), leagues (leagues.py) and brought puzzles (brought.py) apart.
+Rules live here as constraints and querysets; the workflows that change them are in the packages
+above (pipeline/ for pools and dailies, play/ and brought/ for a player's position and solve).
 """
 
 from __future__ import annotations
@@ -378,6 +377,7 @@ class Check(models.Model):
 
 # The models of their own modules, registered with the app through this package.
 from .accounts import Guest, Preferences, UsernameChange  # noqa: E402, F401
+from .brought import BroughtAttempt, BroughtPuzzle  # noqa: E402, F401
 from .coaching import SolveReview, TechniqueUse  # noqa: E402, F401
 from .leagues import League, Membership  # noqa: E402, F401
 from .play import Placements, PlayEvent  # noqa: E402, F401

@@ -93,6 +93,7 @@ def ada(todays_easy) -> User:
 VISITOR_PAGES = {
     "home": "/",
     "archive": "/archive/",
+    "play-any-puzzle": "/play/",
     "sign-up": "/accounts/signup/",
     "log-in": "/accounts/login/",
     "password-reset": "/accounts/password/reset/",
