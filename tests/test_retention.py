@@ -19,10 +19,22 @@ from django.utils import timezone
 from puzzles.accounts import reminders, retention
 from puzzles.accounts.guests import guest_create
 from puzzles.fairplay import ranking
-from puzzles.models import Attempt, Check, Guest, Hint, PlayEvent, Reminder, ReminderSent, Solve
+from puzzles.models import (
+    Attempt,
+    BroughtAttempt,
+    BroughtPuzzle,
+    Check,
+    Guest,
+    Hint,
+    PlayEvent,
+    Reminder,
+    ReminderSent,
+    Solve,
+)
 from puzzles.pipeline import tasks
 from sudokusite.celery import app
 
+from .conftest import EASY_GIVENS, EASY_SOLUTION
 from .factories import judge_follow_up, make_daily, make_event, make_solve, post, url
 
 pytestmark = pytest.mark.django_db
@@ -162,6 +174,28 @@ def test_records_of_attempts_unsolved_past_the_period_go_and_the_attempts_stay(s
     assert retention.records_delete_abandoned() == 0
 
 
+def test_attempts_at_brought_puzzles_unsolved_past_the_period_go_and_the_puzzle_stays(settings):
+    settings.ABANDONED_RECORD_DAYS = 365
+    puzzle = BroughtPuzzle.objects.create(
+        givens=EASY_GIVENS, solution=EASY_SOLUTION, tier="easy", score=1, hardest="naked-single", clues=32
+    )
+
+    def attempt(name: str, days: int, solved: bool = False) -> BroughtAttempt:
+        made = BroughtAttempt.objects.create(user=User.objects.create_user(name), puzzle=puzzle, moves=b"kept")
+        when = timezone.now() - days * DAY
+        BroughtAttempt.objects.filter(pk=made.pk).update(updated_at=when, solved_at=when if solved else None)
+        return made
+
+    gone = [attempt(f"gone{n}", 366) for n in range(3)]
+    kept = [attempt("younger", 364).pk, attempt("solved", 400, solved=True).pk]
+
+    assert retention.brought_delete_abandoned(batch=2) == 3
+    assert sorted(BroughtAttempt.objects.values_list("pk", flat=True)) == sorted(kept)
+    assert not BroughtAttempt.objects.filter(pk__in=[a.pk for a in gone]).exists()
+    assert BroughtPuzzle.objects.filter(pk=puzzle.pk).exists()
+    assert retention.brought_delete_abandoned() == 0
+
+
 def test_an_abandoned_attempt_finished_later_is_judged_to_have_no_whole_record(client, daily, settings):
     """Half the grid a year ago, its record deleted, the rest now: the record left shows a person's
     pace, but not how most of the grid was filled, so the solve is not ranked nor rated."""
@@ -226,7 +260,15 @@ def test_the_daily_task_removes_every_kind_logs_one_line_and_runs_twice_harmless
 
     with caplog.at_level(logging.INFO, logger="puzzles.accounts.retention"):
         first = tasks.apply_retention.apply().get()
-    assert first == {"sessions": 1, "devices": 1, "guests": 1, "mail_log": 1, "events": 3, "out_of_time": False}
+    assert first == {
+        "sessions": 1,
+        "devices": 1,
+        "guests": 1,
+        "mail_log": 1,
+        "events": 3,
+        "brought": 0,
+        "out_of_time": False,
+    }
     assert (
         "retention: deleted 1 expired sessions (1 device records), 1 idle guests, 1 mail-log entries, "
         "3 events of abandoned records" in caplog.text

@@ -23,6 +23,9 @@ entry, pipeline/tasks.apply_retention), each kind after a period of its own. doc
   fairplay/judge.record_cut_short to have no whole record ("no-record": not ranked nor rated),
   since moves that filled its grid are gone. The per-attempt bounds go on counting the
   deleted moves and no longer the deleted events, which gives the player room, never takes it.
+- A brought puzzle's attempt (models/brought.py) left unsolved and untouched as long: the attempt
+  goes whole, since its moves are in its row and nothing else reads it (no solve, no rank). The
+  puzzle stays: it is the engine's verdict on a grid, and holds nothing of the player.
 
 Each kind deletes in batches, one transaction each, checking its rule again inside it, so a player
 who comes back during the run keeps what is theirs; a run cut short keeps what it deleted, and a
@@ -46,7 +49,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from ..models import Attempt, PlayEvent, ReminderSent, Solve
+from ..models import Attempt, BroughtAttempt, PlayEvent, ReminderSent, Solve
 from .guests import guests_delete_idle
 
 log = logging.getLogger(__name__)
@@ -153,6 +156,33 @@ def records_delete_abandoned(
     return _until_done(one_batch, deadline)
 
 
+def brought_abandoned(now: datetime.datetime | None = None) -> QuerySet[BroughtAttempt]:
+    """Attempts at brought puzzles never solved, untouched (every write and beat) for ABANDONED_RECORD_DAYS."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.ABANDONED_RECORD_DAYS)
+    return BroughtAttempt.objects.filter(solved_at__isnull=True, updated_at__lt=cutoff)
+
+
+def brought_delete_abandoned(
+    now: datetime.datetime | None = None, batch: int = ATTEMPTS_BATCH, deadline: float | None = None
+) -> int:
+    """Delete abandoned attempts at brought puzzles (brought_abandoned), `batch` per transaction,
+    each checked again under its lock; how many went."""
+    now = now or timezone.now()
+
+    def one_batch() -> tuple[int, bool]:
+        with transaction.atomic():
+            ids = list(
+                brought_abandoned(now)
+                .order_by("pk")
+                .select_for_update(skip_locked=True)
+                .values_list("pk", flat=True)[:batch]
+            )
+            deleted, _ = BroughtAttempt.objects.filter(pk__in=ids).delete()
+        return deleted, len(ids) == batch
+
+    return _until_done(one_batch, deadline)
+
+
 @dataclass
 class Removed:
     """What one run of retention_apply deleted, kind by kind."""
@@ -162,6 +192,7 @@ class Removed:
     guests: int = 0  # idle guests (their attempts, solves and hints went with them)
     mail_log: int = 0  # reminder claims
     events: int = 0  # events of abandoned attempts' records of play
+    brought: int = 0  # abandoned attempts at brought puzzles
     out_of_time: bool = False  # the deadline passed: anything left waits for the next run
 
 
@@ -176,14 +207,17 @@ def retention_apply(now: datetime.datetime | None = None, budget_seconds: float 
     removed.guests = guests_delete_idle(now)  # a few a day: no deadline of its own
     removed.mail_log = mail_log_delete_old(now, deadline=deadline)
     removed.events = records_delete_abandoned(now, deadline=deadline)
+    removed.brought = brought_delete_abandoned(now, deadline=deadline)
     removed.out_of_time = deadline is not None and time.monotonic() >= deadline
     log.info(
-        "retention: deleted %d expired sessions (%d device records), %d idle guests, %d mail-log entries, %d events of abandoned records%s",
+        "retention: deleted %d expired sessions (%d device records), %d idle guests, %d mail-log entries, "
+        "%d events of abandoned records, %d abandoned attempts at brought puzzles%s",
         removed.sessions,
         removed.devices,
         removed.guests,
         removed.mail_log,
         removed.events,
+        removed.brought,
         " (out of time: anything left waits for the next run)" if removed.out_of_time else "",
     )
     return removed

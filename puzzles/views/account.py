@@ -123,7 +123,8 @@ def privacy(request: HttpRequest) -> HttpResponse:
         "periods": [
             f"The record of each day a reminder was due, and whether it went: {settings.MAIL_LOG_DAYS} days.",
             "The moves of a puzzle you started and never solved: deleted after "
-            f"{settings.ABANDONED_RECORD_DAYS} days untouched (the position on the board stays).",
+            f"{settings.ABANDONED_RECORD_DAYS} days untouched (the position on the board stays); a puzzle you "
+            "brought (Play any puzzle) and never solved goes whole then.",
             "Counters against abuse: an hour, or a day.",
         ],
         "contact": settings.REPORT_EMAIL,
