@@ -94,6 +94,19 @@ def test_the_home_stats_and_learn_pages_a_player_opened_show_offline_under_a_not
     context.close()
 
 
+def test_a_page_opened_before_the_worker_was_in_control_is_kept_too(chromium, live_server, todays_easy):
+    context = chromium.new_context(service_workers="allow", **SIZES["desktop"])
+    log_in(context, live_server.url, User.objects.create_user("newcomer"))
+    page = context.new_page()
+    page.goto(live_server.url + "/stats/")  # the very first page: the worker installs as it shows
+    controlled(page)
+    wait_reader_kept(page, "/stats/")  # told by the page (service-worker.js), it fetched and kept it
+    go_offline(context)
+    page.reload()
+    assert page.locator(".offline-copy").is_visible() and "newcomer" in page.locator(".site-header").inner_text()
+    context.close()
+
+
 def test_a_log_out_forgets_the_reader_s_pages_and_another_account_never_sees_them(chromium, live_server, todays_easy):
     base = live_server.url
     context = chromium.new_context(service_workers="allow", **SIZES["desktop"])
