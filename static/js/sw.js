@@ -36,6 +36,8 @@ const READER_HEADER = "Sudoku-Reader";
 const KEPT_AT = "Sudoku-Kept-At"; // when a reader's page was kept, in ms since 1970
 // Puzzle pages and positions kept, the most recently opened first: a player opens five a day.
 const KEEP = 20;
+// A reader's pages kept: the home page, stats and the whole guide (42 techniques) fit.
+const READER_KEEP = 50;
 
 /** The caches of this worker's `version`: {static, pages}. */
 function cacheNames(version) {
@@ -122,13 +124,13 @@ function stateAfterWrite(kept, kind, body, status, answer, now) {
   return kept;
 }
 
-/** Put `response` under `request` in the cache `name`, keeping the KEEP newest. */
-async function keep(name, request, response) {
+/** Put `response` under `request` in the cache `name`, keeping the `most` newest. */
+async function keep(name, request, response, most = KEEP) {
   const cache = await caches.open(name);
   await cache.delete(request); // so that it becomes the newest
   await cache.put(request, response);
   const keys = await cache.keys();
-  await Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP)).map((key) => cache.delete(key)));
+  await Promise.all(keys.slice(0, Math.max(0, keys.length - most)).map((key) => cache.delete(key)));
 }
 
 // How many times the session caches were forgotten since this worker started: an answer that
@@ -173,7 +175,7 @@ async function keepForReader(key, response, epoch = forgotten) {
   const headers = new Headers(response.headers);
   headers.set(KEPT_AT, String(Date.now()));
   const copy = new Response(await response.clone().text(), { status: 200, headers });
-  if (epoch === forgotten) await keep(readerCache(reader), key, copy); // not after a log-out meanwhile
+  if (epoch === forgotten) await keep(readerCache(reader), key, copy, READER_KEEP); // not after a log-out meanwhile
 }
 
 /** The one reader's kept copy of the page at `key`, or undefined (none, or no one reader). */

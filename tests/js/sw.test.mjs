@@ -326,6 +326,16 @@ describe("a reader's pages", () => {
     assert.equal(await sw.readerCopy(STATS), undefined); // whose? neither is shown
   });
 
+  test("the whole guide is kept with the home page: the 50 newest pages", async () => {
+    const { sw, caches } = worker((request) => drawn("ada1", request.url));
+    await sw.page(new Request(HOME), names, "reader-page");
+    for (let n = 0; n < 49; n += 1) await sw.page(new Request(`${ORIGIN}/learn/t${n}/`), names, "reader-page");
+    assert.ok(await caches.match(HOME, { cacheName: "sudoku-reader-ada1" }));
+    await sw.page(new Request(`${ORIGIN}/learn/t49/`), names, "reader-page");
+    assert.equal(await caches.match(HOME, { cacheName: "sudoku-reader-ada1" }), undefined); // the oldest goes
+    assert.equal((await (await caches.open("sudoku-reader-ada1")).keys()).length, 50);
+  });
+
   test("the notice says when the copy was kept, in words", () => {
     const { sw } = worker();
     const now = new Date(2026, 10, 29, 18, 30).getTime();
