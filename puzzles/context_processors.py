@@ -22,6 +22,7 @@ HEADER_URLS = {
     "password_reset": "account_reset_password",
     "email": "account_email",
     "reminders": "puzzles:reminders",
+    "account": "puzzles:account",
 }
 
 

@@ -137,3 +137,58 @@ def test_a_change_of_the_static_settings_is_followed_by_the_next_worker(client, 
     offline._worker_script_cached()
     settings.STATIC_URL = "/assets/"  # what a test serving other files does
     assert offline._worker_script_cached.cache_info().currsize == 0
+
+
+# The pages the worker keeps for their reader (views/offline.py, kept_offline; sw.js, "reader").
+READER_PAGES = ("/", "/stats/", "/learn/", "/learn/x-wing/")
+
+
+def reader_of(client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, path
+    return response[offline.READER_HEADER]
+
+
+def test_the_home_stats_and_learn_pages_name_their_reader_and_a_new_log_in_is_another(client, todays_easy):
+    from django.contrib.auth.models import User
+
+    ada, bob = User.objects.create_user("ada"), User.objects.create_user("bob")
+    # Nobody logged in: the worker forgets every reader's pages on hearing it.
+    assert reader_of(client, "/") == reader_of(client, "/learn/") == ""
+    client.force_login(ada)
+    first = reader_of(client, "/")
+    assert re.fullmatch(r"[0-9a-f]{16}", first)
+    assert {reader_of(client, path) for path in READER_PAGES} == {first}
+    assert client.session.session_key not in first  # a keyed hash, not the key
+    client.logout()
+    client.force_login(ada)  # the same account, a new session: another reader
+    again = reader_of(client, "/stats/")
+    client.logout()
+    client.force_login(bob)
+    assert len({first, again, reader_of(client, "/stats/")}) == 3
+    # Every other page is the network's alone: it names nobody to the worker.
+    for path in ("/archive/", "/account/", "/privacy/", "/offline/", f"/daily/{todays_easy.date.isoformat()}/easy/"):
+        assert offline.READER_HEADER not in client.get(path, follow=True), path
+
+
+def test_a_page_that_shows_a_message_once_is_not_kept(rf, user):
+    from django.contrib import messages
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.contrib.sessions.middleware import SessionMiddleware
+
+    from puzzles.views.learn import learn
+
+    def request_with(message: str = ""):
+        request = rf.get("/learn/")
+        SessionMiddleware(lambda r: None).process_request(request)
+        request.session.save()
+        request.user = user
+        request._messages = FallbackStorage(request)
+        if message:
+            messages.success(request, message)
+        return request
+
+    shown = learn(request_with("Saved: reminders are off."))
+    assert "Saved: reminders are off." in shown.content.decode()
+    assert "no-store" in shown["Cache-Control"] and shown[offline.READER_HEADER]  # its reader named all the same
+    assert "no-store" not in learn(request_with()).get("Cache-Control", "")

@@ -1,5 +1,5 @@
-"""The print page (views/printing.py): a day's puzzles, the givens only, one page for everyone, and
-the links to it. How it looks on paper is held in a browser (tests/browser/test_print.py)."""
+"""The print page (views/printing.py): a day's puzzles, the givens only, the same for everyone but
+the header's account part, and the links to it. How it looks on paper is held in a browser (tests/browser/test_print.py)."""
 
 from __future__ import annotations
 
@@ -121,19 +121,48 @@ def test_it_answers_get_and_head_only(client, todays_five, method):
     assert client.head("/print/").status_code == 200
 
 
-def test_the_page_is_the_same_for_everyone_and_names_nobody(client, todays_five):
-    visitor = client.get("/print/").content
+def without_token(page: str) -> str:
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+
+
+def header_of(page: str) -> str:
+    return without_token(re.search(r'<header class="site-header">.*?</header>', page, re.S).group(0))
+
+
+def test_its_header_offers_the_reader_what_every_page_s_header_does(client, todays_five):
+    visitor = client.get("/print/").content.decode()
+    assert "Log in" in visitor and "Log out" not in visitor and 'href="/stats/"' not in visitor
     log_in(client, "grace")
-    player = client.get("/print/").content
-    assert player == visitor
-    assert b"grace" not in player and b"Log out" not in player
+    player = client.get("/print/").content.decode()
+    home = client.get("/").content.decode()
+    # The same header as the home page's, but the log-out form's token (masked anew each time).
+    assert header_of(player) == header_of(home)
+    assert "grace" in player and "Log out" in player and 'href="/stats/"' in player
+    # The puzzles are the same for every reader.
+    assert drawn_grids(player) == drawn_grids(visitor)
+    assert FIGURE.findall(player) == FIGURE.findall(visitor)
 
 
-def test_once_drawn_the_page_costs_no_query(client, todays_five, django_assert_num_queries):
+def test_a_player_s_page_holds_nothing_of_the_player_who_asked_before(client, todays_five):
+    log_in(client, "grace")
+    client.get("/print/")
+    client.logout()
+    log_in(client, "ada")
+    page = client.get("/print/").content.decode()
+    assert "ada" in page and "grace" not in page
+
+
+def test_once_drawn_the_page_costs_no_query_but_the_reader_s_session(
+    client, todays_five, django_assert_max_num_queries
+):
     log_in(client, "grace")
     first = client.get("/print/").content
-    with django_assert_num_queries(0):  # the dailies, and the page, from this process's memory
-        assert client.get("/print/").content == first
+    with django_assert_max_num_queries(2):  # the session and the user; the dailies and the page from memory
+        assert without_token(client.get("/print/").content.decode()) == without_token(first.decode())
+    client.logout()
+    client.get("/print/")
+    with django_assert_max_num_queries(0):  # a visitor's: nothing to read at all
+        client.get("/print/")
 
 
 def test_a_daily_changed_by_an_admin_is_printed_anew(client, todays_five):

@@ -37,6 +37,7 @@ from ..results import history
 from ..results.drawing import entries_of, grid_svg
 from ..results.fastpath import attempts_written_out
 from .frames import cut, filled, marks
+from .offline import kept_offline
 
 # What each difficulty asks of a player, on its card: the techniques it names, easiest first,
 # from the engine's catalogue; the rest of the tier's techniques are counted ("and 3 more").
@@ -312,6 +313,7 @@ def render_home(request: HttpRequest, context: dict[str, Any], status: int = 200
     return HttpResponse(filled(_frame(frame), context), status=status)
 
 
+@kept_offline
 def home(request: HttpRequest) -> HttpResponse:
     """Today's puzzles, one card per difficulty, with the player's status on each."""
     return render_home(request, home_context(request))

@@ -11,9 +11,11 @@ from django.views.decorators.http import require_GET
 from ..engine import technique_phrase
 from ..learn import board, figures, guide
 from ..practice.pool import PRACTISED, servable
+from .offline import kept_offline
 
 
 @require_GET
+@kept_offline
 def learn(request: HttpRequest) -> HttpResponse:
     """Every technique by tier, after the words a player meets on the board and in hints."""
     return render(request, "learn/index.html", {"tiers": guide.by_tier(), "houses_figure": figures.houses_svg()})
@@ -32,6 +34,7 @@ def _practise(name: str) -> str:
 
 
 @require_GET
+@kept_offline
 def learn_technique(request: HttpRequest, name: str) -> HttpResponse:
     """One technique: its words, its worked example, its place among the others."""
     found = guide.entry_of(name)

@@ -1,5 +1,6 @@
 """What lets the site start without a connection: the service worker at /sw.js, the offline page,
-and the log-out that clears what the browser kept (docs/architecture.md, "Offline").
+the pages it keeps for their reader, and the log-out that clears what the browser kept
+(docs/architecture.md, "Offline").
 
 The worker's code is a static file (static/js/sw.js); /sw.js is a few lines that give it its
 configuration and import it, served from the site's root so that the worker's scope is the whole
@@ -12,12 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
+from collections.abc import Callable
+from functools import cache, wraps
 from pathlib import Path
 from typing import Any
 
 from allauth.account.views import logout as allauth_logout
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.signals import setting_changed
 from django.dispatch import receiver
@@ -25,6 +28,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_safe
 
 from ..context_processors import site_urls
@@ -135,3 +139,32 @@ def logout(request: HttpRequest) -> HttpResponseBase:
     if request.method == "POST":
         response["Clear-Site-Data"] = '"cache"'
     return response
+
+
+# The header that names, to the worker, whom a page it may keep was drawn for (sw.js, "reader").
+READER_HEADER = "Sudoku-Reader"
+
+
+def reader_mark(request: HttpRequest) -> str:
+    """Whom the page was drawn for, as the worker keeps it: 16 hex digits of a keyed hash of the
+    session's key, which Django makes anew at every log-in (so another account, or the same one
+    logged in again, is another reader); "" when nobody is logged in. The key itself is never sent."""
+    user = getattr(request, "user", None)
+    key = request.session.session_key if user is not None and user.is_authenticated else None
+    return salted_hmac("puzzles.offline.reader", key).hexdigest()[:16] if key else ""
+
+
+def kept_offline(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """A page the worker keeps for its reader, to show offline (the home page, stats, learn): its
+    answer names the reader. One that shows a message (shown once: "signed in", say) is marked
+    no-store, so the copy kept is the page without it."""
+
+    @wraps(view)
+    def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        response = view(request, *args, **kwargs)
+        response[READER_HEADER] = reader_mark(request)
+        if len(get_messages(request)):
+            patch_cache_control(response, no_store=True)
+        return response
+
+    return page

@@ -33,6 +33,7 @@ from ..results.played import player_history
 from ..results.streaks import FREEZE_EVERY, FREEZES_KEPT
 from ..results.unrated import rating_note
 from .home import home_context, render_home
+from .offline import kept_offline
 from .share import preview_context
 
 local_cache = caches["local"]
@@ -176,6 +177,7 @@ def archive_month(request: HttpRequest, year: str, month: str) -> HttpResponse:
 
 @require_GET
 @login_required
+@kept_offline
 def stats(request: HttpRequest) -> HttpResponse:
     """The player's own statistics per difficulty, a chart of their times, and their streaks."""
     user = request.user

@@ -1,8 +1,10 @@
 """A day's puzzles on paper: the print page, its five grids (the givens only) for one or two sheets.
 
-The page is the same for everyone, like the board (pages.daily_page): drawn once per day's dailies,
-kept in this process's memory, and served without looking at the session, so its header names
-nobody. The board's own print layout is a stylesheet only (static/css/print.css).
+The page is drawn once per day's dailies and kind of reader (a visitor, a guest or a player: the
+header's links differ), kept in this process's memory with a mark where the header's account part
+goes, and filled in per request as the home page is (views/frames.py): every page's header offers
+the same links to the same reader. The board's own print layout is a stylesheet only
+(static/css/print.css).
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_safe
 
+from ..accounts.guests import is_guest
 from ..context_processors import site_urls
 from ..models import DailyPuzzle, site_today
 from ..pipeline.dailies import dailies_of
 from ..results.drawing import grid_svg
+from .frames import cut, filled, marks
+from .home import account_part
 from .pages import PAGE_CACHE_SECONDS
 
 local_cache = caches["local"]
@@ -60,16 +65,22 @@ def print_day(request: HttpRequest, day: datetime.date | None = None) -> HttpRes
     if not dailies:
         raise Http404("There are no puzzles for that day.")
     drawn = ",".join(f"{d.difficulty}={d.pk}/{d.puzzle_id}" for d in dailies.values())
-    key = f"print-page:{day}:{drawn}:{request.path}"
-    page = local_cache.get(key)
-    if page is None:
+    user = request.user
+    reader = "visitor" if not user.is_authenticated else "guest" if is_guest(user) else "player"
+    key = f"print-page:{day}:{drawn}:{reader}:{request.path}"
+    frame = local_cache.get(key)
+    if frame is None:
         printed = [_printed(daily) for daily in dailies.values()]
         context = {
             "day": day,
             "sheets": [printed[i : i + PER_SHEET] for i in range(0, len(printed), PER_SHEET)],
             "site_urls": site_urls(request)["site_urls"],
             "messages": (),  # a waiting message is left for the next page that is about its reader
+            # No user: the header and the footer are told only the reader's kind (as home._frame).
+            "user": {"is_authenticated": reader != "visitor"},
+            "is_guest": reader == "guest",
+            **marks("account"),
         }
-        page = render_to_string("puzzles/print.html", context).encode()
-        local_cache.set(key, page, PAGE_CACHE_SECONDS)
-    return HttpResponse(page)
+        frame = cut(render_to_string("puzzles/print.html", context))
+        local_cache.set(key, frame, PAGE_CACHE_SECONDS)
+    return HttpResponse(filled(frame, {"account": account_part(request, reader)}))

@@ -1,6 +1,7 @@
 // The service worker's code (static/js/sw.js), run in a context of its own with fake caches and a
 // fake network: which requests it answers and how, what a session's kept position becomes after
-// each write, and that a position is only ever given to the session that fetched it.
+// each write, that a position is only ever given to the session that fetched it, and that a
+// reader's pages are shown offline to that reader only, with the time they were kept.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -12,7 +13,7 @@ const ORIGIN = "https://sudoku.test";
 const STATE = `${ORIGIN}/api/daily/2026-11-26/easy/state/`;
 const SAVE = `${ORIGIN}/api/daily/2026-11-26/easy/save/`;
 
-/** Cache Storage in memory: caches.open makes a cache, as the browser's does. */
+/** Cache Storage in memory (each answer's text and headers): caches.open makes a cache, as the browser's does. */
 class FakeCaches {
   constructor() {
     this.stores = new Map();
@@ -24,8 +25,8 @@ class FakeCaches {
     if (!this.stores.has(name)) this.stores.set(name, new Map());
     const store = this.stores.get(name);
     return {
-      put: async (request, response) => void store.set(this.key(request), await response.text()),
-      match: async (request) => (store.has(this.key(request)) ? new Response(store.get(this.key(request))) : undefined),
+      put: async (request, response) => void store.set(this.key(request), [await response.text(), [...response.headers]]),
+      match: async (request) => (store.has(this.key(request)) ? answer(store.get(this.key(request))) : undefined),
       delete: async (request) => store.delete(this.key(request)),
       keys: async () => [...store.keys()].map((url) => new Request(url)),
     };
@@ -43,11 +44,13 @@ class FakeCaches {
     const names = cacheName ? [cacheName] : [...this.stores.keys()];
     for (const name of names) {
       const store = this.stores.get(name);
-      if (store?.has(this.key(request))) return new Response(store.get(this.key(request)));
+      if (store?.has(this.key(request))) return answer(store.get(this.key(request)));
     }
     return undefined;
   }
 }
+
+const answer = ([text, headers]) => new Response(text, { headers });
 
 /** The worker's functions, with `network(request)` as its fetch ("offline" throws). */
 function worker(network = () => "offline", setTimeout = globalThis.setTimeout) {
@@ -58,7 +61,7 @@ function worker(network = () => "offline", setTimeout = globalThis.setTimeout) {
     return answer;
   };
   const context = vm.createContext({
-    self: {}, caches, fetch, crypto, Request, Response, URL, TextEncoder, console, Date, Math, JSON, Promise, setTimeout,
+    self: {}, caches, fetch, crypto, Headers, Request, Response, URL, TextEncoder, console, Date, Math, JSON, Promise, setTimeout,
   });
   vm.runInContext(CODE, context);
   return { sw: context, caches };
@@ -80,7 +83,7 @@ describe("pages", () => {
     const { sw, caches } = worker(() => hanging, (fn, ms) => { waits.push(ms); fn(); });
     await (await caches.open(names.pages)).put(PAGE, new Response("kept"));
     const later = [];
-    const shown = await sw.page(new Request(PAGE), names, true, (work) => later.push(work));
+    const shown = await sw.page(new Request(PAGE), names, "puzzle-page", (work) => later.push(work));
     assert.equal(await shown.text(), "kept");
     assert.deepEqual(waits, [4_000]);
     answer(new Response("fresh"));
@@ -92,7 +95,7 @@ describe("pages", () => {
     const { sw, caches } = worker(() => "offline", () => assert.fail("no wait without a copy"));
     sw.self.OFFLINE = { offline: `${ORIGIN}/offline/` };
     await (await caches.open(names.static)).put(`${ORIGIN}/offline/`, new Response("offline page"));
-    const shown = await sw.page(new Request(PAGE), names, true);
+    const shown = await sw.page(new Request(PAGE), names, "puzzle-page");
     assert.equal(await shown.text(), "offline page");
   });
 });
@@ -102,7 +105,11 @@ describe("routes", () => {
     const { sw } = worker();
     const route = (method, path, mode = "cors") => sw.routeOf(method, path, mode, "/static/");
     assert.equal(route("GET", "/daily/2026-11-26/easy/", "navigate"), "puzzle-page");
-    assert.equal(route("GET", "/stats/", "navigate"), "page");
+    assert.equal(route("GET", "/archive/", "navigate"), "page");
+    for (const path of ["/", "/stats/", "/learn/", "/learn/x-wing/"]) assert.equal(route("GET", path, "navigate"), "reader-page");
+    for (const path of ["/learn/x-wing/practice/", "/account/", "/leagues/", "/daily/2026-11-26/easy/results/"]) {
+      assert.equal(route("GET", path, "navigate"), "page", path);
+    }
     assert.equal(route("GET", "/api/daily/2026-11-26/easy/state/"), "state");
     assert.equal(route("POST", "/api/daily/2026-11-26/easy/save/"), "write");
     assert.equal(route("POST", "/api/daily/2026-11-26/easy/hint/"), null); // a hint needs the server
@@ -120,6 +127,7 @@ describe("routes", () => {
     assert.equal(sw.isStale("sudoku-static-v1", keep), true);
     assert.equal(sw.isStale("sudoku-pages-v1", keep), true);
     assert.equal(sw.isStale("sudoku-session-abc", keep), false);
+    assert.equal(sw.isStale("sudoku-reader-abc", keep), true); // its pages name the old files: fetched again
     assert.equal(sw.isStale("sudoku-static-v2", keep), false);
     assert.equal(sw.isStale("someone-elses", keep), false);
   });
@@ -228,5 +236,111 @@ describe("sessions", () => {
     assert.equal(await sw.markOf("secret-token"), mark);
     assert.notEqual(await sw.markOf("other-token"), mark);
     assert.equal(await sw.markOf(""), "");
+  });
+});
+
+describe("a reader's pages", () => {
+  const HOME = `${ORIGIN}/`;
+  const STATS = `${ORIGIN}/stats/`;
+  const names = { static: "sudoku-static-1", pages: "sudoku-pages-1" };
+  const drawn = (reader, text = `stats of ${reader}`, headers = {}) =>
+    new Response(`<body><main id="main" class="x"><h1>${text}</h1></main></body>`, {
+      headers: { "Content-Type": "text/html", ...(reader === undefined ? {} : { "Sudoku-Reader": reader }), ...headers },
+    });
+  const readers = async (caches) => (await caches.keys()).filter((n) => n.startsWith("sudoku-reader-"));
+  const offlinePage = async (sw, caches) => {
+    sw.self.OFFLINE = { offline: `${ORIGIN}/offline/` };
+    await (await caches.open(names.static)).put(`${ORIGIN}/offline/`, new Response("offline page"));
+  };
+
+  test("a page opened online is shown offline to its reader, with a notice of when it was kept", async () => {
+    let network = () => drawn("ada1");
+    const { sw, caches } = worker((request) => network(request));
+    await offlinePage(sw, caches);
+    const online = await sw.page(new Request(STATS), names, "reader-page");
+    assert.equal(online.headers.get("Sudoku-Reader"), "ada1");
+    assert.deepEqual(await readers(caches), ["sudoku-reader-ada1"]);
+    network = () => "offline";
+    const shown = await (await sw.page(new Request(STATS), names, "reader-page")).text();
+    assert.match(shown, /<main id="main" class="x"><p class="notice notice-warning offline-copy" role="status">/);
+    assert.match(shown, /<strong>Offline copy<\/strong> of this page as it was at \d\d:\d\d today\./);
+    assert.match(shown, /<h1>stats of ada1<\/h1>/);
+    // A page never opened here: the offline page.
+    assert.equal(await (await sw.page(new Request(HOME), names, "reader-page")).text(), "offline page");
+  });
+
+  test("another reader's page deletes the first one's; nobody's deletes them and the positions", async () => {
+    let reader = "ada1";
+    const { sw, caches } = worker((request) => (request.url === STATE ? json(position) : drawn(reader)));
+    await sw.page(new Request(STATS), names, "reader-page");
+    reader = "bob1"; // another account logged in here (or ada again: a new session)
+    await sw.page(new Request(HOME), names, "reader-page");
+    assert.deepEqual(await readers(caches), ["sudoku-reader-bob1"]);
+    assert.equal(await caches.match(STATS, { cacheName: "sudoku-reader-bob1" }), undefined);
+    await sw.state(stateOf("token-b"));
+    reader = ""; // logged out where this worker did not see it (another device ended the session)
+    await sw.page(new Request(HOME), names, "reader-page");
+    assert.deepEqual((await caches.keys()).filter((n) => n.startsWith("sudoku-session-") || n.startsWith("sudoku-reader-")), []);
+  });
+
+  test("a form posted to /accounts/ and a visitor's position forget every reader's pages", async () => {
+    let visitor = false;
+    const { sw, caches } = worker((request) => (request.url === STATE ? json({ ...position, player: visitor ? null : player }) : drawn("ada1")));
+    await sw.page(new Request(STATS), names, "reader-page");
+    await sw.forgetSessions(); // the log-out, log-in or sign-up
+    assert.deepEqual(await readers(caches), []);
+    await sw.page(new Request(STATS), names, "reader-page");
+    visitor = true;
+    await sw.state(stateOf("token-a")); // the server says nobody is logged in
+    assert.deepEqual(await readers(caches), []);
+  });
+
+  test("an answer that left before a log-out is not kept after it", async () => {
+    let arrive;
+    const { sw, caches } = worker(() => new Promise((resolve) => { arrive = resolve; }));
+    const shown = sw.page(new Request(STATS), names, "reader-page");
+    await new Promise((resolve) => setImmediate(resolve));
+    await sw.forgetSessions();
+    arrive(drawn("ada1"));
+    await shown;
+    assert.deepEqual(await readers(caches), []);
+  });
+
+  test("a page shown once (no-store), a redirect and an answer naming no reader are not kept", async () => {
+    let network = () => drawn("ada1", "signed in", { "Cache-Control": "no-store" });
+    const { sw, caches } = worker(() => network());
+    await sw.page(new Request(HOME), names, "reader-page");
+    assert.equal(await caches.match(HOME, { cacheName: "sudoku-reader-ada1" }), undefined);
+    network = () => drawn(undefined, "an error page");
+    await sw.page(new Request(HOME), names, "reader-page");
+    network = () => Response.redirect(`${ORIGIN}/accounts/login/`, 302);
+    await sw.page(new Request(STATS), names, "reader-page");
+    assert.deepEqual([await caches.match(HOME), await caches.match(STATS)], [undefined, undefined]);
+  });
+
+  test("offline, a copy is shown only while one reader's pages are kept", async () => {
+    const { sw, caches } = worker();
+    await (await caches.open("sudoku-reader-ada1")).put(STATS, drawn("ada1"));
+    assert.ok(await sw.readerCopy(STATS));
+    await (await caches.open("sudoku-reader-bob1")).put(STATS, drawn("bob1"));
+    assert.equal(await sw.readerCopy(STATS), undefined); // whose? neither is shown
+  });
+
+  test("the whole guide is kept with the home page: the 50 newest pages", async () => {
+    const { sw, caches } = worker((request) => drawn("ada1", request.url));
+    await sw.page(new Request(HOME), names, "reader-page");
+    for (let n = 0; n < 49; n += 1) await sw.page(new Request(`${ORIGIN}/learn/t${n}/`), names, "reader-page");
+    assert.ok(await caches.match(HOME, { cacheName: "sudoku-reader-ada1" }));
+    await sw.page(new Request(`${ORIGIN}/learn/t49/`), names, "reader-page");
+    assert.equal(await caches.match(HOME, { cacheName: "sudoku-reader-ada1" }), undefined); // the oldest goes
+    assert.equal((await (await caches.open("sudoku-reader-ada1")).keys()).length, 50);
+  });
+
+  test("the notice says when the copy was kept, in words", () => {
+    const { sw } = worker();
+    const now = new Date(2026, 10, 29, 18, 30).getTime();
+    assert.equal(sw.keptWhen(new Date(2026, 10, 29, 9, 5).getTime(), now), "09:05 today");
+    assert.equal(sw.keptWhen(new Date(2026, 10, 28, 23, 59).getTime(), now), "23:59 yesterday");
+    assert.equal(sw.keptWhen(new Date(2026, 10, 20, 14, 0).getTime(), now), "Friday 20 November, 14:00");
   });
 });
