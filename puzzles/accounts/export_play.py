@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
+import orjson
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
@@ -34,12 +35,13 @@ from .export_json import dump
 BATCH = 200  # attempts read together: some 3,000 events, a few megabytes
 LAYER_NAMES = dict(zip(LAYERS, ("digits", "corner", "centre", "colours")))
 REVIEW_LISTS = ("placements", "stalls", "mistakes")  # a SolveReview's JSON lists
+NOTES = ("corner", "centre", "colours")  # an attempt's JSON lists of 81 sets
 
 # The columns read of an attempt, its daily and its solve (None on each solve column: no solve).
 ATTEMPT = (
     *("pk", "daily__date", "daily__difficulty", "daily__substitute", "daily__puzzle__givens"),
     *("started_at", "saved_at", "last_beat_at", "updated_at", "active_seconds"),
-    *("version", "digits", "corner", "centre", "colours"),
+    *("version", "digits"),
     *("wrong_submissions", "hints_used", "hint_stage", "checks_used", "moves_logged"),
 )
 SOLVE = ("pk", "seconds", "ranked_seconds", "solved_at", "late", "assisted", "unranked", "flagged", "held", "review")
@@ -89,7 +91,11 @@ def _with(text: str, key: str, raw: str) -> str:
 def _batch(ids: Sequence[int]) -> Iterator[str]:
     attempts = {
         row["pk"]: row
-        for row in Attempt.objects.filter(pk__in=ids).values(*ATTEMPT, *(f"solve__{name}" for name in SOLVE))
+        for row in Attempt.objects.filter(pk__in=ids).values(
+            *ATTEMPT,
+            *(f"solve__{name}" for name in SOLVE),
+            **{f"{name}_text": Cast(name, TextField()) for name in NOTES},
+        )
     }
     events: dict[int, list[Event]] = defaultdict(list)
     rows = PlayEvent.objects.filter(attempt_id__in=ids).order_by("attempt_id", "id")
@@ -138,7 +144,11 @@ def _attempt(row: dict[str, Any], events: list[Event]) -> dict[str, Any]:
         "last_beat_at": row["last_beat_at"],
         "updated_at": row["updated_at"],
         "active_seconds": row["active_seconds"],
-        "position": {name: row[name] for name in ("version", "digits", "corner", "centre", "colours")},
+        "position": {
+            "version": row["version"],
+            "digits": row["digits"],
+            **{name: orjson.Fragment(row[f"{name}_text"]) for name in NOTES},  # as kept: JSON text
+        },
         "wrong_submissions": row["wrong_submissions"],
         "hints_used": row["hints_used"],
         "hint_stage": row["hint_stage"],
