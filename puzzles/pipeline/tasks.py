@@ -114,7 +114,7 @@ def send_reminders() -> dict:
 
 
 PRACTICE_RETRY = "practice-fill-retry"  # a retry of fill_practice is queued (cache key)
-PRACTICE_RETRY_SECONDS = 30
+PRACTICE_RETRY_SECONDS = 10  # cheap: it only looks whether the pools still fill
 
 
 @shared_task(name="puzzles.tasks.fill_practice")
