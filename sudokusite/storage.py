@@ -53,6 +53,9 @@ class _Compacted:
         return getattr(self.storage, name)
 
 
+HASH_DIGITS = 8
+
+
 class HashedStaticStorage(CompressedManifestStaticFilesStorage):
     """`import { ... } from "./sudoku.js"` in js/board.js is collected as
     `from "./sudoku.<hash>.js"` in js/board.<hash>.js: every module is cached for good, and a new
@@ -69,6 +72,13 @@ class HashedStaticStorage(CompressedManifestStaticFilesStorage):
     # (board.js -> tools.js -> ... -> sudoku.js, ten today, counting the dynamic ones) may take n
     # passes, in whatever order the files are found; Django stops at 5.
     max_post_process_passes = 20
+
+    def file_hash(self, name, content=None):
+        """Eight hex digits of Django's twelve: a name's hash only has to change when its file does
+        (a 1 in 4 billion chance it does not), and the twelve cost the puzzle page some 270 bytes
+        gzip cannot shrink, in each link and each module's imports (docs/performance.md)."""
+        found = super().file_hash(name, content)
+        return found[:HASH_DIGITS] if found else found
 
     def post_process(self, paths, dry_run=False, **options):
         compacted = {path: (_Compacted(storage), source) for path, (storage, source) in paths.items()}

@@ -74,8 +74,8 @@ def test_in_production_mode_a_first_visit_weighs_at_most_46_kb_compressed(client
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 45: in production mode a returning player's page is 41,609 B (2026-11-29): the hashed "
-    "names add about 870 B to the 40,737 B measured by plain names",
+    reason="issue 45: in production mode a returning player's page is 41,517 B (2026-11-29): the hashed "
+    "names (eight hex digits) add about 700 B to the 40,802 B measured by plain names",
 )
 @pytest.mark.django_db
 def test_in_production_mode_a_returning_player_s_page_weighs_at_most_40_kb_compressed(client, daily, served_hashed):  # noqa: F811

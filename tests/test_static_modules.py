@@ -21,6 +21,7 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.utils.module_loading import import_string
 
+from sudokusite.storage import HASH_DIGITS
 from tests.browser.conftest import CHROMIUM_ARGS
 from tests.browser.pages import cell, digit_in, sign_up, wait_saved
 from tests.conftest import _missing
@@ -131,7 +132,7 @@ def test_every_module_is_collected_under_a_hashed_name(collected):
     assert {"board.js", "sudoku.js", "sync.js"} <= set(MODULES)
     for name in MODULES:
         hashed = collected.manifest[f"js/{name}"]
-        assert re.fullmatch(rf"js/{re.escape(name.removesuffix('.js'))}\.[0-9a-f]{{12}}\.js", hashed)
+        assert re.fullmatch(rf"js/{re.escape(name.removesuffix('.js'))}\.[0-9a-f]{{{HASH_DIGITS}}}\.js", hashed)
         assert (collected.root / hashed).is_file()
 
 
