@@ -109,7 +109,9 @@ def test_where_both_devices_changed_one_cell_the_newer_entry_wins_and_the_cell_i
     wait_saved(b)
     with a.expect_response(lambda r: is_save(r, 409)):
         a.context.set_offline(False)
-    # Nothing of A's is left to save: the merged board is B's.
+    # Nothing of A's is left to save: the merged board is B's (merged once merge.js has loaded,
+    # which the first merge imports: a moment after the 409's answer).
+    a.wait_for_function("() => document.querySelector('#cell-5 .cell-digit').textContent.trim() === '1'")
     assert digit_in(a, 5) == "1"
     # A's undo history cannot take back a 7 that is no longer there: it stops at that step, and says so.
     cut = "Undo now stops where your other device changed the same digits."
