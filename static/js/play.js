@@ -215,6 +215,7 @@ export function adopt(game, server, notice) {
   dropStaleHint(game);
   render(game);
   if (said && changed) showNotice(game, said);
+  markAgain(game);
 }
 
 /**
@@ -229,6 +230,12 @@ export function rebase(game, server, notice) {
   dropStaleHint(game);
   render(game);
   if (said) showNotice(game, said);
+  markAgain(game);
+}
+
+/** Show mistakes on: a board that took another position has its marks asked for again. */
+function markAgain(game) {
+  if (game.settings.show_mistakes) import("./mistakes.js").then((m) => m.ask(game), () => {});
 }
 
 /**
